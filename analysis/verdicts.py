@@ -1,0 +1,92 @@
+"""Verdict lines: what a designer reads first, in plain text.
+
+One line per finding, most important first: an overall count, then each seat or
+faction outside the fairness band, then the undecided ones with a rough number of
+games that would settle them, then those inside the band.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+from analysis.stats import INSIDE, OUTSIDE, UNDECIDED
+from analysis.text import pct, plural, pp, seats
+
+
+def _band(band: float) -> str:
+    return f"{100 * band:.1f} percentage points"
+
+
+def _who(row: dict, kind: str) -> str:
+    return f"seat {row['seat']}" if kind == "seat" else f"faction {row['faction']}"
+
+
+def _evidence(row: dict) -> str:
+    return (f"wins {pct(row['rate'])} (95% CI {pct(row['lo'])} to {pct(row['hi'])}, "
+            f"{plural(row['games'], 'game')}) against a fair share of {pct(row['fair'])}")
+
+
+def _outside_line(row: dict, kind: str) -> str:
+    direction = "too strong" if row["deviation"] > 0 else "too weak"
+    return (f"{row['n_players']} players: {_who(row, kind)} is OUTSIDE the fairness band "
+            f"({direction}, {pp(row['deviation'])}): {_evidence(row)}.")
+
+
+def _undecided_line(row: dict, kind: str) -> str:
+    more = row["more_games"]
+    if math.isinf(more) or math.isnan(more):
+        settle = "its rate sits on the band edge, so more games may never settle it"
+    else:
+        unit = plural(more, "more game") + ("" if kind == "seat" else " with this faction")
+        settle = f"roughly {unit} at this player count would decide it"
+    return (f"{row['n_players']} players: {_who(row, kind)} is undecided: {_evidence(row)}; "
+            f"{settle}.")
+
+
+def _inside_line(n_players: int, rows: list[dict], kind: str, band: float) -> str:
+    if kind == "seat":
+        names = seats([r["seat"] for r in rows])
+    else:
+        names = "factions " + ", ".join(str(r["faction"]) for r in rows)
+    return (f"{n_players} players: {names} inside the fairness band "
+            f"(within ± {_band(band)} of fair, 95% confidence).")
+
+
+def fairness_lines(table: pl.DataFrame, kind: str, band: float) -> list[str]:
+    """Verdict lines for a seat or faction win-rate table with a `verdict` column."""
+    if table.is_empty():
+        return []
+    rows = table.to_dicts()
+    by_verdict = {v: [r for r in rows if r["verdict"] == v] for v in (OUTSIDE, UNDECIDED, INSIDE)}
+    plural = "seats" if kind == "seat" else "factions"
+    lines = [
+        f"{plural.capitalize()}: {len(by_verdict[OUTSIDE])} outside the fairness band, "
+        f"{len(by_verdict[INSIDE])} inside, {len(by_verdict[UNDECIDED])} undecided "
+        f"(band: fair share 1/n ± {_band(band)}, 95% intervals)."
+    ]
+    lines += [_outside_line(r, kind) for r in by_verdict[OUTSIDE]]
+    lines += [_undecided_line(r, kind) for r in by_verdict[UNDECIDED]]
+    for n_players in sorted({r["n_players"] for r in by_verdict[INSIDE]}):
+        group = [r for r in by_verdict[INSIDE] if r["n_players"] == n_players]
+        lines.append(_inside_line(n_players, group, kind, band))
+    return lines
+
+
+def first_player_lines(first: pl.DataFrame) -> list[str]:
+    """One line per player count on the first player's edge over a fair share."""
+    return [
+        f"{r['n_players']} players: first-player advantage {pp(r['advantage'])} "
+        f"(95% CI {pp(r['lo'] - r['fair'])} to {pp(r['hi'] - r['fair'])})."
+        for r in first.to_dicts()
+    ]
+
+
+def balance_line(balance: pl.DataFrame) -> list[str]:
+    """Ludii-style balance, 1 minus the largest seat gap, one figure per player count."""
+    if balance.is_empty():
+        return []
+    parts = [f"{r['n_players']}p {r['balance']:.3f}" for r in balance.to_dicts()]
+    return ["Balance (1 - largest gap between seat win rates; 1 is perfect): "
+            + ", ".join(parts) + "."]

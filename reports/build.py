@@ -1,0 +1,325 @@
+"""Build the page model (reports.model) from analysis results.
+
+Reports know analysis results only: RunAnalysis / Comparison dataclasses holding
+polars DataFrames. Section order is the contract of a report: verdict first, then
+evidence, then provenance, estimated data values, and the note on bots.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from reports import charts
+from reports.formatting import pct, pp, signed
+from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
+
+if TYPE_CHECKING:
+    from analysis import Comparison, RunAnalysis
+
+BOTS_NOTE = (
+    "Bots are not people. Every figure in this report describes games played by scripted "
+    "bots with the policies listed under Provenance. A scripted bot is not a human player: "
+    "people plan, bluff, learn and make mistakes that these bots do not, so a seat or "
+    "faction that is fair for bots may not be fair at a real table, and the other way round. "
+    "Use these results to find where to look, then playtest."
+)
+
+
+def _ci(lo, hi, formatter=pct) -> str:
+    return f"{formatter(lo)} to {formatter(hi)}"
+
+
+def _rows(df: pl.DataFrame, **derived) -> list[dict]:
+    """Rows as dicts, plus derived text columns computed from each row."""
+    rows = df.to_dicts()
+    for row in rows:
+        for key, fn in derived.items():
+            row[key] = fn(row)
+    return rows
+
+
+# ---------------------------------------------------------------- verdict
+def verdict_section(a: RunAnalysis) -> Section:
+    band = f"{100 * a.band:.1f} percentage points"
+    how = (f"Fairness band: each seat's fair share is 1/n for n players, plus or minus {band}. "
+           "A seat (or faction) is outside when its whole 95% interval lies outside the band, "
+           "inside when its whole interval lies within it, and undecided otherwise.")
+    return Section("Verdict", "verdict", [
+        Paragraph(f"{a.game}, variant {a.manifest.get('variant', 'n/a')}: "
+                  f"{a.n_games:,} games analysed.", emphasis=True),
+        Bullets(list(a.verdicts), css="verdicts"),
+        Paragraph(how),
+    ])
+
+
+# ---------------------------------------------------------------- evidence
+def seat_section(a: RunAnalysis) -> Section:
+    table = Table([
+        Column("n_players", "players", "int"), Column("seat", "seat", "int"),
+        Column("games", "games", "int"), Column("wins", "wins", "num"),
+        Column("rate", "win rate", "pct"), Column("ci", "95% interval"),
+        Column("deviation", "vs fair", "pp"), Column("verdict", "verdict"),
+        Column("more", "games to decide"),
+    ], _rows(a.seat_winrate, ci=lambda r: _ci(r["lo"], r["hi"]),
+             more=lambda r: "" if r["verdict"] != "undecided" else f"~{r['more_games']:,.0f}"),
+        caption="Wins count 1/k for a k-way shared victory.")
+    blocks = [Chart(charts.seat_forest(a.seat_winrate, a.band)), table] if not a.seat_winrate.is_empty() else [table]
+    return Section("Seat win rates", "seats", blocks, level=3)
+
+
+def first_player_section(a: RunAnalysis) -> Section:
+    first = Table([
+        Column("n_players", "players", "int"), Column("games", "games", "int"),
+        Column("rate", "seat 0 win rate", "pct"), Column("fair", "fair share", "pct"),
+        Column("advantage", "advantage", "pp"), Column("ci", "95% interval of advantage"),
+    ], _rows(a.first_player, ci=lambda r: _ci(r["lo"] - r["fair"], r["hi"] - r["fair"], pp)))
+    balance = Table([
+        Column("n_players", "players", "int"), Column("balance", "balance", "num"),
+        Column("gap", "largest gap", "pp"), Column("best_seat", "best seat", "int"),
+        Column("worst_seat", "worst seat", "int"),
+    ], a.balance.to_dicts(), caption="Balance = 1 - largest gap between any two seats' win rates (1 is perfect).")
+    blocks = [Chart(charts.first_player(a.first_player, a.band))] if not a.first_player.is_empty() else []
+    return Section("First-player advantage and balance", "first-player", blocks + [first, balance], level=3)
+
+
+def faction_section(a: RunAnalysis) -> Section:
+    table = Table([
+        Column("n_players", "players", "int"), Column("faction", "faction"),
+        Column("games", "games", "int"), Column("wins", "wins", "num"),
+        Column("expected", "expected wins", "num"), Column("win_ratio", "wins / expected", "num"),
+        Column("rate", "win rate", "pct"), Column("ci", "95% interval"), Column("verdict", "verdict"),
+    ], _rows(a.faction_winrate, ci=lambda r: _ci(r["lo"], r["hi"])),
+        caption="Expected wins = sum of 1/n over the faction's games; a ratio above 1 means stronger than fair.")
+    return Section("Factions", "factions", [Chart(charts.faction_forest(a.faction_winrate, a.band)), table], level=3)
+
+
+def _summary_table(df: pl.DataFrame, count_key: str, count_header: str) -> Table:
+    cols = [Column("n_players", "players", "int"), Column(count_key, count_header, "int")]
+    cols += [Column(k, k, "num") for k in ("mean", "sd", "min", "q25", "median", "q75", "max")
+             if k in df.columns]
+    return Table(cols, df.to_dicts())
+
+
+def scores_section(a: RunAnalysis) -> Section:
+    blocks = []
+    if not a.score_hist.is_empty():
+        blocks.append(Chart(charts.histogram(a.score_hist, "score", "players",
+                                             "Final scores (share of players)", "score")))
+    blocks.append(_summary_table(a.scores, "players", "player-games"))
+    return Section("Scores", "scores", blocks, level=3)
+
+
+def margins_section(a: RunAnalysis) -> Section:
+    blocks = []
+    if not a.margin_hist.is_empty():
+        blocks.append(Chart(charts.histogram(a.margin_hist, "margin", "games",
+                                             "Winning margin: winner's score minus runner-up's",
+                                             "margin")))
+    table = _summary_table(a.margins, "games", "games")
+    table.columns.append(Column("zero_share", "margin 0", "pct"))
+    table.caption = "Margin 0 means first place was shared or settled by a tie-breaker."
+    return Section("Winning margins", "margins", blocks + [table], level=3)
+
+
+def length_section(a: RunAnalysis) -> Section:
+    table = Table([
+        Column("n_players", "players", "int"), Column("games", "games", "int"),
+        Column("mean_rounds", "mean rounds", "num"), Column("min_rounds", "min rounds", "num"),
+        Column("max_rounds", "max rounds", "num"), Column("mean_decisions", "mean decisions", "num"),
+        Column("sd_decisions", "sd decisions", "num"), Column("median_decisions", "median decisions", "num"),
+        Column("max_decisions", "max decisions", "num"),
+    ], a.game_length.to_dicts())
+    blocks = [Chart(charts.game_length(a.game_length))] if not a.game_length.is_empty() else []
+    return Section("Game length", "length", blocks + [table], level=3)
+
+
+def ties_section(a: RunAnalysis) -> Section:
+    table = Table([
+        Column("n_players", "players", "int"), Column("games", "games", "int"),
+        Column("ties", "shared victories", "int"), Column("rate", "tie rate", "pct"),
+        Column("ci", "95% interval"),
+    ], _rows(a.tie_rate, ci=lambda r: _ci(r["lo"], r["hi"])))
+    blocks = [Chart(charts.rate_bars(a.tie_rate, "rate", "Tie rate: games with a shared victory",
+                                     "tie rate"))] if not a.tie_rate.is_empty() else []
+    return Section("Tie rate", "ties", blocks + [table], level=3)
+
+
+def end_section(a: RunAnalysis) -> Section:
+    table = Table([
+        Column("n_players", "players", "int"), Column("end_reason", "end reason"),
+        Column("games", "games", "int"), Column("share", "share", "pct"),
+    ], a.end_reasons.to_dicts())
+    blocks = [Chart(charts.end_reasons(a.end_reasons))] if not a.end_reasons.is_empty() else []
+    return Section("How games end", "end-reasons", blocks + [table], level=3)
+
+
+def cards_section(a: RunAnalysis) -> Section:
+    if a.card_value.is_empty():
+        return Section("Card value", "cards", [Paragraph("No card plays were logged in this run.")], level=3)
+    table = Table([
+        Column("n_players", "players", "int"), Column("name", "card"),
+        Column("players_with", "players who played it", "int"),
+        Column("game_share", "games with a play", "pct"),
+        Column("plays_per_game", "plays per game", "num"),
+        Column("with", "win rate when played"), Column("without", "win rate otherwise"),
+        Column("difference", "difference (95% interval)"),
+    ], _rows(a.card_value,
+             **{"with": lambda r: f"{pct(r['rate_with'])} ({_ci(r['with_lo'], r['with_hi'])})",
+                "without": lambda r: f"{pct(r['rate_without'])} ({_ci(r['without_lo'], r['without_hi'])})",
+                "difference": lambda r: f"{pp(r['diff'])} ({_ci(r['diff_lo'], r['diff_hi'], pp)})"}),
+        caption="Compared within the same player count. Playing a card is a choice, so a "
+                "difference shows association with winning, not the card's causal effect.")
+    return Section("Card value", "cards", [Chart(charts.card_value(a.card_value)), table], level=3)
+
+
+def _auto_columns(df: pl.DataFrame) -> list[Column]:
+    """Columns of a game-specific table, formatted from their names and types."""
+    cols = []
+    for name, dtype in df.schema.items():
+        if name in ("lo", "hi") or name.endswith("rate") or name.endswith("share"):
+            fmt = "pct"
+        elif dtype.is_integer():
+            fmt = "int"
+        elif dtype.is_float():
+            fmt = "num"
+        else:
+            fmt = "text"
+        cols.append(Column(name, name.replace("_", " "), fmt))
+    return cols
+
+
+def _rate_column(df: pl.DataFrame) -> str | None:
+    """The proportion an extras table carries an interval for, if any."""
+    if not {"n_players", "lo", "hi"} <= set(df.columns):
+        return None
+    return next((c for c in df.columns if c == "rate" or c.endswith("_rate")), None)
+
+
+def extras_sections(a: RunAnalysis) -> list[Section]:
+    sections = []
+    for i, (title, df) in enumerate(a.extras.items()):
+        blocks = []
+        rate = _rate_column(df)
+        if rate and not df.is_empty():
+            blocks.append(Chart(charts.rate_bars(df, rate, title, rate.replace("_", " "))))
+        blocks.append(Table(_auto_columns(df), df.to_dicts()))
+        sections.append(Section(title, f"extra-{i}", blocks, level=3))
+    if sections:
+        sections.insert(0, Section(f"Game-specific: {a.game}", "extras", [], level=2))
+    return sections
+
+
+# ---------------------------------------------------------------- provenance
+def _joined(values) -> str:
+    return ", ".join(str(v) for v in values or []) or "n/a"
+
+
+def provenance_rows(manifest: dict, n_found: int | None = None) -> list[dict]:
+    """Key/value rows describing what was run."""
+    overrides = "; ".join(f"{k} = {v}" for k, v in (manifest.get("overrides") or [])) or "none"
+    versions = _joined(f"{k} {v}" for k, v in (manifest.get("versions") or {}).items())
+    rows = [
+        ("game", manifest.get("game", "n/a")), ("variant", manifest.get("variant", "n/a")),
+        ("overrides", overrides), ("policies", _joined(manifest.get("policies"))),
+        ("player counts", _joined(manifest.get("player_counts"))),
+        ("seed", manifest.get("seed", "n/a")), ("games (manifest)", manifest.get("n_games", "n/a")),
+    ]
+    if n_found is not None:
+        rows.append(("games (found in data)", f"{n_found:,}"))
+    rows += [
+        ("shards", len(manifest.get("shards") or [])), ("command", manifest.get("command", "n/a")),
+        ("created", manifest.get("created", "n/a")), ("package versions", versions),
+    ]
+    return [{"item": k, "value": str(v)} for k, v in rows]
+
+
+def hash_rows(manifest: dict) -> list[dict]:
+    return [{"file": f, "sha256": h} for f, h in sorted((manifest.get("data_hashes") or {}).items())]
+
+
+def provenance_section(manifest: dict, title: str = "Provenance", anchor: str = "provenance",
+                       n_found: int | None = None) -> Section:
+    blocks = [Table([Column("item", "item"), Column("value", "value")],
+                    provenance_rows(manifest, n_found))]
+    hashes = hash_rows(manifest)
+    if hashes:
+        blocks.append(Table([Column("file", "data file"), Column("sha256", "sha256")], hashes,
+                            caption="Data-file hashes: rerun with identical files to reproduce."))
+    return Section(title, anchor, blocks)
+
+
+def estimates_section(estimates: list[dict], title: str = "Estimated data values",
+                      anchor: str = "estimates") -> Section:
+    n = len(estimates)
+    if not n:
+        return Section(title, anchor, [Paragraph(
+            "The manifest lists no estimated data values: every number came from the rulebook "
+            "(or the run predates estimate tracking).")])
+    return Section(title, anchor, [
+        Paragraph(f"{n} data value{'s are' if n != 1 else ' is'} estimated rather than printed "
+                  "in the rulebook. These results rest on them; replace them with the real "
+                  "card values and rerun.", emphasis=True),
+        Table([Column("file", "file"), Column("entry", "entry"), Column("why", "why this value")],
+              [{k: e.get(k, "") for k in ("file", "entry", "why")} for e in estimates]),
+    ])
+
+
+def bots_section() -> Section:
+    return Section("Bots are not people", "bots", [Paragraph(BOTS_NOTE)])
+
+
+def run_page(a: RunAnalysis) -> Page:
+    """The full page of a single-run report."""
+    evidence = [seat_section(a), first_player_section(a)]
+    if a.has_factions:
+        evidence.append(faction_section(a))
+    evidence += [scores_section(a), margins_section(a), length_section(a), ties_section(a),
+                 end_section(a), cards_section(a)]
+    evidence += extras_sections(a)
+    sections = ([verdict_section(a), Section("Evidence", "evidence", [])] + evidence
+                + [provenance_section(a.manifest, n_found=a.n_games),
+                   estimates_section(a.estimates), bots_section()])
+    title = f"Balance report: {a.game} ({a.manifest.get('variant', 'n/a')})"
+    return Page(title, f"Run folder: {a.run_dir}", sections)
+
+
+# ---------------------------------------------------------------- comparison
+def _metric_rows(metrics: pl.DataFrame) -> list[dict]:
+    def show(row, key, formatter_rate, formatter_mean):
+        return (formatter_rate if row["kind"] == "rate" else formatter_mean)(row[key])
+
+    return _rows(
+        metrics,
+        a=lambda r: show(r, "value_a", pct, lambda x: f"{x:,.2f}"),
+        b=lambda r: show(r, "value_b", pct, lambda x: f"{x:,.2f}"),
+        d=lambda r: show(r, "diff", pp, signed),
+        ci=lambda r: (_ci(r["lo"], r["hi"], pp) if r["kind"] == "rate"
+                      else _ci(r["lo"], r["hi"], signed)),
+        sig=lambda r: "yes" if r["significant"] else "",
+    )
+
+
+def compare_page(c: Comparison) -> Page:
+    """The full page of a two-run comparison."""
+    metrics = Table([
+        Column("metric", "metric"), Column("group", "group"), Column("a", "A"), Column("b", "B"),
+        Column("d", "B - A"), Column("ci", "95% interval"), Column("sig", "significant"),
+    ], _metric_rows(c.metrics), caption="Rates: Newcombe hybrid score interval. Means: Welch t interval.")
+    seat = c.metrics.filter(pl.col("metric") == "seat win rate")
+    evidence = [Section("Evidence", "evidence", [], level=2)]
+    if not seat.is_empty():
+        evidence.append(Section("Seat win rate change", "seat-change",
+                                [Chart(charts.difference_forest(seat))], level=3))
+    evidence.append(Section("All metrics", "metrics", [metrics], level=3))
+    sections = ([Section("Verdict", "verdict", [Bullets(list(c.verdicts), css="verdicts")])]
+                + evidence
+                + [provenance_section(c.manifest_a, "Provenance of run A", "provenance-a"),
+                   provenance_section(c.manifest_b, "Provenance of run B", "provenance-b"),
+                   estimates_section(c.estimates_a, "Estimated data values, run A", "estimates-a"),
+                   estimates_section(c.estimates_b, "Estimated data values, run B", "estimates-b"),
+                   bots_section()])
+    title = f"Comparison: {c.manifest_a.get('game', '?')} ({c.manifest_a.get('variant', '?')}) vs " \
+            f"{c.manifest_b.get('game', '?')} ({c.manifest_b.get('variant', '?')})"
+    return Page(title, f"A = {c.run_a}; B = {c.run_b}", sections)

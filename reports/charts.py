@@ -1,0 +1,262 @@
+"""All charts, in one house style.
+
+Figures are built with matplotlib's object API on the Agg canvas (no pyplot, no
+global backend switch, safe in threads and on headless machines). Every figure can
+be exported as inline SVG text for HTML and as PNG bytes for the PDF, so the two
+reports show the same picture.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+
+import matplotlib
+import numpy as np
+import polars as pl
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+# House style: one palette, one type scale, light grid, no chart junk.
+INK = "#222222"
+MUTED = "#777777"
+FAIR = "#2b7a3d"        # the fair line and band
+BAND = "#d9eedd"
+PALETTE = ["#1f5a96", "#c8553d", "#2b9348", "#8e6c8a", "#e0a030", "#3d9ec8", "#6b705c"]
+VERDICT_COLOURS = {"outside": "#c8553d", "inside": "#2b9348", "undecided": "#1f5a96"}
+
+STYLE = {
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans", "Helvetica", "Arial", "sans-serif"],
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "axes.edgecolor": MUTED,
+    "axes.labelcolor": INK,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.color": "#e6e6e6",
+    "grid.linewidth": 0.6,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "text.color": INK,
+    "legend.frameon": False,
+    "legend.fontsize": 8,
+    "svg.fonttype": "none",       # keep text as text: small, selectable, searchable
+    "svg.hashsalt": "brewbalance",  # deterministic element ids
+    "figure.dpi": 100,
+}
+
+WIDTH = 7.0  # inches: fits an A4 page with margins at 100% scale
+
+
+def new_figure(height: float, width: float = WIDTH) -> Figure:
+    """A blank figure in the house style, on an Agg canvas."""
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _axes_grid(fig: Figure, n: int, ncols: int = 3, sharex: bool = False):
+    ncols = max(1, min(ncols, n))
+    nrows = math.ceil(n / ncols)
+    with matplotlib.rc_context(STYLE):
+        axes = fig.subplots(nrows, ncols, squeeze=False, sharex=sharex)
+    flat = list(axes.flat)
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return flat[:n]
+
+
+def to_svg(fig: Figure, prefix: str) -> str:
+    """Inline SVG text for HTML: no XML prolog, no metadata, and ids made unique with
+    prefix so several charts can live in one page."""
+    buf = io.StringIO()
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    svg = buf.getvalue()
+    svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
+    svg = re.sub(r"<!DOCTYPE[^>]*>\s*", "", svg)
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    ids = set(re.findall(r'id="([^"]+)"', svg))
+    if ids:
+        pattern = re.compile(r'(id="|#)(' + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r')(?=[")])')
+        svg = pattern.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
+    return svg.strip()
+
+
+def to_png(fig: Figure, dpi: int = 150) -> bytes:
+    """PNG bytes for the PDF."""
+    buf = io.BytesIO()
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def _pct_axis(ax, axis: str = "x") -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    target.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+
+
+def _forest_panel(ax, labels, rate, lo, hi, verdicts, fair: float, band: float, title: str):
+    """One forest panel: a dot and 95% bar per row, the fair line and band behind."""
+    y = np.arange(len(labels))[::-1]
+    ax.axvspan(fair - band, fair + band, color=BAND, zorder=0, lw=0)
+    ax.axvline(fair, color=FAIR, lw=1.2, zorder=1)
+    colours = [VERDICT_COLOURS.get(v, PALETTE[0]) for v in verdicts]
+    ax.hlines(y, lo, hi, colors=colours, lw=2, zorder=2)
+    ax.scatter(rate, y, color=colours, s=22, zorder=3)
+    ax.set_yticks(y, labels)
+    ax.set_title(title)
+    ax.grid(axis="y", visible=False)
+    _pct_axis(ax)
+
+
+def _by_count(df: pl.DataFrame) -> list[tuple[int, pl.DataFrame]]:
+    return [(int(k), df.filter(pl.col("n_players") == k)) for k in sorted(df["n_players"].unique())]
+
+
+def seat_forest(seat_winrate: pl.DataFrame, band: float) -> Figure:
+    """Seat win rates with 95% intervals, one panel per player count, fair line 1/n."""
+    groups = _by_count(seat_winrate)
+    rows = math.ceil(len(groups) / 3)
+    fig = new_figure(height=max(2.0, 0.35 * max(len(g) for _, g in groups) + 1.0) * rows)
+    for ax, (n, g) in zip(_axes_grid(fig, len(groups)), groups, strict=True):
+        _forest_panel(ax, [f"seat {s}" for s in g["seat"]], g["rate"], g["lo"], g["hi"],
+                      g["verdict"], 1 / n, band, f"{n} players")
+    fig.suptitle("Seat win rate (dot) with 95% interval; green line = fair share, band = fairness band")
+    return fig
+
+
+def faction_forest(faction_winrate: pl.DataFrame, band: float) -> Figure:
+    """Faction win rates with 95% intervals, one panel per player count, sorted by rate."""
+    groups = _by_count(faction_winrate)
+    tallest = max(len(g) for _, g in groups)
+    fig = new_figure(height=max(2.0, 0.28 * tallest + 1.0) * math.ceil(len(groups) / 2))
+    for ax, (n, g) in zip(_axes_grid(fig, len(groups), ncols=2), groups, strict=True):
+        g = g.sort("rate", descending=True)
+        _forest_panel(ax, list(g["faction"]), g["rate"], g["lo"], g["hi"], g["verdict"],
+                      1 / n, band, f"{n} players")
+    fig.suptitle("Faction win rate with 95% interval; green line = fair share")
+    return fig
+
+
+def first_player(first: pl.DataFrame, band: float) -> Figure:
+    """First-player advantage (rate - 1/n) with 95% interval by player count."""
+    fig = new_figure(height=2.4)
+    ax = fig.subplots()
+    x = np.arange(len(first))
+    ax.axhspan(-band, band, color=BAND, lw=0, zorder=0)
+    ax.axhline(0, color=FAIR, lw=1.2)
+    adv = first["advantage"].to_numpy()
+    err = np.vstack([adv - (first["lo"] - first["fair"]).to_numpy(),
+                     (first["hi"] - first["fair"]).to_numpy() - adv])
+    ax.errorbar(x, adv, yerr=err, fmt="o", color=PALETTE[0], capsize=4, lw=1.5)
+    ax.set_xticks(x, [f"{n}p" for n in first["n_players"]])
+    ax.set_ylabel("advantage over fair share")
+    _pct_axis(ax, "y")
+    ax.set_title("First-player advantage (win rate of seat 0 minus 1/n), 95% interval")
+    return fig
+
+
+def histogram(hist: pl.DataFrame, value: str, count: str, title: str, xlabel: str) -> Figure:
+    """Distribution per player count as step lines of the share of observations."""
+    fig = new_figure(height=2.6)
+    ax = fig.subplots()
+    for i, (n, g) in enumerate(_by_count(hist)):
+        share = g[count].to_numpy() / g[count].sum()
+        ax.step(g[value].to_numpy(), share, where="mid", color=PALETTE[i % len(PALETTE)],
+                lw=1.5, label=f"{n}p")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share")
+    _pct_axis(ax, "y")
+    ax.set_title(title)
+    ax.legend(ncols=min(6, hist["n_players"].n_unique()))
+    return fig
+
+
+def rate_bars(df: pl.DataFrame, rate: str, title: str, ylabel: str) -> Figure:
+    """A proportion per player count as bars with 95% interval whiskers."""
+    fig = new_figure(height=2.4)
+    ax = fig.subplots()
+    x = np.arange(len(df))
+    values = df[rate].to_numpy()
+    err = np.vstack([values - df["lo"].to_numpy(), df["hi"].to_numpy() - values])
+    ax.bar(x, values, color=PALETTE[0], width=0.6)
+    ax.errorbar(x, values, yerr=np.clip(err, 0, None), fmt="none", ecolor=INK, capsize=4, lw=1)
+    ax.set_xticks(x, [f"{n}p" for n in df["n_players"]])
+    ax.set_ylabel(ylabel)
+    _pct_axis(ax, "y")
+    ax.set_title(title)
+    return fig
+
+
+def game_length(length: pl.DataFrame) -> Figure:
+    """Mean decisions per game by player count, whiskers = one standard deviation."""
+    fig = new_figure(height=2.4)
+    ax = fig.subplots()
+    x = np.arange(len(length))
+    ax.bar(x, length["mean_decisions"].to_numpy(), color=PALETTE[0], width=0.6,
+           yerr=length["sd_decisions"].fill_null(0).to_numpy(), ecolor=INK, capsize=4)
+    ax.set_xticks(x, [f"{n}p" for n in length["n_players"]])
+    ax.set_ylabel("decisions per game")
+    ax.set_title("Game length: mean bot decisions per game (whisker = 1 sd)")
+    return fig
+
+
+def end_reasons(reasons: pl.DataFrame) -> Figure:
+    """Share of each end reason, stacked, by player count."""
+    fig = new_figure(height=2.2)
+    ax = fig.subplots()
+    counts = sorted(reasons["n_players"].unique())
+    left = np.zeros(len(counts))
+    for i, reason in enumerate(sorted(reasons["end_reason"].unique())):
+        share = np.array([reasons.filter((pl.col("n_players") == n) & (pl.col("end_reason") == reason))["share"].sum()
+                          for n in counts])
+        ax.barh([f"{n}p" for n in counts], share, left=left, color=PALETTE[i % len(PALETTE)],
+                label=reason, height=0.6)
+        left += share
+    _pct_axis(ax)
+    ax.grid(axis="y", visible=False)
+    ax.set_title("How games end")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncols=4)
+    return fig
+
+
+def card_value(cards: pl.DataFrame, limit: int = 30) -> Figure:
+    """Win-rate difference (played minus not played) per card with 95% interval.
+    Shows the `limit` most-played rows so the chart stays readable; the table has all."""
+    top = cards.sort("players_with", descending=True).head(limit).sort(["diff"], descending=True)
+    labels = [f"{name} ({n}p)" for name, n in zip(top["name"], top["n_players"], strict=True)]
+    fig = new_figure(height=max(2.0, 0.25 * len(top) + 1.0))
+    ax = fig.subplots()
+    y = np.arange(len(top))[::-1]
+    ax.axvline(0, color=FAIR, lw=1.2)
+    ax.hlines(y, top["diff_lo"], top["diff_hi"], colors=PALETTE[0], lw=2)
+    ax.scatter(top["diff"], y, color=PALETTE[0], s=18, zorder=3)
+    ax.set_yticks(y, labels)
+    ax.grid(axis="y", visible=False)
+    _pct_axis(ax)
+    ax.set_title("Card value: win rate when played minus when not played, 95% interval")
+    return fig
+
+
+def difference_forest(metrics: pl.DataFrame) -> Figure:
+    """Differences B - A of proportions with 95% intervals, one row per group."""
+    fig = new_figure(height=max(2.0, 0.25 * len(metrics) + 1.0))
+    ax = fig.subplots()
+    y = np.arange(len(metrics))[::-1]
+    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in metrics["significant"]]
+    ax.axvline(0, color=FAIR, lw=1.2)
+    ax.hlines(y, metrics["lo"], metrics["hi"], colors=colours, lw=2)
+    ax.scatter(metrics["diff"], y, color=colours, s=18, zorder=3)
+    ax.set_yticks(y, list(metrics["group"]))
+    ax.grid(axis="y", visible=False)
+    _pct_axis(ax)
+    ax.set_title("Change in win rate (B - A) with 95% interval; red = significant")
+    return fig

@@ -1,0 +1,135 @@
+"""PDF rendering with reportlab platypus: the same page model as the HTML.
+
+Text stays real text in standard fonts (extractable, searchable); charts are PNGs of
+the very figures the HTML shows as SVG.
+"""
+
+from __future__ import annotations
+
+import io
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    Image,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+)
+from reportlab.platypus import Table as RLTable
+from reportlab.platypus import TableStyle
+
+from reports import charts, formatting, model
+
+MARGIN = 16 * mm
+FRAME_WIDTH = A4[0] - 2 * MARGIN
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = getSampleStyleSheet()
+    return {
+        "title": base["Title"],
+        "subtitle": ParagraphStyle("subtitle", parent=base["BodyText"], textColor=colors.grey,
+                                   fontSize=8),
+        "h2": ParagraphStyle("h2", parent=base["Heading2"], textColor=colors.HexColor("#2b7a3d")),
+        "h3": base["Heading3"],
+        "body": base["BodyText"],
+        "strong": ParagraphStyle("strong", parent=base["BodyText"], fontName="Helvetica-Bold"),
+        "bullet": ParagraphStyle("bullet", parent=base["BodyText"], fontSize=9, leading=11.5),
+        "cell": ParagraphStyle("cell", parent=base["BodyText"], fontSize=7, leading=8.5),
+        "cell_num": ParagraphStyle("cell_num", parent=base["BodyText"], fontSize=7, leading=8.5,
+                                   alignment=TA_RIGHT),
+        "head": ParagraphStyle("head", parent=base["BodyText"], fontSize=7, leading=8.5,
+                               fontName="Helvetica-Bold"),
+        "caption": ParagraphStyle("caption", parent=base["BodyText"], fontSize=7,
+                                  textColor=colors.grey),
+    }
+
+
+def _p(text: str, style: ParagraphStyle) -> Paragraph:
+    # Paragraph parses a small XML markup: escape so '<', '&' in data stay literal.
+    return Paragraph(escape(str(text)), style)
+
+
+def _table(block: model.Table, st: dict) -> list:
+    header = [_p(c.header, st["head"]) for c in block.columns]
+    body = [[_p(formatting.fmt(row.get(c.key), c.fmt),
+                st["cell"] if c.fmt == "text" else st["cell_num"]) for c in block.columns]
+            for row in block.rows]
+    table = RLTable([header] + body, repeatRows=1, hAlign="LEFT",
+                    colWidths=_col_widths(block))
+    table.setStyle(TableStyle([
+        ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f2f2f2")),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.HexColor("#dddddd")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]))
+    out = [table]
+    if block.caption:
+        out.append(_p(block.caption, st["caption"]))
+    return out + [Spacer(1, 4 * mm)]
+
+
+def _col_widths(block: model.Table) -> list[float]:
+    """Share the frame width by rough content length so wide text columns get room."""
+    def longest(col):
+        cells = [len(formatting.fmt(r.get(col.key), col.fmt)) for r in block.rows[:200]]
+        return max([len(col.header) * 0.6, 4, *cells])
+
+    weights = [min(longest(c), 60) for c in block.columns]
+    total = sum(weights)
+    return [FRAME_WIDTH * w / total for w in weights]
+
+
+def _chart(block: model.Chart) -> Image:
+    png = charts.to_png(block.figure)
+    width, height = block.figure.get_size_inches()
+    scale = min(1.0, FRAME_WIDTH / (width * 72))
+    return Image(io.BytesIO(png), width=width * 72 * scale, height=height * 72 * scale)
+
+
+def _block(block, st: dict) -> list:
+    if isinstance(block, model.Paragraph):
+        return [_p(block.text, st["strong"] if block.emphasis else st["body"])]
+    if isinstance(block, model.Bullets):
+        items = [ListItem(_p(t, st["bullet"]), leftIndent=10) for t in block.items]
+        return [ListFlowable(items, bulletType="bullet", start="-", leftIndent=10)]
+    if isinstance(block, model.Table):
+        return _table(block, st)
+    if isinstance(block, model.Chart):
+        return [_chart(block), Spacer(1, 3 * mm)]
+    raise TypeError(f"unknown block {type(block).__name__}")
+
+
+def _footer(canvas, doc) -> None:
+    canvas.saveState()
+    canvas.setFont("Helvetica", 7)
+    canvas.setFillColor(colors.grey)
+    canvas.drawString(MARGIN, 8 * mm, f"brewbalance - {doc.title} - page {doc.page}")
+    canvas.restoreState()
+
+
+def render(page: model.Page) -> bytes:
+    """The page as PDF bytes."""
+    st = _styles()
+    story = [_p(page.title, st["title"]), _p(page.subtitle, st["subtitle"]), Spacer(1, 4 * mm)]
+    for section in page.sections:
+        heading = _p(section.title, st["h2" if section.level <= 2 else "h3"])
+        flow = [f for b in section.blocks for f in _block(b, st)]
+        # Keep a heading with its first block so no heading ends a page alone.
+        story.append(KeepTogether([heading] + flow[:1]))
+        story.extend(flow[1:])
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN,
+                            topMargin=MARGIN, bottomMargin=MARGIN, title=page.title,
+                            author="brewbalance")
+    doc.build(story, onFirstPage=_footer, onLaterPages=_footer)
+    return buf.getvalue()

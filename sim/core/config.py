@@ -1,0 +1,192 @@
+"""Game data: TOML files in data/games/<game>/, variants, and user overrides.
+
+The data of a game is a tree: file stem -> table -> ... Lists of tables that carry an
+`id` (cards, factions) are addressed by that id. Any leaf of the tree can be overridden:
+
+    --set dwarfest.brawl_limit=4                 (a bare name is looked up in [params])
+    --set dwarfest.tavern_cards.bouncer.cost=2   (file . card id . field)
+    --override change.toml                       (the same paths as nested TOML tables)
+
+Overrides keep the type of the value they replace, so a typo cannot turn a number into a
+string. Every override is recorded in the run manifest.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import BrewError, UsageError, choices
+
+PARAMS_FILE = "params"
+
+
+def data_root() -> Path:
+    """The folder holding data/games. BREWBALANCE_DATA overrides the checkout's data/."""
+    env = os.environ.get("BREWBALANCE_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "data"
+
+
+@dataclass
+class GameData:
+    """The raw data tree of one game, with where it came from."""
+
+    game: str
+    tree: dict
+    hashes: dict[str, str]
+    variant: str = "base"
+    overrides: list[tuple[str, object]] = field(default_factory=list)
+
+
+def load_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise BrewError(f"{path}: malformed TOML: {exc}") from None
+    except OSError as exc:
+        raise BrewError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def load_game_data(game: str) -> GameData:
+    folder = data_root() / "games" / game
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        raise BrewError(f"no data files for game '{game}' in {folder}")
+    tree, hashes = {}, {}
+    for path in files:
+        hashes[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        tree[path.stem] = load_toml(path)
+    return GameData(game=game, tree=tree, hashes=hashes)
+
+
+def parse_set(text: str) -> tuple[str, object]:
+    """KEY=VALUE from the command line; VALUE is read as a TOML value, else as a string."""
+    if "=" not in text:
+        raise UsageError(f"--set '{text}': expected KEY=VALUE, e.g. dwarfest.brawl_limit=4")
+    key, raw = text.split("=", 1)
+    key, raw = key.strip(), raw.strip()
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw
+    return key, value
+
+
+def flatten_override_file(path: Path) -> list[tuple[str, object]]:
+    """An override TOML file as a list of (dotted key, value)."""
+    out: list[tuple[str, object]] = []
+
+    def walk(prefix: str, node: dict) -> None:
+        for k, v in node.items():
+            key = f"{prefix}.{k}" if prefix else k
+            if isinstance(v, dict):
+                walk(key, v)
+            else:
+                out.append((key, v))
+
+    walk("", load_toml(path))
+    return out
+
+
+def _child(node, part: str, where: str):
+    """Step from a node to its child `part`: a dict key, or a list entry by its id."""
+    if isinstance(node, dict):
+        if part in node:
+            return node, part
+        # A file whose entries are a list of id'd tables: [[card]] -> address by id.
+        lists = [v for v in node.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+        for lst in lists:
+            for entry in lst:
+                if entry.get("id") == part:
+                    return {"__entry__": entry}, "__entry__"
+        valid = [k for k in node if not isinstance(node[k], list)]
+        for lst in lists:
+            valid += [e.get("id") for e in lst if "id" in e]
+        raise UsageError(f"unknown override key '{where}': '{part}' is not one of {choices(valid)}")
+    raise UsageError(f"unknown override key '{where}': cannot descend into a value")
+
+
+def apply_override(data: GameData, key: str, value) -> None:
+    """Set one leaf of the data tree in place, checking the path and the value's type."""
+    parts = key.split(".")
+    if parts[0] == data.game:
+        parts = parts[1:]
+    if len(parts) == 1:
+        parts = [PARAMS_FILE, "params", parts[0]]
+    elif parts[0] == PARAMS_FILE and len(parts) == 2:
+        parts = [PARAMS_FILE, "params", parts[1]]
+    if not parts or parts[0] not in data.tree:
+        raise UsageError(
+            f"unknown override key '{key}': first part must be a data file, one of "
+            f"{choices(sorted(data.tree))}, or a parameter name"
+        )
+    node = data.tree
+    for part in parts[:-1]:
+        parent, k = _child(node, part, key)
+        node = parent[k]
+    parent, leaf = _child(node, parts[-1], key)
+    old = parent[leaf]
+    if isinstance(old, (dict, list)):
+        raise UsageError(f"override key '{key}' names a table, not a value")
+    parent[leaf] = _coerce(key, old, value)
+    data.overrides.append((key, parent[leaf]))
+
+
+def _coerce(key: str, old, value):
+    if isinstance(old, bool):
+        if isinstance(value, bool):
+            return value
+    elif isinstance(old, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif isinstance(old, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif isinstance(old, str):
+        if isinstance(value, str):
+            return value
+    raise UsageError(
+        f"override '{key}': expected {type(old).__name__} like {old!r}, got {value!r}"
+    )
+
+
+def apply_variant(data: GameData, variant: str) -> None:
+    variants = data.tree.get("variants", {}).get("variant", {})
+    if variant not in variants:
+        raise UsageError(f"unknown variant '{variant}' for {data.game}; choose from {choices(variants)}")
+    for key, value in variants[variant].get("set", {}).items():
+        apply_override(data, key, value)
+    data.variant = variant
+    data.overrides.clear()  # variant settings are recorded by name, not as user overrides
+
+
+def prepare(game: str, variant: str, sets: list[str], override_files: list[Path]) -> GameData:
+    """Load a game's data, apply the variant, then override files, then --set values."""
+    data = load_game_data(game)
+    apply_variant(data, variant)
+    for path in override_files:
+        for key, value in flatten_override_file(Path(path)):
+            apply_override(data, key, value)
+    for text in sets:
+        apply_override(data, *parse_set(text))
+    return data
+
+
+def replay_overrides(game: str, variant: str, overrides: list[list]) -> GameData:
+    """Rebuild the data of a recorded run (variant + recorded overrides)."""
+    data = load_game_data(game)
+    apply_variant(data, variant)
+    for key, value in overrides:
+        apply_override(data, key, value)
+    return data
+
+
+def deepcopy_tree(data: GameData) -> GameData:
+    return GameData(data.game, copy.deepcopy(data.tree), dict(data.hashes), data.variant, list(data.overrides))

@@ -1,0 +1,482 @@
+"""Dwarfest bots, compiled with numba. Every decision has a `random` branch (uniform over the
+legal choices) and a `heuristic` branch whose weights come from policies.toml:
+
+  bar_skill           chance a Bar flick lands (the player's dexterity, not a strategy)
+  brawl_margin        keep the expected Brawl this far under what the Tavern can absorb
+  seat_cover          seats bought per expected dwarf
+  dancer_min_evenings hire Dancers only with at least this many Evenings left
+  card_value_ratio    activate a card when its value is at least this times its cost
+  event_reserve       Nuggets kept back (for a cancel) when a cancel card is in hand
+  bouncer_excess      sacrifice a Bouncer while the Brawl exceeds the limit by this much
+  bar_barrel          open the optional Bar Barrel when its net value exceeds 1 - this
+
+Values are in Nuggets. A Table is worth its cost; Fame is worth what the extra Customer
+cards it brings will earn in the Evenings left.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randint, uniform
+
+from . import constants as C
+from .rules import (
+    bar_chance, bouncers_of, can_host, dwarves_in, max_barrels_to_open,
+    max_sips_for, nugget_price, param, policy_stream, seats_of, split_service, tavern_sum,
+)
+
+
+@njit(cache=True, nogil=True)
+def kind_of(R, pol):
+    return R.pol_kind[pol]
+
+
+@njit(cache=True, nogil=True)
+def coin(S, seat, p):
+    return uniform(S.rng, policy_stream(seat)) < p
+
+
+@njit(cache=True, nogil=True)
+def pick(S, seat, n):
+    return randint(S.rng, policy_stream(seat), n)
+
+
+@njit(cache=True, nogil=True)
+def leader(S, seat, n):
+    """The richest rival (ties: the first in seat order)."""
+    best, best_v = -1, -1
+    for s in range(n):
+        if s != seat:
+            v = S.pl[s, C.TILL] + S.pl[s, C.EVENING]
+            if v > best_v:
+                best, best_v = s, v
+    return best
+
+
+@njit(cache=True, nogil=True)
+def random_rival(S, seat, n):
+    k = pick(S, seat, n - 1)
+    return k if k < seat else k + 1
+
+
+@njit(cache=True, nogil=True)
+def evenings_left(S, R):
+    return param(R, C.P_EVENINGS) - S.g[C.G_EVENING]
+
+
+@njit(cache=True, nogil=True)
+def holds_cancel(S, R, seat):
+    for t in range(R.event.shape[0]):
+        if R.event[t] == C.EV_CANCEL and S.hand[seat, t] > 0:
+            return True
+    return False
+
+
+# --- valuations ---------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def fame_value(S, R, seat, extra, left):
+    """Nuggets that `extra` Fame is expected to bring in the Evenings after this one."""
+    if left <= 1:
+        return 0.0
+    f = S.pl[seat, C.FAME]
+    fmax = param(R, C.P_FAME_MAX)
+    more = R.fame_cards[min(max(f + extra, 0), fmax)] - R.fame_cards[f]
+    return more * R.mean_dwarves * 0.5 * (left - 1)
+
+
+@njit(cache=True, nogil=True)
+def card_value(S, R, seat, card, left):
+    """Value of a Character/Object card in one's own Tavern, in Nuggets."""
+    v = R.income[card] * left + fame_value(S, R, seat, R.fame[card], left)
+    v += R.bar_skill[card] * 4.0 * 2.0 * left  # about four Bar flicks an Evening
+    v += R.seats[card] * 0.5 * left
+    v -= R.brawl[card] * 1.5 * (left - 1)
+    v += R.bouncer[card] * 3.0
+    return v
+
+
+@njit(cache=True, nogil=True)
+def harm_value(R, card, left):
+    """Value of putting a harmful card in the leader's Tavern."""
+    return R.brawl[card] * 1.5 * (left - 1) - R.fame[card] * 0.5
+
+
+@njit(cache=True, nogil=True)
+def absorbable(S, R, seat):
+    """Brawl points the Tavern can take above the limit before losing a Table."""
+    return bouncers_of(S, R, seat) * param(R, C.P_BOUNCER) + min(S.pl[seat, C.SIPS], param(R, C.P_BRAWL_SIPS))
+
+
+@njit(cache=True, nogil=True)
+def service_value(S, R, seat, dwarves, barrels, brawl, chance, margin, left):
+    """Expected Nuggets of serving `dwarves` from `barrels` Barrels, less the expected cost of
+    the Brawl it would cause (a Table, 4 Nuggets, per point above what can be absorbed)."""
+    at_tables, at_bar, unserved = split_service(dwarves, seats_of(S, R, seat), barrels * param(R, C.P_BEERS))
+    gain = at_tables + chance * at_bar + fame_value(S, R, seat, int(chance * at_bar + 0.5), left)
+    end_brawl = (brawl + (1.0 - chance) * at_bar * param(R, C.P_WASTED_BRAWL)
+                 + unserved * param(R, C.P_UNSERVED_BRAWL))
+    over = end_brawl + margin - param(R, C.P_BRAWL_LIMIT) - absorbable(S, R, seat)
+    if over > 0:
+        gain -= over * param(R, C.P_TABLE_COST)
+    return gain
+
+
+# --- Restocking ---------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def commit_play(S, seat, card, target, sips):
+    k = S.nplays[seat]
+    if k < C.MAX_PLAYS:
+        S.plays[seat, k, 0] = card
+        S.plays[seat, k, 1] = target
+        S.plays[seat, k, 2] = sips
+        S.nplays[seat] = k + 1
+
+
+@njit(cache=True, nogil=True)
+def choose_restock(S, R, seat, n, pol):
+    """Hidden Restocking choice: fills S.buys[seat] and S.plays[seat]."""
+    S.buys[seat, :] = 0
+    S.nplays[seat] = 0
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        random_restock(S, R, seat, n)
+    else:
+        heuristic_restock(S, R, seat, n, pol)
+
+
+@njit(cache=True, nogil=True)
+def random_restock(S, R, seat, n):
+    budget = S.pl[seat, C.TILL]
+    for t in range(R.cost.shape[0]):
+        if R.cat[t] != C.CAT_EVENT and S.hand[seat, t] > 0 and coin(S, seat, 0.5):
+            sips = max_sips_for(S, R, seat, t)
+            price = nugget_price(R, t, sips)
+            if price <= budget:
+                budget -= price
+                commit_play(S, seat, t, pick(S, seat, n), sips)
+    room = param(R, C.P_MAX_TABLES) - S.pl[seat, C.TABLES]
+    k = pick(S, seat, min(room, budget // max(param(R, C.P_TABLE_COST), 1)) + 1)
+    S.buys[seat, 0] = k
+    budget -= k * param(R, C.P_TABLE_COST)
+    room = param(R, C.P_MAX_DANCERS) - S.pl[seat, C.DANCERS]
+    k = pick(S, seat, min(room, budget // max(param(R, C.P_DANCER_COST), 1)) + 1)
+    S.buys[seat, 2] = k
+    budget -= k * param(R, C.P_DANCER_COST)
+    room = param(R, C.P_MAX_BARRELS) - S.pl[seat, C.BARRELS]
+    S.buys[seat, 1] = pick(S, seat, min(room, budget // max(param(R, C.P_BARREL_COST), 1)) + 1)
+
+
+@njit(cache=True, nogil=True)
+def heuristic_cards(S, R, seat, n, pol, budget, left):
+    """Activate the cards worth their cost: own cards in one's Tavern, harmful ones in the
+    leader's. Returns the budget left."""
+    ratio = R.pol_w[pol, C.W_CARD_RATIO]
+    rival = leader(S, seat, n)
+    for t in range(R.cost.shape[0]):
+        if R.cat[t] == C.CAT_EVENT or S.hand[seat, t] == 0:
+            continue
+        if R.harmful[t] == 1:
+            target, value = rival, harm_value(R, t, left)
+        else:
+            target, value = seat, card_value(S, R, seat, t, left)
+        if not can_host(S, R, target, t) or value < ratio * R.cost[t]:
+            continue
+        sips = max_sips_for(S, R, seat, t)
+        if sips > 0 and S.pl[seat, C.SIPS] - sips < param(R, C.P_BRAWL_SIPS):
+            sips = 0  # keep a Brawl's worth of sips
+        price = nugget_price(R, t, sips)
+        if price <= budget:
+            budget -= price
+            commit_play(S, seat, t, target, sips)
+    return budget
+
+
+@njit(cache=True, nogil=True)
+def heuristic_restock(S, R, seat, n, pol):
+    left = evenings_left(S, R)
+    budget = S.pl[seat, C.TILL]
+    if holds_cancel(S, R, seat):
+        budget -= np.int64(R.pol_w[pol, C.W_EVENT_RESERVE])
+    budget = heuristic_cards(S, R, seat, n, pol, max(budget, 0), left)
+    table_cost = max(param(R, C.P_TABLE_COST), 1)
+    barrel_cost = max(param(R, C.P_BARREL_COST), 1)
+    dancer_cost = max(param(R, C.P_DANCER_COST), 1)
+    beers = param(R, C.P_BEERS)
+    # Dancers: Fame now brings customers in every later Evening.
+    dancers = 0
+    if left >= R.pol_w[pol, C.W_DANCER_MIN]:
+        room = param(R, C.P_MAX_DANCERS) - S.pl[seat, C.DANCERS]
+        while dancers < room and budget >= dancer_cost + 2 * barrel_cost:
+            if fame_value(S, R, seat, (dancers + 1) * param(R, C.P_DANCER_FAME), left) <= dancer_cost * (dancers + 1):
+                break
+            dancers += 1
+            budget -= dancer_cost
+    fame = min(S.pl[seat, C.FAME] + dancers * param(R, C.P_DANCER_FAME), param(R, C.P_FAME_MAX))
+    expected = R.fame_cards[fame] * R.mean_dwarves
+    seats = seats_of(S, R, seat)
+    # Barrels for the seats we have come first: an unserved dwarf costs 2 Brawl.
+    want_beers = min(expected, seats + 0.0)
+    barrels = 0
+    room_b = param(R, C.P_MAX_BARRELS) - S.pl[seat, C.BARRELS]
+    while barrels < room_b and (S.pl[seat, C.BARRELS] + barrels) * beers < want_beers and budget >= barrel_cost:
+        barrels += 1
+        budget -= barrel_cost
+    # Tables: a Table pays 4 Nuggets an Evening when full; not worth it in the last Evening.
+    tables = 0
+    if left > 1:
+        room_t = param(R, C.P_MAX_TABLES) - S.pl[seat, C.TABLES]
+        target = expected * R.pol_w[pol, C.W_SEAT_COVER]
+        while tables < room_t and seats + tables * param(R, C.P_SEATS) < target and budget >= table_cost + barrel_cost:
+            tables += 1
+            budget -= table_cost
+    # Barrels for the new seats and the Bar barrel.
+    want_beers = min(expected, seats + tables * param(R, C.P_SEATS) + 0.0)
+    if R.pol_w[pol, C.W_BAR_BARREL] > 0:
+        want_beers += beers
+    while barrels < room_b and (S.pl[seat, C.BARRELS] + barrels) * beers < want_beers and budget >= barrel_cost:
+        barrels += 1
+        budget -= barrel_cost
+    S.buys[seat, 0] = tables
+    S.buys[seat, 1] = barrels
+    S.buys[seat, 2] = dancers
+
+
+# --- Event cards -------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def event_window(kind):
+    """The moment a bot plays each kind of Event."""
+    if kind == C.EV_FAME_UP or kind == C.EV_STEAL_DANCER:
+        return C.WIN_RESTOCK
+    if kind == C.EV_EXTRA_CUSTOMERS or kind == C.EV_SPOIL_BARRELS:
+        return C.WIN_OPENING
+    if kind == C.EV_BRAWL_UP or kind == C.EV_BRAWL_DOWN:
+        return C.WIN_BRAWL
+    return -1  # cancel: only as an answer
+
+
+@njit(cache=True, nogil=True)
+def is_harmful(kind):
+    return kind == C.EV_STEAL_DANCER or kind == C.EV_BRAWL_UP or kind == C.EV_SPOIL_BARRELS
+
+
+@njit(cache=True, nogil=True)
+def event_target(S, R, seat, n, pol, card):
+    """Target seat for playing Event `card` now, or -1 to hold it."""
+    kind = R.event[card]
+    if not is_harmful(kind):
+        target = seat
+    elif kind_of(R, pol) == C.KIND_RANDOM:
+        target = random_rival(S, seat, n)
+    else:
+        target = heuristic_event_target(S, R, seat, n, kind, card)
+    if target < 0:
+        return -1
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        return target if coin(S, seat, 0.5) else -1
+    if not is_harmful(kind) and not heuristic_wants_self_event(S, R, seat, kind, card):
+        return -1
+    return target
+
+
+@njit(cache=True, nogil=True)
+def heuristic_event_target(S, R, seat, n, kind, card):
+    rival = -1
+    best = -1
+    for s in range(n):
+        if s == seat:
+            continue
+        if kind == C.EV_STEAL_DANCER and S.pl[s, C.DANCERS] == 0:
+            continue
+        if kind == C.EV_SPOIL_BARRELS and S.pl[s, C.BARRELS] == 0:
+            continue
+        if kind == C.EV_BRAWL_UP and S.pl[s, C.BRAWL] + R.amount[card] <= param(R, C.P_BRAWL_LIMIT):
+            continue  # only worth it when it starts a Brawl
+        v = S.pl[s, C.TILL] + S.pl[s, C.EVENING]
+        if v > best:
+            rival, best = s, v
+    return rival
+
+
+@njit(cache=True, nogil=True)
+def heuristic_wants_self_event(S, R, seat, kind, card):
+    if kind == C.EV_FAME_UP:
+        return evenings_left(S, R) > 1
+    if kind == C.EV_BRAWL_DOWN:
+        return S.pl[seat, C.BRAWL] > param(R, C.P_BRAWL_LIMIT)
+    if kind == C.EV_EXTRA_CUSTOMERS:
+        room = min(seats_of(S, R, seat), S.pl[seat, C.BARRELS] * param(R, C.P_BEERS)) - dwarves_in(S, seat)
+        return room >= R.amount[card] * R.mean_dwarves
+    return False
+
+
+@njit(cache=True, nogil=True)
+def wants_cancel(S, R, seat, pol, card, actor, target, cancelling):
+    """Does `seat` answer the pending Event with a cancel? `cancelling` tells whether the
+    pending card is itself a cancel (then `seat` is the one who wants its Event through)."""
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        return coin(S, seat, 0.5)
+    if cancelling:
+        return True
+    kind = R.event[card]
+    if target != seat or not is_harmful(kind):
+        return False
+    if kind == C.EV_STEAL_DANCER:
+        return S.pl[seat, C.DANCERS] > 0
+    if kind == C.EV_SPOIL_BARRELS:
+        return S.pl[seat, C.BARRELS] > 0
+    return S.pl[seat, C.BRAWL] + R.amount[card] > param(R, C.P_BRAWL_LIMIT) + absorbable(S, R, seat)
+
+
+@njit(cache=True, nogil=True)
+def choose_sips(S, R, seat, pol, card):
+    sips = max_sips_for(S, R, seat, card)
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        return sips if coin(S, seat, 0.5) else 0
+    if S.pl[seat, C.SIPS] - sips < param(R, C.P_BRAWL_SIPS):
+        return 0
+    return sips
+
+
+# --- Table Service ----------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def best_barrels(S, R, seat, pol, dwarves, brawl, chance, left):
+    """Barrels to open for `dwarves`, and the value of serving them."""
+    top = max_barrels_to_open(S, R, seat, dwarves)
+    margin = R.pol_w[pol, C.W_BRAWL_MARGIN]
+    beers = param(R, C.P_BEERS)
+    need = min((dwarves + beers - 1) // beers, top)
+    best_k = need
+    best_v = service_value(S, R, seat, dwarves, need, brawl, chance, margin, left)
+    if top > need:
+        v = service_value(S, R, seat, dwarves, need + 1, brawl, chance, margin, left)
+        if v + R.pol_w[pol, C.W_BAR_BARREL] - 1.0 > best_v:
+            best_k, best_v = need + 1, v
+    return best_k, best_v
+
+
+@njit(cache=True, nogil=True)
+def refusal_cost(R):
+    return param(R, C.P_REFUSE_BRAWL)
+
+
+@njit(cache=True, nogil=True)
+def choose_service(S, R, seat, pol, refuse, take):
+    """Decide which own Customer cards to refuse and which pool cards to take.
+
+    Fills `refuse` (indices into S.drawn[seat]) and `take` (indices into S.pool) and
+    returns (n_refuse, n_take). Indices are sorted descending so removal is safe."""
+    nr, nt = 0, 0
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        for k in range(S.ndrawn[seat] - 1, -1, -1):
+            if coin(S, seat, 0.25):
+                refuse[nr] = k
+                nr += 1
+        for k in range(S.g[C.G_POOL] - 1, -1, -1):
+            if coin(S, seat, 0.5):
+                take[nt] = k
+                nt += 1
+        return nr, nt
+    return heuristic_service(S, R, seat, pol, refuse, take)
+
+
+@njit(cache=True, nogil=True)
+def heuristic_service(S, R, seat, pol, refuse, take):
+    """Greedy: drop the own card whose refusal most improves the expected value, while it
+    helps; then take pool cards while they help."""
+    left = evenings_left(S, R)
+    chance = bar_chance(S, R, seat, R.pol_w[pol, C.W_BAR_SKILL])
+    nd = S.ndrawn[seat]
+    kept = np.ones(nd, np.bool_)
+    dwarves = dwarves_in(S, seat)
+    brawl = S.pl[seat, C.BRAWL]
+    _, value = best_barrels(S, R, seat, pol, dwarves, brawl, chance, left)
+    nr = 0
+    while True:
+        best_k, best_v = -1, value
+        for k in range(nd):
+            if kept[k]:
+                fame_loss = fame_value(S, R, seat, -(nr + 1) * param(R, C.P_REFUSE_FAME), left) - \
+                    fame_value(S, R, seat, -nr * param(R, C.P_REFUSE_FAME), left)
+                _, v = best_barrels(S, R, seat, pol, dwarves - S.drawn[seat, k], brawl + refusal_cost(R), chance, left)
+                v += fame_loss
+                if v > best_v + 1e-9:
+                    best_k, best_v = k, v
+        if best_k < 0:
+            break
+        kept[best_k] = False
+        dwarves -= S.drawn[seat, best_k]
+        brawl += refusal_cost(R)
+        value = best_v
+        nr += 1
+    k_out = 0
+    for k in range(nd - 1, -1, -1):
+        if not kept[k]:
+            refuse[k_out] = k
+            k_out += 1
+    nt = 0
+    for k in range(S.g[C.G_POOL] - 1, -1, -1):
+        _, v = best_barrels(S, R, seat, pol, dwarves + S.pool[k], brawl, chance, left)
+        if v > value + 1e-9:
+            take[nt] = k
+            nt += 1
+            dwarves += S.pool[k]
+            value = v
+    return nr, nt
+
+
+@njit(cache=True, nogil=True)
+def choose_barrels(S, R, seat, pol):
+    dwarves = dwarves_in(S, seat)
+    top = max_barrels_to_open(S, R, seat, dwarves)
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        return pick(S, seat, top + 1)
+    chance = bar_chance(S, R, seat, R.pol_w[pol, C.W_BAR_SKILL])
+    k, _ = best_barrels(S, R, seat, pol, dwarves, S.pl[seat, C.BRAWL], chance, evenings_left(S, R))
+    return k
+
+
+# --- Brawls and Cash-in --------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def choose_brawl_sips(S, R, seat, pol):
+    top = min(S.pl[seat, C.SIPS], param(R, C.P_BRAWL_SIPS))
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        return pick(S, seat, top + 1)
+    return min(top, S.pl[seat, C.BRAWL] - param(R, C.P_BRAWL_LIMIT))
+
+
+@njit(cache=True, nogil=True)
+def wants_bouncer(S, R, seat, pol):
+    """Sacrifice one more Bouncer now? (called while the Brawl is above the limit)"""
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        return coin(S, seat, 0.5)
+    return S.pl[seat, C.BRAWL] - param(R, C.P_BRAWL_LIMIT) >= R.pol_w[pol, C.W_BOUNCER_EXCESS]
+
+
+@njit(cache=True, nogil=True)
+def choose_discard(S, R, seat, pol):
+    """A card to discard before drawing back to five, or -1 to keep the hand."""
+    n_types = R.cost.shape[0]
+    if kind_of(R, pol) == C.KIND_RANDOM:
+        if not coin(S, seat, 0.5):
+            return -1
+        held = 0
+        for t in range(n_types):
+            held += S.hand[seat, t]
+        if held == 0:
+            return -1
+        k = pick(S, seat, held)
+        for t in range(n_types):
+            if k < S.hand[seat, t]:
+                return t
+            k -= S.hand[seat, t]
+        return -1
+    # A non-stackable card already in one's own Tavern is dead weight unless it is harmful.
+    for t in range(n_types):
+        if S.hand[seat, t] > 0 and R.cat[t] != C.CAT_EVENT and R.harmful[t] == 0 and not can_host(S, R, seat, t):
+            return t
+    return -1
+

@@ -1,0 +1,586 @@
+"""Dwarfest rules (after the rulebook in shared/rules/dwarfest.txt), as small numba functions.
+
+An Evening has four phases, then Cash-in:
+  1. Restocking: every player secretly commits Nuggets to Tables (4, seat 4 dwarves, max 10),
+     Barrels (1, hold 5 Beers, max 10), Dancers (3, +2 Fame, max 3) and to activating
+     Character/Object cards from hand (played in any Tavern, permanent). Choices are revealed
+     together and carried out from the Dealer clockwise; Nuggets set aside for a card that
+     cannot be played are lost.
+  2. Opening: in Fame order (ties: Dealer, then clockwise) players draw as many Customer cards
+     as the Fame table gives.
+  3. Table Service: from the Dealer, each player keeps or refuses their Customer cards (each
+     refusal: -1 Fame, +1 Brawl, the card stays on the table for later players to take), then
+     opens Barrels: every opened Barrel is fully served; seated dwarves are served at Tables,
+     standing dwarves and surplus Beer at the Bar (plus at most one extra Barrel for the Bar).
+     A Bar flick lands with the player's skill. Table Beer: +1 Nugget; Bar Beer: +1 Nugget and
+     +1 Fame; wasted Beer and dwarves without Beer: +2 Brawl each.
+  4. Brawls: from the Dealer, a Tavern whose Brawl is above the limit (5; EPIC 4) loses Tables
+     one point each, then all Barrels for one point, then all Dancers for one point (and 2 Fame
+     each), until the Brawl is back at the limit; Bouncers may be sacrificed for -2 each; a
+     Tavern still above the limit is destroyed and starts over.
+  Cash-in: Evening Nuggets are cashed; each player may discard one card, then draws back to 5
+  (from the first player); Brawl returns to 1 plus permanent card bonuses. After 5 Evenings the
+  most cashed Nuggets wins; ties share the win.
+Event cards may be played at any moment except Cash-in; bots consider them at three moments
+(constants WIN_*). An Event may be cancelled by another (cancel) Event, which may itself be
+cancelled.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randint, shuffle, uniform
+
+from . import constants as C
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def param(R, i):
+    return np.int64(R.p[i])
+
+
+@njit(cache=True, nogil=True)
+def dice_stream(seat):
+    return 1 + seat
+
+
+@njit(cache=True, nogil=True)
+def policy_stream(seat):
+    return 1 + C.MAX_PLAYERS + seat
+
+
+@njit(cache=True, nogil=True)
+def trace(S, code, seat, a, b, c, d, e):
+    """Append one replay row when tracing (the trace buffer has more than one row)."""
+    cap = S.trace.shape[0]
+    if cap <= 1:
+        return
+    i = S.g[C.G_TRACE]
+    if i >= cap:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    row = S.trace[i]
+    row[0] = code
+    row[1] = S.g[C.G_EVENING]
+    row[2] = seat
+    row[3] = a
+    row[4] = b
+    row[5] = c
+    row[6] = d
+    row[7] = e
+    S.g[C.G_TRACE] = i + 1
+
+
+@njit(cache=True, nogil=True)
+def log_event(S, game_id, seat, card, kind, amount, target):
+    i = S.g[C.G_EVENTS]
+    if i >= S.ev.shape[0]:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    row = S.ev[i]
+    row[0] = game_id
+    row[1] = seat
+    row[2] = S.g[C.G_EVENING] + 1
+    row[3] = card
+    row[4] = kind
+    row[5] = amount
+    row[6] = target
+    S.g[C.G_EVENTS] = i + 1
+
+
+@njit(cache=True, nogil=True)
+def add_fame(S, R, seat, delta):
+    """Fame moves on a track from 0 to fame_max."""
+    f = S.pl[seat, C.FAME] + delta
+    S.pl[seat, C.FAME] = min(max(f, 0), param(R, C.P_FAME_MAX))
+
+
+@njit(cache=True, nogil=True)
+def customer_cards_for(S, R, seat):
+    return R.fame_cards[S.pl[seat, C.FAME]]
+
+
+# --- permanent card effects ------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def tavern_sum(S, seat, values):
+    total = 0
+    for t in range(values.shape[0]):
+        total += S.tav[seat, t] * values[t]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def seats_of(S, R, seat):
+    return S.pl[seat, C.TABLES] * param(R, C.P_SEATS) + tavern_sum(S, seat, R.seats)
+
+
+@njit(cache=True, nogil=True)
+def bouncers_of(S, R, seat):
+    return tavern_sum(S, seat, R.bouncer)
+
+
+@njit(cache=True, nogil=True)
+def bar_chance(S, R, seat, skill):
+    bonus = 0.0
+    for t in range(R.bar_skill.shape[0]):
+        bonus += S.tav[seat, t] * R.bar_skill[t]
+    return min(max(skill + bonus, 0.0), 1.0)
+
+
+@njit(cache=True, nogil=True)
+def starting_brawl(S, R, seat):
+    """Brawl at the start of an Evening: 1 plus permanent card bonuses, never below 0."""
+    return max(param(R, C.P_START_BRAWL) + tavern_sum(S, seat, R.brawl), 0)
+
+
+# --- decks ------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def draw_tavern_card(S):
+    """Top Tavern card, reshuffling the discards when the deck runs out; -1 if none left."""
+    if S.g[C.G_TDECK] == 0:
+        n = S.g[C.G_TDISC]
+        if n == 0:
+            return -1
+        S.tdeck[:n] = S.tdisc[:n]
+        S.g[C.G_TDECK] = n
+        S.g[C.G_TDISC] = 0
+        shuffle(S.tdeck, n, S.rng, 0)
+    S.g[C.G_TDECK] -= 1
+    return S.tdeck[S.g[C.G_TDECK]]
+
+
+@njit(cache=True, nogil=True)
+def discard_tavern_card(S, card):
+    S.tdisc[S.g[C.G_TDISC]] = card
+    S.g[C.G_TDISC] += 1
+
+
+@njit(cache=True, nogil=True)
+def draw_customer_card(S):
+    if S.g[C.G_CDECK] == 0:
+        n = S.g[C.G_CDISC]
+        if n == 0:
+            return -1
+        S.cdeck[:n] = S.cdisc[:n]
+        S.g[C.G_CDECK] = n
+        S.g[C.G_CDISC] = 0
+        shuffle(S.cdeck, n, S.rng, 0)
+    S.g[C.G_CDECK] -= 1
+    return S.cdeck[S.g[C.G_CDECK]]
+
+
+@njit(cache=True, nogil=True)
+def discard_customer_card(S, dwarves):
+    S.cdisc[S.g[C.G_CDISC]] = dwarves
+    S.g[C.G_CDISC] += 1
+
+
+@njit(cache=True, nogil=True)
+def give_customer_cards(S, seat, k):
+    """Draw k Customer cards face up in front of `seat`."""
+    got = 0
+    for _ in range(k):
+        if S.ndrawn[seat] >= C.MAX_DRAWN:
+            S.g[C.G_OVERFLOW] = 1
+            break
+        card = draw_customer_card(S)
+        if card < 0:
+            break
+        S.drawn[seat, S.ndrawn[seat]] = card
+        S.ndrawn[seat] += 1
+        got += card
+    return got
+
+
+@njit(cache=True, nogil=True)
+def refill_hand(S, R, seat):
+    held = 0
+    for t in range(S.hand.shape[1]):
+        held += S.hand[seat, t]
+    while held < param(R, C.P_HAND):
+        card = draw_tavern_card(S)
+        if card < 0:
+            break
+        S.hand[seat, card] += 1
+        held += 1
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def reset_tavern(S, R, seat, nuggets, tables, barrels):
+    """Setup resources (also used when a destroyed Tavern starts over)."""
+    S.pl[seat, C.TILL] = nuggets
+    S.pl[seat, C.EVENING] = 0
+    S.pl[seat, C.TABLES] = tables
+    S.pl[seat, C.BARRELS] = barrels
+    S.pl[seat, C.DANCERS] = 0
+    S.pl[seat, C.FAME] = param(R, C.P_START_FAME)
+    S.pl[seat, C.BRAWL] = param(R, C.P_START_BRAWL)
+
+
+@njit(cache=True, nogil=True)
+def setup_decks(S, R):
+    k = 0
+    for t in range(R.count.shape[0]):
+        for _ in range(R.count[t]):
+            S.tdeck[k] = t
+            k += 1
+    S.g[C.G_TDECK] = k
+    S.g[C.G_TDISC] = 0
+    shuffle(S.tdeck, k, S.rng, 0)
+    n = R.customers.shape[0]
+    S.cdeck[:n] = R.customers
+    S.g[C.G_CDECK] = n
+    S.g[C.G_CDISC] = 0
+    S.g[C.G_POOL] = 0
+    shuffle(S.cdeck, n, S.rng, 0)
+
+
+@njit(cache=True, nogil=True)
+def setup_players(S, R, n):
+    S.pl[:] = 0
+    S.st[:] = 0
+    S.hand[:] = 0
+    S.tav[:] = 0
+    S.ndrawn[:] = 0
+    for seat in range(n):
+        reset_tavern(S, R, seat, param(R, C.P_START_NUGGETS), param(R, C.P_START_TABLES),
+                     param(R, C.P_START_BARRELS))
+        if R.p[C.P_ALCOHOLIC] > 0:
+            S.pl[seat, C.SIPS] = param(R, C.P_SIPS)
+    # Deal five cards each, one at a time around the table.
+    for _ in range(param(R, C.P_HAND)):
+        for seat in range(n):
+            card = draw_tavern_card(S)
+            if card >= 0:
+                S.hand[seat, card] += 1
+
+
+# --- paying for cards -------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def nugget_price(R, card, sips):
+    """Nuggets due for a card when `sips` of its cost are paid in sips (ALCOHOLIC)."""
+    return R.cost[card] - sips
+
+
+@njit(cache=True, nogil=True)
+def max_sips_for(S, R, seat, card):
+    """ALCOHOLIC: a card may cost 1 Nugget plus one sip per other Nugget due."""
+    if R.p[C.P_ALCOHOLIC] <= 0 or R.cost[card] < 1:
+        return 0
+    if S.pl[seat, C.SIPS] >= R.cost[card] - 1:
+        return R.cost[card] - 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def drink(S, seat, sips):
+    S.pl[seat, C.SIPS] -= sips
+    S.st[seat, C.ST_SIPS_USED] += sips
+
+
+@njit(cache=True, nogil=True)
+def can_host(S, R, target, card):
+    """A Tavern holds any number of stackable cards but one copy of the others."""
+    return R.stackable[card] == 1 or S.tav[target, card] == 0
+
+
+# --- phase 1: Restocking (reveal) ---------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def carry_out_restock(S, R, seat, game_id):
+    """Carry out `seat`'s hidden choices after the reveal."""
+    tables, barrels, dancers = S.buys[seat, 0], S.buys[seat, 1], S.buys[seat, 2]
+    S.pl[seat, C.TILL] -= (tables * param(R, C.P_TABLE_COST) + barrels * param(R, C.P_BARREL_COST)
+                           + dancers * param(R, C.P_DANCER_COST))
+    S.pl[seat, C.TABLES] += tables
+    S.pl[seat, C.BARRELS] += barrels
+    S.pl[seat, C.DANCERS] += dancers
+    add_fame(S, R, seat, dancers * param(R, C.P_DANCER_FAME))
+    if tables + barrels + dancers > 0:
+        trace(S, C.TR_BUY, seat, tables, barrels, dancers, S.pl[seat, C.TILL], 0)
+    for k in range(S.nplays[seat]):
+        card, target, sips = S.plays[seat, k, 0], S.plays[seat, k, 1], S.plays[seat, k, 2]
+        paid = nugget_price(R, card, sips)
+        S.pl[seat, C.TILL] -= paid
+        drink(S, seat, sips)
+        if S.hand[seat, card] > 0 and can_host(S, R, target, card):
+            S.hand[seat, card] -= 1
+            S.tav[target, card] += 1
+            add_fame(S, R, target, R.fame[card])
+            S.st[seat, C.ST_CARDS_PLAYED] += 1
+            log_event(S, game_id, seat, card, C.LOG_PLAY, paid, target)
+            trace(S, C.TR_PLAY, seat, card, target, paid, sips, 1)
+        else:
+            trace(S, C.TR_PLAY, seat, card, target, paid, sips, 0)  # Nuggets lost
+
+
+# --- Event cards --------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def apply_event(S, R, seat, card, target):
+    kind = R.event[card]
+    amount = R.amount[card]
+    if kind == C.EV_STEAL_DANCER:
+        lost = min(amount, S.pl[target, C.DANCERS])
+        S.pl[target, C.DANCERS] -= lost
+        add_fame(S, R, target, -lost * param(R, C.P_DANCER_FAME))
+    elif kind == C.EV_BRAWL_UP:
+        S.pl[target, C.BRAWL] += amount
+    elif kind == C.EV_BRAWL_DOWN:
+        S.pl[seat, C.BRAWL] = max(S.pl[seat, C.BRAWL] - amount, 0)
+    elif kind == C.EV_EXTRA_CUSTOMERS:
+        give_customer_cards(S, seat, amount)
+    elif kind == C.EV_SPOIL_BARRELS:
+        S.pl[target, C.BARRELS] = max(S.pl[target, C.BARRELS] - amount, 0)
+    elif kind == C.EV_FAME_UP:
+        add_fame(S, R, seat, amount)
+
+
+@njit(cache=True, nogil=True)
+def pay_card(S, R, seat, card, sips, game_id, target, kind):
+    """Take a card from hand, pay for it and log it; returns the Nuggets paid."""
+    paid = nugget_price(R, card, sips)
+    S.pl[seat, C.TILL] -= paid
+    drink(S, seat, sips)
+    S.hand[seat, card] -= 1
+    S.st[seat, C.ST_CARDS_PLAYED] += 1
+    log_event(S, game_id, seat, card, kind, paid, target)
+    return paid
+
+
+@njit(cache=True, nogil=True)
+def affordable(S, R, seat, card):
+    """Sips to use (>= 0) if `seat` can pay for `card` now, else -1."""
+    sips = max_sips_for(S, R, seat, card)
+    if S.pl[seat, C.TILL] >= nugget_price(R, card, sips):
+        return sips
+    if S.pl[seat, C.TILL] >= R.cost[card]:
+        return 0
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def find_cancel(S, R, seat):
+    """A cancel card `seat` holds and can pay for, else -1."""
+    for t in range(R.event.shape[0]):
+        if R.event[t] == C.EV_CANCEL and S.hand[seat, t] > 0 and affordable(S, R, seat, t) >= 0:
+            return t
+    return -1
+
+
+# --- phase 3: Table Service ----------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def refuse_card(S, R, seat, k):
+    """`seat` refuses its k-th Customer card: it goes to the table pool; -Fame, +Brawl."""
+    dwarves = S.drawn[seat, k]
+    S.drawn[seat, k] = S.drawn[seat, S.ndrawn[seat] - 1]
+    S.ndrawn[seat] -= 1
+    S.pool[S.g[C.G_POOL]] = dwarves
+    S.g[C.G_POOL] += 1
+    add_fame(S, R, seat, -param(R, C.P_REFUSE_FAME))
+    S.pl[seat, C.BRAWL] += param(R, C.P_REFUSE_BRAWL)
+    S.st[seat, C.ST_REFUSED] += 1
+    trace(S, C.TR_REFUSE, seat, dwarves, 0, 0, 0, 0)
+
+
+@njit(cache=True, nogil=True)
+def take_from_pool(S, seat, k):
+    """`seat` takes the k-th refused card lying on the table, at no cost."""
+    dwarves = S.pool[k]
+    S.pool[k] = S.pool[S.g[C.G_POOL] - 1]
+    S.g[C.G_POOL] -= 1
+    if S.ndrawn[seat] >= C.MAX_DRAWN:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    S.drawn[seat, S.ndrawn[seat]] = dwarves
+    S.ndrawn[seat] += 1
+    trace(S, C.TR_TAKE, seat, dwarves, 0, 0, 0, 0)
+
+
+@njit(cache=True, nogil=True)
+def dwarves_in(S, seat):
+    total = 0
+    for k in range(S.ndrawn[seat]):
+        total += S.drawn[seat, k]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def max_barrels_to_open(S, R, seat, dwarves):
+    """Enough Barrels for every dwarf, plus at most one Barrel served at the Bar."""
+    beers = param(R, C.P_BEERS)
+    needed = (dwarves + beers - 1) // beers
+    return min(S.pl[seat, C.BARRELS], needed + param(R, C.P_BAR_BARRELS))
+
+
+@njit(cache=True, nogil=True)
+def split_service(dwarves, seats, beers):
+    """(served at Tables, Beers flicked at the Bar, dwarves left without Beer)."""
+    at_tables = min(dwarves, seats, beers)
+    at_bar = beers - at_tables
+    unserved = max(dwarves - beers, 0)
+    return at_tables, at_bar, unserved
+
+
+@njit(cache=True, nogil=True)
+def everyone_drinks(S, n):
+    """ALCOHOLIC and EPIC: a wasted Beer makes everyone drink a sip (while they have any)."""
+    for s in range(n):
+        if S.pl[s, C.SIPS] > 0:
+            drink(S, s, 1)
+
+
+@njit(cache=True, nogil=True)
+def serve(S, R, seat, barrels, skill):
+    """Open `barrels` Barrels and serve every Beer; Bar flicks use the seat's dice stream."""
+    dwarves = dwarves_in(S, seat)
+    S.pl[seat, C.DWARVES] = dwarves
+    S.pl[seat, C.BARRELS] -= barrels
+    at_tables, at_bar, unserved = split_service(dwarves, seats_of(S, R, seat), barrels * param(R, C.P_BEERS))
+    chance = bar_chance(S, R, seat, skill)
+    landed = 0
+    for _ in range(at_bar):
+        if uniform(S.rng, dice_stream(seat)) < chance:
+            landed += 1
+        elif R.p[C.P_DRINK_ON_WASTE] > 0:
+            everyone_drinks(S, S.g[C.G_N])
+    wasted = at_bar - landed
+    S.pl[seat, C.EVENING] += at_tables + landed + tavern_sum(S, seat, R.income)
+    add_fame(S, R, seat, landed)
+    S.pl[seat, C.BRAWL] += wasted * param(R, C.P_WASTED_BRAWL) + unserved * param(R, C.P_UNSERVED_BRAWL)
+    S.st[seat, C.ST_SERVED_TABLE] += at_tables
+    S.st[seat, C.ST_SERVED_BAR] += landed
+    S.st[seat, C.ST_WASTED] += wasted
+    S.st[seat, C.ST_UNSERVED] += unserved
+    trace(S, C.TR_SERVE, seat, dwarves, barrels, at_tables, landed, wasted * 1000 + unserved)
+    # The Customer cards of the Evening go to the discard pile.
+    for k in range(S.ndrawn[seat]):
+        discard_customer_card(S, S.drawn[seat, k])
+    S.ndrawn[seat] = 0
+
+
+@njit(cache=True, nogil=True)
+def clear_pool(S):
+    for k in range(S.g[C.G_POOL]):
+        discard_customer_card(S, S.pool[k])
+    S.g[C.G_POOL] = 0
+
+
+# --- phase 4: Brawls -------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def sacrifice_bouncer(S, R, seat, game_id):
+    for t in range(R.bouncer.shape[0]):
+        if R.bouncer[t] == 1 and S.tav[seat, t] > 0:
+            S.tav[seat, t] -= 1
+            discard_tavern_card(S, t)
+            S.pl[seat, C.BRAWL] = max(S.pl[seat, C.BRAWL] - param(R, C.P_BOUNCER), 0)
+            S.st[seat, C.ST_BOUNCERS_USED] += 1
+            log_event(S, game_id, seat, t, C.LOG_SACRIFICE, 0, seat)
+            trace(S, C.TR_SACRIFICE, seat, t, S.pl[seat, C.BRAWL], 0, 0, 0)
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def calm_with_sips(S, R, seat, sips):
+    """ALCOHOLIC: each sip (at most 3 per Brawl) lowers the Brawl by 1."""
+    sips = min(sips, S.pl[seat, C.SIPS], param(R, C.P_BRAWL_SIPS))
+    if sips > 0:
+        drink(S, seat, sips)
+        S.pl[seat, C.BRAWL] = max(S.pl[seat, C.BRAWL] - sips, 0)
+        trace(S, C.TR_SIPS, seat, sips, S.pl[seat, C.BRAWL], 0, 0, 0)
+
+
+@njit(cache=True, nogil=True)
+def wreck(S, R, seat, game_id):
+    """The dwarves wreck the Tavern until its Brawl is back at the limit, or destroy it."""
+    limit = param(R, C.P_BRAWL_LIMIT)
+    excess = S.pl[seat, C.BRAWL] - limit
+    tables = min(excess, S.pl[seat, C.TABLES])
+    if tables > 0:
+        S.pl[seat, C.TABLES] -= tables
+        S.pl[seat, C.BRAWL] -= tables
+        S.st[seat, C.ST_TABLES_LOST] += tables
+        excess -= tables
+    barrels = 0
+    if excess > 0 and S.pl[seat, C.BARRELS] > 0:
+        barrels = S.pl[seat, C.BARRELS]
+        S.pl[seat, C.BARRELS] = 0
+        S.pl[seat, C.BRAWL] -= 1
+        excess -= 1
+    dancers = 0
+    if excess > 0 and S.pl[seat, C.DANCERS] > 0:
+        dancers = S.pl[seat, C.DANCERS]
+        S.pl[seat, C.DANCERS] = 0
+        add_fame(S, R, seat, -dancers * param(R, C.P_DANCER_FAME))
+        S.pl[seat, C.BRAWL] -= 1
+        excess -= 1
+    trace(S, C.TR_LOSS, seat, tables, barrels, dancers, S.pl[seat, C.BRAWL], 0)
+    if excess > 0:
+        destroy_tavern(S, R, seat, game_id)
+
+
+@njit(cache=True, nogil=True)
+def destroy_tavern(S, R, seat, game_id):
+    """Total destruction: every card in play is discarded, all Nuggets are lost, and the
+    Tavern starts over with the setup resources."""
+    lost = S.pl[seat, C.TILL] + S.pl[seat, C.EVENING]
+    for t in range(S.tav.shape[1]):
+        for _ in range(S.tav[seat, t]):
+            discard_tavern_card(S, t)
+            log_event(S, game_id, seat, t, C.LOG_LOST, 0, seat)
+        S.tav[seat, t] = 0
+    sips = S.pl[seat, C.SIPS]
+    reset_tavern(S, R, seat, param(R, C.P_RESTART_NUGGETS), param(R, C.P_RESTART_TABLES),
+                 param(R, C.P_RESTART_BARRELS))
+    S.pl[seat, C.SIPS] = sips
+    S.st[seat, C.ST_DESTROYED] += 1
+    trace(S, C.TR_DESTROYED, seat, lost, 0, 0, 0, 0)
+
+
+# --- Cash-in -----------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def cash_in(S, seat):
+    S.pl[seat, C.TILL] += S.pl[seat, C.EVENING]
+    S.pl[seat, C.EVENING] = 0
+    S.pl[seat, C.DWARVES] = 0
+
+
+@njit(cache=True, nogil=True)
+def discard_from_hand(S, seat, card, game_id):
+    S.hand[seat, card] -= 1
+    discard_tavern_card(S, card)
+    log_event(S, game_id, seat, card, C.LOG_DISCARD, 0, seat)
+
+
+# --- turn order -------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def set_dealer_order(S, n, dealer):
+    for k in range(n):
+        S.order[k] = (dealer + k) % n
+
+
+@njit(cache=True, nogil=True)
+def fame_order(S, n, dealer, out):
+    """Seats by Fame, highest first; ties go to the Dealer, then clockwise from the Dealer."""
+    for k in range(n):
+        out[k] = (dealer + k) % n
+    # insertion sort: stable, so ties keep the Dealer-first order
+    for i in range(1, n):
+        s = out[i]
+        j = i - 1
+        while j >= 0 and S.pl[out[j], C.FAME] < S.pl[s, C.FAME]:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = s

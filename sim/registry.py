@@ -1,0 +1,16 @@
+"""The games brewbalance knows. Add a game here once its module exists."""
+
+from sim.core.errors import UsageError, choices
+
+
+def games() -> dict:
+    from sim.dwarfest import GAME as dwarfest
+
+    return {g.id: g for g in (dwarfest,)}
+
+
+def get_game(game_id: str):
+    known = games()
+    if game_id not in known:
+        raise UsageError(f"unknown game '{game_id}'; choose from {choices(sorted(known))}")
+    return known[game_id]
