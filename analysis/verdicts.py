@@ -36,8 +36,9 @@ def _outside_line(row: dict, kind: str) -> str:
 
 def _undecided_line(row: dict, kind: str) -> str:
     more = row["more_games"]
-    if math.isinf(more) or math.isnan(more):
-        settle = "its rate sits on the band edge, so more games may never settle it"
+    # Past ~100x the current sample the 1/sqrt(n) extrapolation means "practically never".
+    if math.isinf(more) or math.isnan(more) or more > 100 * row["games"]:
+        settle = "its rate sits almost on the band edge, so more games may never settle it"
     else:
         unit = plural(more, "more game") + ("" if kind == "seat" else " with this faction")
         settle = f"roughly {unit} at this player count would decide it"

@@ -65,7 +65,7 @@ def seat_section(a: RunAnalysis) -> Section:
     ], _rows(a.seat_winrate, ci=lambda r: _ci(r["lo"], r["hi"]),
              more=lambda r: "" if r["verdict"] != "undecided" else f"~{r['more_games']:,.0f}"),
         caption="Wins count 1/k for a k-way shared victory.")
-    blocks = [Chart(charts.seat_forest(a.seat_winrate, a.band)), table] if not a.seat_winrate.is_empty() else [table]
+    blocks = [Chart(charts.seat_forest(a.seat_winrate, a.band), charts.FOREST_CAPTION), table] if not a.seat_winrate.is_empty() else [table]
     return Section("Seat win rates", "seats", blocks, level=3)
 
 
@@ -92,7 +92,7 @@ def faction_section(a: RunAnalysis) -> Section:
         Column("rate", "win rate", "pct"), Column("ci", "95% interval"), Column("verdict", "verdict"),
     ], _rows(a.faction_winrate, ci=lambda r: _ci(r["lo"], r["hi"])),
         caption="Expected wins = sum of 1/n over the faction's games; a ratio above 1 means stronger than fair.")
-    return Section("Factions", "factions", [Chart(charts.faction_forest(a.faction_winrate, a.band)), table], level=3)
+    return Section("Factions", "factions", [Chart(charts.faction_forest(a.faction_winrate, a.band), charts.FOREST_CAPTION), table], level=3)
 
 
 def _summary_table(df: pl.DataFrame, count_key: str, count_header: str) -> Table:

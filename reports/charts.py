@@ -49,6 +49,9 @@ STYLE = {
     "figure.dpi": 100,
 }
 
+FOREST_CAPTION = ("Dot = win rate; bar = 95% interval; green line = fair share 1/n; shaded = "
+                  "fairness band. Red: outside the band, green: inside, blue: undecided.")
+
 WIDTH = 7.0  # inches: fits an A4 page with margins at 100% scale
 
 
@@ -112,6 +115,7 @@ def _forest_panel(ax, labels, rate, lo, hi, verdicts, fair: float, band: float, 
     ax.hlines(y, lo, hi, colors=colours, lw=2, zorder=2)
     ax.scatter(rate, y, color=colours, s=22, zorder=3)
     ax.set_yticks(y, labels)
+    ax.set_ylim(-0.7, len(labels) - 0.3)  # same row spacing whatever the seat count
     ax.set_title(title)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
@@ -129,7 +133,7 @@ def seat_forest(seat_winrate: pl.DataFrame, band: float) -> Figure:
     for ax, (n, g) in zip(_axes_grid(fig, len(groups)), groups, strict=True):
         _forest_panel(ax, [f"seat {s}" for s in g["seat"]], g["rate"], g["lo"], g["hi"],
                       g["verdict"], 1 / n, band, f"{n} players")
-    fig.suptitle("Seat win rate (dot) with 95% interval; green line = fair share, band = fairness band")
+    fig.suptitle("Seat win rate by player count")
     return fig
 
 
@@ -142,7 +146,7 @@ def faction_forest(faction_winrate: pl.DataFrame, band: float) -> Figure:
         g = g.sort("rate", descending=True)
         _forest_panel(ax, list(g["faction"]), g["rate"], g["lo"], g["hi"], g["verdict"],
                       1 / n, band, f"{n} players")
-    fig.suptitle("Faction win rate with 95% interval; green line = fair share")
+    fig.suptitle("Faction win rate by player count")
     return fig
 
 
@@ -160,7 +164,7 @@ def first_player(first: pl.DataFrame, band: float) -> Figure:
     ax.set_xticks(x, [f"{n}p" for n in first["n_players"]])
     ax.set_ylabel("advantage over fair share")
     _pct_axis(ax, "y")
-    ax.set_title("First-player advantage (win rate of seat 0 minus 1/n), 95% interval")
+    ax.set_title("First-player advantage: seat 0 win rate minus 1/n")
     return fig
 
 
@@ -205,7 +209,7 @@ def game_length(length: pl.DataFrame) -> Figure:
            yerr=length["sd_decisions"].fill_null(0).to_numpy(), ecolor=INK, capsize=4)
     ax.set_xticks(x, [f"{n}p" for n in length["n_players"]])
     ax.set_ylabel("decisions per game")
-    ax.set_title("Game length: mean bot decisions per game (whisker = 1 sd)")
+    ax.set_title("Mean bot decisions per game (whisker = 1 sd)")
     return fig
 
 
@@ -242,7 +246,7 @@ def card_value(cards: pl.DataFrame, limit: int = 30) -> Figure:
     ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Card value: win rate when played minus when not played, 95% interval")
+    ax.set_title("Card value: win rate when played minus otherwise")
     return fig
 
 
@@ -258,5 +262,5 @@ def difference_forest(metrics: pl.DataFrame) -> Figure:
     ax.set_yticks(y, list(metrics["group"]))
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Change in win rate (B - A) with 95% interval; red = significant")
+    ax.set_title("Win-rate change B - A (red = significant)")
     return fig

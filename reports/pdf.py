@@ -22,9 +22,9 @@ from reportlab.platypus import (
     Paragraph,
     SimpleDocTemplate,
     Spacer,
+    TableStyle,
 )
 from reportlab.platypus import Table as RLTable
-from reportlab.platypus import TableStyle
 
 from reports import charts, formatting, model
 
@@ -105,7 +105,8 @@ def _block(block, st: dict) -> list:
     if isinstance(block, model.Table):
         return _table(block, st)
     if isinstance(block, model.Chart):
-        return [_chart(block), Spacer(1, 3 * mm)]
+        caption = [_p(block.caption, st["caption"])] if block.caption else []
+        return [_chart(block), *caption, Spacer(1, 3 * mm)]
     raise TypeError(f"unknown block {type(block).__name__}")
 
 

@@ -27,8 +27,11 @@ def _decode(header: bytes, data: bytes) -> bytes | None:
 
 
 def _unescape(s: bytes) -> str:
-    s = re.sub(rb"\\([0-7]{1,3})", lambda m: bytes([int(m.group(1), 8)]), s)
-    s = re.sub(rb"\\([()\\])", rb"\1", s)
+    def one(m: re.Match) -> bytes:
+        esc = m.group(1)
+        return bytes([int(esc, 8)]) if esc[:1].isdigit() else esc
+
+    s = re.sub(rb"\\([0-7]{1,3}|.)", one, s)
     return s.decode("cp1252", errors="replace")
 
 

@@ -1,13 +1,15 @@
 -- Purpose (Dwarfest): beer service by player count: beers served and wasted per
 --          player-game, the wasted share of all beers poured, and customers refused.
+--          Beers served may be logged as one column (beers_served) or split by where
+--          they were served (beers_served_table, beers_served_bar); both are summed.
 -- Parameters: none.
--- Reads views: games, players (beers_served, beers_wasted, customers_refused).
+-- Reads views: games, players (beers_served*, beers_wasted, customers_refused).
 -- Returns: n_players, player_games, served, wasted, wasted_per_player_game, waste_share,
 --          refused_per_player_game.
 WITH seated AS (
     SELECT
         g.n_players,
-        p.beers_served,
+        list_sum(list_value(*COLUMNS('^beers_served(_table|_bar)?$'))) AS beers_served,
         p.beers_wasted,
         p.customers_refused
     FROM players AS p

@@ -1,31 +1,29 @@
 -- Purpose (Dwarfest): mean of each Dwarfest player column by player count and seat, to
---          see where a seat's advantage (or handicap) comes from.
+--          see where a seat's advantage (or handicap) comes from. Every numeric column
+--          beyond the common schema is included, so new Dwarfest columns appear without
+--          editing this file. Long format; analysis/games/dwarfest.py pivots it wide.
 -- Parameters: none.
--- Reads views: games, players (the Dwarfest extra columns).
--- Returns: n_players, seat, games, then one mean per extra column.
-WITH seated AS (
+-- Reads views: games, players.
+-- Returns: n_players, seat, metric, games, mean.
+WITH extra AS (
     SELECT
-        g.n_players,
-        p.*
-    FROM players AS p
-    JOIN games AS g USING (game_id)
+        game_id,
+        seat,
+        TRY_CAST(COLUMNS(* EXCLUDE (game_id, seat, faction, policy, score, rank, win)) AS DOUBLE)
+    FROM players
+),
+long AS (
+    UNPIVOT extra
+    ON COLUMNS(* EXCLUDE (game_id, seat))
+    INTO NAME metric VALUE value
 )
 SELECT
-    n_players::BIGINT              AS n_players,
-    seat::BIGINT                   AS seat,
-    count(*)::BIGINT               AS games,
-    avg(nuggets)                   AS nuggets,
-    avg(fame)                      AS fame,
-    avg(tables)                    AS tables,
-    avg(barrels)                   AS barrels,
-    avg(dancers)                   AS dancers,
-    avg(brawls_broken)             AS brawls_broken,
-    avg(taverns_destroyed)         AS taverns_destroyed,
-    avg(beers_served)              AS beers_served,
-    avg(beers_wasted)              AS beers_wasted,
-    avg(customers_refused)         AS customers_refused,
-    avg(cards_played)              AS cards_played,
-    avg(sips_used)                 AS sips_used
-FROM seated
-GROUP BY n_players, seat
-ORDER BY n_players, seat;
+    g.n_players::BIGINT    AS n_players,
+    l.seat::BIGINT         AS seat,
+    l.metric,
+    count(*)::BIGINT       AS games,
+    avg(l.value)           AS mean
+FROM long AS l
+JOIN games AS g USING (game_id)
+GROUP BY g.n_players, l.seat, l.metric
+ORDER BY n_players, seat, metric;

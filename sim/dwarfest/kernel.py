@@ -6,7 +6,7 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 """
 
 import numpy as np
-from numba import njit
+from sim.core.jit import jit
 
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 
@@ -15,7 +15,7 @@ from . import policies as pol
 from . import rules as ru
 
 
-@njit(cache=True, nogil=True)
+@jit
 def seed_streams(S, seed, game_id):
     S.rng[0] = stream_seed(seed, game_id, STREAM_DECKS, 0)
     for s in range(C.MAX_PLAYERS):
@@ -23,14 +23,14 @@ def seed_streams(S, seed, game_id):
         S.rng[1 + C.MAX_PLAYERS + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def decided(S):
     S.g[C.G_DECISIONS] += 1
 
 
 # --- Events with their cancel chain ------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def opponent_of(S, R, n, seats_pol, actor, target, card, cancelling):
     """The first player (clockwise from the actor) who answers the pending card with a cancel,
     or -1. A harmful Event is answered by its target; a helpful one by any rival; a cancel by
@@ -49,7 +49,7 @@ def opponent_of(S, R, n, seats_pol, actor, target, card, cancelling):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def play_event(S, R, n, seats_pol, seat, card, target, game_id):
     """Play Event `card`, let rivals cancel it (and cancels be cancelled), then resolve it."""
     sips = pol.choose_sips(S, R, seat, seats_pol[seat], card)
@@ -81,7 +81,7 @@ def play_event(S, R, n, seats_pol, seat, card, target, game_id):
     ru.discard_tavern_card(S, pending_card)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def event_window(S, R, n, seats_pol, window, game_id):
     """From the Dealer, each player may play the Events bots keep for this moment."""
     for k in range(n):
@@ -99,7 +99,7 @@ def event_window(S, R, n, seats_pol, window, game_id):
 
 # --- the four phases and Cash-in ------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def restocking(S, R, n, seats_pol, game_id):
     for seat in range(n):  # hidden, simultaneous choices
         decided(S)
@@ -109,18 +109,19 @@ def restocking(S, R, n, seats_pol, game_id):
     event_window(S, R, n, seats_pol, C.WIN_RESTOCK, game_id)
 
 
-@njit(cache=True, nogil=True)
-def opening(S, R, n, scratch):
-    ru.fame_order(S, n, S.g[C.G_DEALER], scratch)
+@jit
+def opening(S, R, n):
+    ru.fame_order(S, n, S.g[C.G_DEALER], S.by_fame)
     for k in range(n):
-        seat = scratch[k]
+        seat = S.by_fame[k]
         cards = ru.customer_cards_for(S, R, seat)
         got = ru.give_customer_cards(S, seat, cards)
         ru.trace(S, C.TR_DRAW, seat, cards, got, S.pl[seat, C.FAME], 0, 0)
 
 
-@njit(cache=True, nogil=True)
-def table_service(S, R, n, seats_pol, refuse, take):
+@jit
+def table_service(S, R, n, seats_pol):
+    refuse, take = S.refuse, S.take
     for k in range(n):
         seat = S.order[k]
         p = seats_pol[seat]
@@ -136,7 +137,7 @@ def table_service(S, R, n, seats_pol, refuse, take):
     ru.clear_pool(S)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def brawls(S, R, n, seats_pol, game_id):
     limit = ru.param(R, C.P_BRAWL_LIMIT)
     for k in range(n):
@@ -157,7 +158,7 @@ def brawls(S, R, n, seats_pol, game_id):
             ru.wreck(S, R, seat, game_id)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def cash_in(S, R, n, seats_pol, game_id, last):
     for k in range(n):
         seat = S.order[k]
@@ -176,8 +177,8 @@ def cash_in(S, R, n, seats_pol, game_id, last):
         S.pl[seat, C.BRAWL] = ru.starting_brawl(S, R, seat)
 
 
-@njit(cache=True, nogil=True)
-def play_game(S, R, n, seats_pol, seed, game_id, scratch, refuse, take):
+@jit
+def play_game(S, R, n, seats_pol, seed, game_id):
     """Play one whole game; the result is left in S.pl / S.st."""
     kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
     S.g[:] = 0
@@ -193,15 +194,15 @@ def play_game(S, R, n, seats_pol, seed, game_id, scratch, refuse, take):
         ru.set_dealer_order(S, n, e % n)
         ru.trace(S, C.TR_EVENING, e % n, e + 1, 0, 0, 0, 0)
         restocking(S, R, n, seats_pol, game_id)
-        opening(S, R, n, scratch)
+        opening(S, R, n)
         event_window(S, R, n, seats_pol, C.WIN_OPENING, game_id)
-        table_service(S, R, n, seats_pol, refuse, take)
+        table_service(S, R, n, seats_pol)
         event_window(S, R, n, seats_pol, C.WIN_BRAWL, game_id)
         brawls(S, R, n, seats_pol, game_id)
         cash_in(S, R, n, seats_pol, game_id, e == evenings - 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def assign_policies(game_id, n, seat_policies, n_policies, out):
     """Rotate the policy list across seats game by game, so that in a mixed run every bot
     sits in every seat equally often."""
@@ -209,7 +210,7 @@ def assign_policies(game_id, n, seat_policies, n_policies, out):
         out[s] = seat_policies[(s + game_id) % n_policies]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def rank_players(S, n, out_rank, out_win):
     """Rank 1 = most Nuggets; tied players share a rank and split the win."""
     best = -1
@@ -229,7 +230,7 @@ def rank_players(S, n, out_rank, out_win):
     return winners
 
 
-@njit(cache=True, nogil=True)
+@jit
 def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
               events_per_game_max):
     """Play games first_game .. first_game + n_games - 1 and fill the output columns.
@@ -240,12 +241,7 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
                                 fame, tables, barrels, dancers, then the N_ST statistics
     wins_out: float64[n_games * 6]  1/k for a k-way shared win, else 0
     Returns (games done, player rows, event rows); games done is -1 if a buffer overflowed."""
-    seats_pol = np.zeros(C.MAX_PLAYERS, np.int64)
-    scratch = np.zeros(C.MAX_PLAYERS, np.int64)
-    refuse = np.zeros(C.MAX_DRAWN, np.int64)
-    take = np.zeros(64, np.int64)
-    ranks = np.zeros(C.MAX_PLAYERS, np.int64)
-    wins = np.zeros(C.MAX_PLAYERS, np.float64)
+    seats_pol, ranks, wins = S.seats_pol, S.ranks, S.wins
     S.g[C.G_EVENTS] = 0
     ev_rows = 0
     prow = 0
@@ -255,7 +251,7 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]
         assign_policies(game_id, n, seat_policies, seat_policies.shape[0], seats_pol)
-        play_game(S, R, n, seats_pol, seed, game_id, scratch, refuse, take)
+        play_game(S, R, n, seats_pol, seed, game_id)
         if S.g[C.G_OVERFLOW]:
             return -1, prow, ev_rows
         ev_rows = S.g[C.G_EVENTS]

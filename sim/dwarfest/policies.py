@@ -15,7 +15,7 @@ cards it brings will earn in the Evenings left.
 """
 
 import numpy as np
-from numba import njit
+from sim.core.jit import jit
 
 from sim.core.rng import randint, uniform
 
@@ -26,22 +26,22 @@ from .rules import (
 )
 
 
-@njit(cache=True, nogil=True)
+@jit
 def kind_of(R, pol):
     return R.pol_kind[pol]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def coin(S, seat, p):
     return uniform(S.rng, policy_stream(seat)) < p
 
 
-@njit(cache=True, nogil=True)
+@jit
 def pick(S, seat, n):
     return randint(S.rng, policy_stream(seat), n)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def leader(S, seat, n):
     """The richest rival (ties: the first in seat order)."""
     best, best_v = -1, -1
@@ -53,18 +53,18 @@ def leader(S, seat, n):
     return best
 
 
-@njit(cache=True, nogil=True)
+@jit
 def random_rival(S, seat, n):
     k = pick(S, seat, n - 1)
     return k if k < seat else k + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def evenings_left(S, R):
     return param(R, C.P_EVENINGS) - S.g[C.G_EVENING]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def holds_cancel(S, R, seat):
     for t in range(R.event.shape[0]):
         if R.event[t] == C.EV_CANCEL and S.hand[seat, t] > 0:
@@ -74,7 +74,7 @@ def holds_cancel(S, R, seat):
 
 # --- valuations ---------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def fame_value(S, R, seat, extra, left):
     """Nuggets that `extra` Fame is expected to bring in the Evenings after this one."""
     if left <= 1:
@@ -85,7 +85,7 @@ def fame_value(S, R, seat, extra, left):
     return more * R.mean_dwarves * 0.5 * (left - 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def card_value(S, R, seat, card, left):
     """Value of a Character/Object card in one's own Tavern, in Nuggets."""
     v = R.income[card] * left + fame_value(S, R, seat, R.fame[card], left)
@@ -96,35 +96,80 @@ def card_value(S, R, seat, card, left):
     return v
 
 
-@njit(cache=True, nogil=True)
+@jit
 def harm_value(R, card, left):
     """Value of putting a harmful card in the leader's Tavern."""
     return R.brawl[card] * 1.5 * (left - 1) - R.fame[card] * 0.5
 
 
-@njit(cache=True, nogil=True)
+@jit
 def absorbable(S, R, seat):
     """Brawl points the Tavern can take above the limit before losing a Table."""
     return bouncers_of(S, R, seat) * param(R, C.P_BOUNCER) + min(S.pl[seat, C.SIPS], param(R, C.P_BRAWL_SIPS))
 
 
-@njit(cache=True, nogil=True)
-def service_value(S, R, seat, dwarves, barrels, brawl, chance, margin, left):
+# Table Service context: per-seat values fixed while a bot weighs its Customer cards,
+# computed once (S.ctx) so the many candidate evaluations are plain arithmetic.
+CX_SEATS, CX_ABSORB, CX_CHANCE, CX_MARGIN, CX_LEFT, CX_BARRELS, CX_TABLES, CX_WEALTH, CX_FAME, CX_BARW = range(10)
+
+
+@jit
+def fill_service_context(S, R, seat, pol):
+    cx = S.ctx
+    cx[CX_SEATS] = seats_of(S, R, seat)
+    cx[CX_ABSORB] = absorbable(S, R, seat)
+    cx[CX_CHANCE] = bar_chance(S, R, seat, R.pol_w[pol, C.W_BAR_SKILL])
+    cx[CX_MARGIN] = R.pol_w[pol, C.W_BRAWL_MARGIN]
+    cx[CX_LEFT] = evenings_left(S, R)
+    cx[CX_BARRELS] = S.pl[seat, C.BARRELS]
+    cx[CX_TABLES] = S.pl[seat, C.TABLES]
+    cx[CX_WEALTH] = S.pl[seat, C.TILL] + S.pl[seat, C.EVENING]
+    cx[CX_FAME] = S.pl[seat, C.FAME]
+    cx[CX_BARW] = R.pol_w[pol, C.W_BAR_BARREL]
+
+
+@jit
+def fame_gain_value(R, fame, extra, left):
+    """fame_value of moving from `fame` by `extra` (may be negative)."""
+    if left <= 1:
+        return 0.0
+    fmax = param(R, C.P_FAME_MAX)
+    more = R.fame_cards[min(max(fame + extra, 0), fmax)] - R.fame_cards[fame]
+    return more * R.mean_dwarves * 0.5 * (left - 1)
+
+
+@jit
+def brawl_cost(R, cx, over, gain):
+    """Expected loss when the Brawl ends `over` points above what the Tavern absorbs: Tables
+    first, then the Barrels and Dancers, then the whole Tavern and its Nuggets."""
+    if over <= 0:
+        return 0.0
+    tables = cx[CX_TABLES]
+    cost = min(over, tables) * param(R, C.P_TABLE_COST)
+    if over > tables + 2:
+        cost += cx[CX_WEALTH] + gain + 10.0
+    return cost
+
+
+@jit
+def service_value(R, cx, dwarves, barrels, brawl, fame_loss):
     """Expected Nuggets of serving `dwarves` from `barrels` Barrels, less the expected cost of
-    the Brawl it would cause (a Table, 4 Nuggets, per point above what can be absorbed)."""
-    at_tables, at_bar, unserved = split_service(dwarves, seats_of(S, R, seat), barrels * param(R, C.P_BEERS))
-    gain = at_tables + chance * at_bar + fame_value(S, R, seat, int(chance * at_bar + 0.5), left)
+    the Brawl it would cause."""
+    at_tables, at_bar, unserved = split_service(dwarves, np.int64(cx[CX_SEATS]), barrels * param(R, C.P_BEERS))
+    chance = cx[CX_CHANCE]
+    fame = np.int64(cx[CX_FAME])
+    gain = at_tables + chance * at_bar
+    landed = np.int64(chance * at_bar + 0.5)
+    value = gain + fame_gain_value(R, fame, landed - fame_loss, np.int64(cx[CX_LEFT]))
     end_brawl = (brawl + (1.0 - chance) * at_bar * param(R, C.P_WASTED_BRAWL)
                  + unserved * param(R, C.P_UNSERVED_BRAWL))
-    over = end_brawl + margin - param(R, C.P_BRAWL_LIMIT) - absorbable(S, R, seat)
-    if over > 0:
-        gain -= over * param(R, C.P_TABLE_COST)
-    return gain
+    over = end_brawl + cx[CX_MARGIN] - param(R, C.P_BRAWL_LIMIT) - cx[CX_ABSORB]
+    return value - brawl_cost(R, cx, over, gain)
 
 
 # --- Restocking ---------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def commit_play(S, seat, card, target, sips):
     k = S.nplays[seat]
     if k < C.MAX_PLAYS:
@@ -134,7 +179,7 @@ def commit_play(S, seat, card, target, sips):
         S.nplays[seat] = k + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def choose_restock(S, R, seat, n, pol):
     """Hidden Restocking choice: fills S.buys[seat] and S.plays[seat]."""
     S.buys[seat, :] = 0
@@ -145,7 +190,7 @@ def choose_restock(S, R, seat, n, pol):
         heuristic_restock(S, R, seat, n, pol)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def random_restock(S, R, seat, n):
     budget = S.pl[seat, C.TILL]
     for t in range(R.cost.shape[0]):
@@ -167,7 +212,7 @@ def random_restock(S, R, seat, n):
     S.buys[seat, 1] = pick(S, seat, min(room, budget // max(param(R, C.P_BARREL_COST), 1)) + 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def heuristic_cards(S, R, seat, n, pol, budget, left):
     """Activate the cards worth their cost: own cards in one's Tavern, harmful ones in the
     leader's. Returns the budget left."""
@@ -192,7 +237,7 @@ def heuristic_cards(S, R, seat, n, pol, budget, left):
     return budget
 
 
-@njit(cache=True, nogil=True)
+@jit
 def heuristic_restock(S, R, seat, n, pol):
     left = evenings_left(S, R)
     budget = S.pl[seat, C.TILL]
@@ -244,7 +289,7 @@ def heuristic_restock(S, R, seat, n, pol):
 
 # --- Event cards -------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def event_window(kind):
     """The moment a bot plays each kind of Event."""
     if kind == C.EV_FAME_UP or kind == C.EV_STEAL_DANCER:
@@ -256,12 +301,12 @@ def event_window(kind):
     return -1  # cancel: only as an answer
 
 
-@njit(cache=True, nogil=True)
+@jit
 def is_harmful(kind):
     return kind == C.EV_STEAL_DANCER or kind == C.EV_BRAWL_UP or kind == C.EV_SPOIL_BARRELS
 
 
-@njit(cache=True, nogil=True)
+@jit
 def event_target(S, R, seat, n, pol, card):
     """Target seat for playing Event `card` now, or -1 to hold it."""
     kind = R.event[card]
@@ -280,7 +325,7 @@ def event_target(S, R, seat, n, pol, card):
     return target
 
 
-@njit(cache=True, nogil=True)
+@jit
 def heuristic_event_target(S, R, seat, n, kind, card):
     rival = -1
     best = -1
@@ -299,7 +344,7 @@ def heuristic_event_target(S, R, seat, n, kind, card):
     return rival
 
 
-@njit(cache=True, nogil=True)
+@jit
 def heuristic_wants_self_event(S, R, seat, kind, card):
     if kind == C.EV_FAME_UP:
         return evenings_left(S, R) > 1
@@ -311,7 +356,7 @@ def heuristic_wants_self_event(S, R, seat, kind, card):
     return False
 
 
-@njit(cache=True, nogil=True)
+@jit
 def wants_cancel(S, R, seat, pol, card, actor, target, cancelling):
     """Does `seat` answer the pending Event with a cancel? `cancelling` tells whether the
     pending card is itself a cancel (then `seat` is the one who wants its Event through)."""
@@ -329,7 +374,7 @@ def wants_cancel(S, R, seat, pol, card, actor, target, cancelling):
     return S.pl[seat, C.BRAWL] + R.amount[card] > param(R, C.P_BRAWL_LIMIT) + absorbable(S, R, seat)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def choose_sips(S, R, seat, pol, card):
     sips = max_sips_for(S, R, seat, card)
     if kind_of(R, pol) == C.KIND_RANDOM:
@@ -341,33 +386,28 @@ def choose_sips(S, R, seat, pol, card):
 
 # --- Table Service ----------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
-def best_barrels(S, R, seat, pol, dwarves, brawl, chance, left):
-    """Barrels to open for `dwarves`, and the value of serving them."""
-    top = max_barrels_to_open(S, R, seat, dwarves)
-    margin = R.pol_w[pol, C.W_BRAWL_MARGIN]
+@jit
+def best_barrels(R, cx, dwarves, brawl, fame_loss):
+    """Barrels to open for `dwarves` (enough for all of them, plus the Bar barrel when it
+    pays), and the value of serving them."""
     beers = param(R, C.P_BEERS)
+    top = min(np.int64(cx[CX_BARRELS]), (dwarves + beers - 1) // beers + param(R, C.P_BAR_BARRELS))
     need = min((dwarves + beers - 1) // beers, top)
     best_k = need
-    best_v = service_value(S, R, seat, dwarves, need, brawl, chance, margin, left)
+    best_v = service_value(R, cx, dwarves, need, brawl, fame_loss)
     if top > need:
-        v = service_value(S, R, seat, dwarves, need + 1, brawl, chance, margin, left)
-        if v + R.pol_w[pol, C.W_BAR_BARREL] - 1.0 > best_v:
+        v = service_value(R, cx, dwarves, need + 1, brawl, fame_loss)
+        if v + cx[CX_BARW] - 1.0 > best_v:
             best_k, best_v = need + 1, v
     return best_k, best_v
 
 
-@njit(cache=True, nogil=True)
-def refusal_cost(R):
-    return param(R, C.P_REFUSE_BRAWL)
-
-
-@njit(cache=True, nogil=True)
+@jit
 def choose_service(S, R, seat, pol, refuse, take):
     """Decide which own Customer cards to refuse and which pool cards to take.
 
-    Fills `refuse` (indices into S.drawn[seat]) and `take` (indices into S.pool) and
-    returns (n_refuse, n_take). Indices are sorted descending so removal is safe."""
+    Fills `refuse` (indices into S.drawn[seat]) and `take` (indices into S.pool), both
+    descending so removal is safe, and returns (n_refuse, n_take)."""
     nr, nt = 0, 0
     if kind_of(R, pol) == C.KIND_RANDOM:
         for k in range(S.ndrawn[seat] - 1, -1, -1):
@@ -382,65 +422,69 @@ def choose_service(S, R, seat, pol, refuse, take):
     return heuristic_service(S, R, seat, pol, refuse, take)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def heuristic_service(S, R, seat, pol, refuse, take):
-    """Greedy: drop the own card whose refusal most improves the expected value, while it
-    helps; then take pool cards while they help."""
-    left = evenings_left(S, R)
-    chance = bar_chance(S, R, seat, R.pol_w[pol, C.W_BAR_SKILL])
-    nd = S.ndrawn[seat]
-    kept = np.ones(nd, np.bool_)
+    """Greedy: take the pool cards that add value, then refuse, one at a time, the own card
+    whose refusal most improves the expected value, while that helps."""
+    fill_service_context(S, R, seat, pol)
+    cx = S.ctx
+    per_refusal_fame = param(R, C.P_REFUSE_FAME)
     dwarves = dwarves_in(S, seat)
     brawl = S.pl[seat, C.BRAWL]
-    _, value = best_barrels(S, R, seat, pol, dwarves, brawl, chance, left)
-    nr = 0
-    while True:
-        best_k, best_v = -1, value
-        for k in range(nd):
-            if kept[k]:
-                fame_loss = fame_value(S, R, seat, -(nr + 1) * param(R, C.P_REFUSE_FAME), left) - \
-                    fame_value(S, R, seat, -nr * param(R, C.P_REFUSE_FAME), left)
-                _, v = best_barrels(S, R, seat, pol, dwarves - S.drawn[seat, k], brawl + refusal_cost(R), chance, left)
-                v += fame_loss
-                if v > best_v + 1e-9:
-                    best_k, best_v = k, v
-        if best_k < 0:
-            break
-        kept[best_k] = False
-        dwarves -= S.drawn[seat, best_k]
-        brawl += refusal_cost(R)
-        value = best_v
-        nr += 1
-    k_out = 0
-    for k in range(nd - 1, -1, -1):
-        if not kept[k]:
-            refuse[k_out] = k
-            k_out += 1
+    _, value = best_barrels(R, cx, dwarves, brawl, 0)
     nt = 0
     for k in range(S.g[C.G_POOL] - 1, -1, -1):
-        _, v = best_barrels(S, R, seat, pol, dwarves + S.pool[k], brawl, chance, left)
+        _, v = best_barrels(R, cx, dwarves + S.pool[k], brawl, 0)
         if v > value + 1e-9:
             take[nt] = k
             nt += 1
             dwarves += S.pool[k]
             value = v
+    nd = S.ndrawn[seat]
+    kept = S.kept
+    kept[:nd] = 1
+    nr = 0
+    while True:
+        best_k, best_v = -1, value
+        for k in range(nd):
+            if kept[k] == 1:
+                _, v = best_barrels(R, cx, dwarves - S.drawn[seat, k], brawl + (nr + 1) * refusal_cost(R),
+                                    (nr + 1) * per_refusal_fame)
+                if v > best_v + 1e-9:
+                    best_k, best_v = k, v
+        if best_k < 0:
+            break
+        kept[best_k] = 0
+        dwarves -= S.drawn[seat, best_k]
+        value = best_v
+        nr += 1
+    k_out = 0
+    for k in range(nd - 1, -1, -1):
+        if kept[k] == 0:
+            refuse[k_out] = k
+            k_out += 1
     return nr, nt
 
 
-@njit(cache=True, nogil=True)
+@jit
 def choose_barrels(S, R, seat, pol):
     dwarves = dwarves_in(S, seat)
     top = max_barrels_to_open(S, R, seat, dwarves)
     if kind_of(R, pol) == C.KIND_RANDOM:
         return pick(S, seat, top + 1)
-    chance = bar_chance(S, R, seat, R.pol_w[pol, C.W_BAR_SKILL])
-    k, _ = best_barrels(S, R, seat, pol, dwarves, S.pl[seat, C.BRAWL], chance, evenings_left(S, R))
+    fill_service_context(S, R, seat, pol)
+    k, _ = best_barrels(R, S.ctx, dwarves, S.pl[seat, C.BRAWL], 0)
     return k
+
+
+@jit
+def refusal_cost(R):
+    return param(R, C.P_REFUSE_BRAWL)
 
 
 # --- Brawls and Cash-in --------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def choose_brawl_sips(S, R, seat, pol):
     top = min(S.pl[seat, C.SIPS], param(R, C.P_BRAWL_SIPS))
     if kind_of(R, pol) == C.KIND_RANDOM:
@@ -448,7 +492,7 @@ def choose_brawl_sips(S, R, seat, pol):
     return min(top, S.pl[seat, C.BRAWL] - param(R, C.P_BRAWL_LIMIT))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def wants_bouncer(S, R, seat, pol):
     """Sacrifice one more Bouncer now? (called while the Brawl is above the limit)"""
     if kind_of(R, pol) == C.KIND_RANDOM:
@@ -456,7 +500,7 @@ def wants_bouncer(S, R, seat, pol):
     return S.pl[seat, C.BRAWL] - param(R, C.P_BRAWL_LIMIT) >= R.pol_w[pol, C.W_BOUNCER_EXCESS]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def choose_discard(S, R, seat, pol):
     """A card to discard before drawing back to five, or -1 to keep the hand."""
     n_types = R.cost.shape[0]

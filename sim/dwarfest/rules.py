@@ -27,7 +27,7 @@ cancelled.
 """
 
 import numpy as np
-from numba import njit
+from sim.core.jit import jit
 
 from sim.core.rng import randint, shuffle, uniform
 
@@ -36,22 +36,22 @@ from . import constants as C
 
 # --- small helpers ----------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def param(R, i):
     return np.int64(R.p[i])
 
 
-@njit(cache=True, nogil=True)
+@jit
 def dice_stream(seat):
     return 1 + seat
 
 
-@njit(cache=True, nogil=True)
+@jit
 def policy_stream(seat):
     return 1 + C.MAX_PLAYERS + seat
 
 
-@njit(cache=True, nogil=True)
+@jit
 def trace(S, code, seat, a, b, c, d, e):
     """Append one replay row when tracing (the trace buffer has more than one row)."""
     cap = S.trace.shape[0]
@@ -73,7 +73,7 @@ def trace(S, code, seat, a, b, c, d, e):
     S.g[C.G_TRACE] = i + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def log_event(S, game_id, seat, card, kind, amount, target):
     i = S.g[C.G_EVENTS]
     if i >= S.ev.shape[0]:
@@ -90,21 +90,21 @@ def log_event(S, game_id, seat, card, kind, amount, target):
     S.g[C.G_EVENTS] = i + 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def add_fame(S, R, seat, delta):
     """Fame moves on a track from 0 to fame_max."""
     f = S.pl[seat, C.FAME] + delta
     S.pl[seat, C.FAME] = min(max(f, 0), param(R, C.P_FAME_MAX))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def customer_cards_for(S, R, seat):
     return R.fame_cards[S.pl[seat, C.FAME]]
 
 
 # --- permanent card effects ------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def tavern_sum(S, seat, values):
     total = 0
     for t in range(values.shape[0]):
@@ -112,17 +112,17 @@ def tavern_sum(S, seat, values):
     return total
 
 
-@njit(cache=True, nogil=True)
+@jit
 def seats_of(S, R, seat):
     return S.pl[seat, C.TABLES] * param(R, C.P_SEATS) + tavern_sum(S, seat, R.seats)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def bouncers_of(S, R, seat):
     return tavern_sum(S, seat, R.bouncer)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def bar_chance(S, R, seat, skill):
     bonus = 0.0
     for t in range(R.bar_skill.shape[0]):
@@ -130,7 +130,7 @@ def bar_chance(S, R, seat, skill):
     return min(max(skill + bonus, 0.0), 1.0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def starting_brawl(S, R, seat):
     """Brawl at the start of an Evening: 1 plus permanent card bonuses, never below 0."""
     return max(param(R, C.P_START_BRAWL) + tavern_sum(S, seat, R.brawl), 0)
@@ -138,14 +138,20 @@ def starting_brawl(S, R, seat):
 
 # --- decks ------------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
+def copy_into(dst, src, n):
+    for i in range(n):
+        dst[i] = src[i]
+
+
+@jit
 def draw_tavern_card(S):
     """Top Tavern card, reshuffling the discards when the deck runs out; -1 if none left."""
     if S.g[C.G_TDECK] == 0:
         n = S.g[C.G_TDISC]
         if n == 0:
             return -1
-        S.tdeck[:n] = S.tdisc[:n]
+        copy_into(S.tdeck, S.tdisc, n)
         S.g[C.G_TDECK] = n
         S.g[C.G_TDISC] = 0
         shuffle(S.tdeck, n, S.rng, 0)
@@ -153,19 +159,19 @@ def draw_tavern_card(S):
     return S.tdeck[S.g[C.G_TDECK]]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def discard_tavern_card(S, card):
     S.tdisc[S.g[C.G_TDISC]] = card
     S.g[C.G_TDISC] += 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def draw_customer_card(S):
     if S.g[C.G_CDECK] == 0:
         n = S.g[C.G_CDISC]
         if n == 0:
             return -1
-        S.cdeck[:n] = S.cdisc[:n]
+        copy_into(S.cdeck, S.cdisc, n)
         S.g[C.G_CDECK] = n
         S.g[C.G_CDISC] = 0
         shuffle(S.cdeck, n, S.rng, 0)
@@ -173,13 +179,13 @@ def draw_customer_card(S):
     return S.cdeck[S.g[C.G_CDECK]]
 
 
-@njit(cache=True, nogil=True)
+@jit
 def discard_customer_card(S, dwarves):
     S.cdisc[S.g[C.G_CDISC]] = dwarves
     S.g[C.G_CDISC] += 1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def give_customer_cards(S, seat, k):
     """Draw k Customer cards face up in front of `seat`."""
     got = 0
@@ -196,7 +202,7 @@ def give_customer_cards(S, seat, k):
     return got
 
 
-@njit(cache=True, nogil=True)
+@jit
 def refill_hand(S, R, seat):
     held = 0
     for t in range(S.hand.shape[1]):
@@ -211,7 +217,7 @@ def refill_hand(S, R, seat):
 
 # --- setup ------------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def reset_tavern(S, R, seat, nuggets, tables, barrels):
     """Setup resources (also used when a destroyed Tavern starts over)."""
     S.pl[seat, C.TILL] = nuggets
@@ -223,7 +229,7 @@ def reset_tavern(S, R, seat, nuggets, tables, barrels):
     S.pl[seat, C.BRAWL] = param(R, C.P_START_BRAWL)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def setup_decks(S, R):
     k = 0
     for t in range(R.count.shape[0]):
@@ -234,14 +240,14 @@ def setup_decks(S, R):
     S.g[C.G_TDISC] = 0
     shuffle(S.tdeck, k, S.rng, 0)
     n = R.customers.shape[0]
-    S.cdeck[:n] = R.customers
+    copy_into(S.cdeck, R.customers, n)
     S.g[C.G_CDECK] = n
     S.g[C.G_CDISC] = 0
     S.g[C.G_POOL] = 0
     shuffle(S.cdeck, n, S.rng, 0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def setup_players(S, R, n):
     S.pl[:] = 0
     S.st[:] = 0
@@ -263,13 +269,13 @@ def setup_players(S, R, n):
 
 # --- paying for cards -------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def nugget_price(R, card, sips):
     """Nuggets due for a card when `sips` of its cost are paid in sips (ALCOHOLIC)."""
     return R.cost[card] - sips
 
 
-@njit(cache=True, nogil=True)
+@jit
 def max_sips_for(S, R, seat, card):
     """ALCOHOLIC: a card may cost 1 Nugget plus one sip per other Nugget due."""
     if R.p[C.P_ALCOHOLIC] <= 0 or R.cost[card] < 1:
@@ -279,13 +285,13 @@ def max_sips_for(S, R, seat, card):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def drink(S, seat, sips):
     S.pl[seat, C.SIPS] -= sips
     S.st[seat, C.ST_SIPS_USED] += sips
 
 
-@njit(cache=True, nogil=True)
+@jit
 def can_host(S, R, target, card):
     """A Tavern holds any number of stackable cards but one copy of the others."""
     return R.stackable[card] == 1 or S.tav[target, card] == 0
@@ -293,7 +299,7 @@ def can_host(S, R, target, card):
 
 # --- phase 1: Restocking (reveal) ---------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def carry_out_restock(S, R, seat, game_id):
     """Carry out `seat`'s hidden choices after the reveal."""
     tables, barrels, dancers = S.buys[seat, 0], S.buys[seat, 1], S.buys[seat, 2]
@@ -323,7 +329,7 @@ def carry_out_restock(S, R, seat, game_id):
 
 # --- Event cards --------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def apply_event(S, R, seat, card, target):
     kind = R.event[card]
     amount = R.amount[card]
@@ -343,7 +349,7 @@ def apply_event(S, R, seat, card, target):
         add_fame(S, R, seat, amount)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def pay_card(S, R, seat, card, sips, game_id, target, kind):
     """Take a card from hand, pay for it and log it; returns the Nuggets paid."""
     paid = nugget_price(R, card, sips)
@@ -355,7 +361,7 @@ def pay_card(S, R, seat, card, sips, game_id, target, kind):
     return paid
 
 
-@njit(cache=True, nogil=True)
+@jit
 def affordable(S, R, seat, card):
     """Sips to use (>= 0) if `seat` can pay for `card` now, else -1."""
     sips = max_sips_for(S, R, seat, card)
@@ -366,7 +372,7 @@ def affordable(S, R, seat, card):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@jit
 def find_cancel(S, R, seat):
     """A cancel card `seat` holds and can pay for, else -1."""
     for t in range(R.event.shape[0]):
@@ -377,7 +383,7 @@ def find_cancel(S, R, seat):
 
 # --- phase 3: Table Service ----------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def refuse_card(S, R, seat, k):
     """`seat` refuses its k-th Customer card: it goes to the table pool; -Fame, +Brawl."""
     dwarves = S.drawn[seat, k]
@@ -391,7 +397,7 @@ def refuse_card(S, R, seat, k):
     trace(S, C.TR_REFUSE, seat, dwarves, 0, 0, 0, 0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def take_from_pool(S, seat, k):
     """`seat` takes the k-th refused card lying on the table, at no cost."""
     dwarves = S.pool[k]
@@ -405,7 +411,7 @@ def take_from_pool(S, seat, k):
     trace(S, C.TR_TAKE, seat, dwarves, 0, 0, 0, 0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def dwarves_in(S, seat):
     total = 0
     for k in range(S.ndrawn[seat]):
@@ -413,7 +419,7 @@ def dwarves_in(S, seat):
     return total
 
 
-@njit(cache=True, nogil=True)
+@jit
 def max_barrels_to_open(S, R, seat, dwarves):
     """Enough Barrels for every dwarf, plus at most one Barrel served at the Bar."""
     beers = param(R, C.P_BEERS)
@@ -421,7 +427,7 @@ def max_barrels_to_open(S, R, seat, dwarves):
     return min(S.pl[seat, C.BARRELS], needed + param(R, C.P_BAR_BARRELS))
 
 
-@njit(cache=True, nogil=True)
+@jit
 def split_service(dwarves, seats, beers):
     """(served at Tables, Beers flicked at the Bar, dwarves left without Beer)."""
     at_tables = min(dwarves, seats, beers)
@@ -430,7 +436,7 @@ def split_service(dwarves, seats, beers):
     return at_tables, at_bar, unserved
 
 
-@njit(cache=True, nogil=True)
+@jit
 def everyone_drinks(S, n):
     """ALCOHOLIC and EPIC: a wasted Beer makes everyone drink a sip (while they have any)."""
     for s in range(n):
@@ -438,7 +444,7 @@ def everyone_drinks(S, n):
             drink(S, s, 1)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def serve(S, R, seat, barrels, skill):
     """Open `barrels` Barrels and serve every Beer; Bar flicks use the seat's dice stream."""
     dwarves = dwarves_in(S, seat)
@@ -467,7 +473,7 @@ def serve(S, R, seat, barrels, skill):
     S.ndrawn[seat] = 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def clear_pool(S):
     for k in range(S.g[C.G_POOL]):
         discard_customer_card(S, S.pool[k])
@@ -476,7 +482,7 @@ def clear_pool(S):
 
 # --- phase 4: Brawls -------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def sacrifice_bouncer(S, R, seat, game_id):
     for t in range(R.bouncer.shape[0]):
         if R.bouncer[t] == 1 and S.tav[seat, t] > 0:
@@ -490,7 +496,7 @@ def sacrifice_bouncer(S, R, seat, game_id):
     return False
 
 
-@njit(cache=True, nogil=True)
+@jit
 def calm_with_sips(S, R, seat, sips):
     """ALCOHOLIC: each sip (at most 3 per Brawl) lowers the Brawl by 1."""
     sips = min(sips, S.pl[seat, C.SIPS], param(R, C.P_BRAWL_SIPS))
@@ -500,7 +506,7 @@ def calm_with_sips(S, R, seat, sips):
         trace(S, C.TR_SIPS, seat, sips, S.pl[seat, C.BRAWL], 0, 0, 0)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def wreck(S, R, seat, game_id):
     """The dwarves wreck the Tavern until its Brawl is back at the limit, or destroy it."""
     limit = param(R, C.P_BRAWL_LIMIT)
@@ -529,7 +535,7 @@ def wreck(S, R, seat, game_id):
         destroy_tavern(S, R, seat, game_id)
 
 
-@njit(cache=True, nogil=True)
+@jit
 def destroy_tavern(S, R, seat, game_id):
     """Total destruction: every card in play is discarded, all Nuggets are lost, and the
     Tavern starts over with the setup resources."""
@@ -549,14 +555,14 @@ def destroy_tavern(S, R, seat, game_id):
 
 # --- Cash-in -----------------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def cash_in(S, seat):
     S.pl[seat, C.TILL] += S.pl[seat, C.EVENING]
     S.pl[seat, C.EVENING] = 0
     S.pl[seat, C.DWARVES] = 0
 
 
-@njit(cache=True, nogil=True)
+@jit
 def discard_from_hand(S, seat, card, game_id):
     S.hand[seat, card] -= 1
     discard_tavern_card(S, card)
@@ -565,13 +571,13 @@ def discard_from_hand(S, seat, card, game_id):
 
 # --- turn order -------------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
+@jit
 def set_dealer_order(S, n, dealer):
     for k in range(n):
         S.order[k] = (dealer + k) % n
 
 
-@njit(cache=True, nogil=True)
+@jit
 def fame_order(S, n, dealer, out):
     """Seats by Fame, highest first; ties go to the Dealer, then clockwise from the Dealer."""
     for k in range(n):

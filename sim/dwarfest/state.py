@@ -20,6 +20,10 @@ Shapes (T = card types, N = MAX_PLAYERS):
   rng    uint64[1 + 2N]            streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots
   ev     int64[cap, 7]             event log rows: game, seat, round, card, kind, amount, target
   trace  int64[tcap, TRACE_WIDTH]  replay trace (tcap = 1 when not tracing)
+Scratch buffers (kernels never allocate, see sim/core/jit.py):
+  seats_pol int64[N] bot per seat; by_fame int64[N] Opening order; refuse int64[MAX_DRAWN],
+  take int64[54], kept int64[MAX_DRAWN] Table Service choices; ranks int64[N], wins float64[N];
+  ctx float64[16] a bot's Table Service context (policies.CX_*)
 """
 
 from collections import namedtuple
@@ -31,7 +35,8 @@ from .data import CUSTOMER_DECK_SIZE, TAVERN_DECK_SIZE, DwarfestConfig
 
 State = namedtuple(
     "State",
-    "g pl st hand tav tdeck tdisc cdeck cdisc drawn ndrawn pool buys plays nplays order rng ev trace",
+    "g pl st hand tav tdeck tdisc cdeck cdisc drawn ndrawn pool buys plays nplays order rng ev trace "
+    "seats_pol by_fame refuse take kept ranks wins ctx",
 )
 
 Rules = namedtuple(
@@ -76,4 +81,12 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1) -> St
         rng=np.zeros(1 + 2 * n, np.uint64),
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
+        seats_pol=np.zeros(n, np.int64),
+        by_fame=np.zeros(n, np.int64),
+        refuse=np.zeros(C.MAX_DRAWN, np.int64),
+        take=np.zeros(CUSTOMER_DECK_SIZE, np.int64),
+        kept=np.zeros(C.MAX_DRAWN, np.int64),
+        ranks=np.zeros(n, np.int64),
+        wins=np.zeros(n, np.float64),
+        ctx=np.zeros(16, np.float64),
     )

@@ -1,0 +1,3 @@
+from brewbalance.cli import main
+
+main()

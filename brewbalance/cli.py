@@ -1,0 +1,276 @@
+"""The brewbalance command line (DESIGN.md §9). Wires sim, analysis and reports together.
+
+Data goes to stdout, progress and messages to stderr. Exit codes: 0 success, 2 usage error,
+1 other failure. A user mistake prints one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.core import config as cfg
+from sim.core import runfolder as rf
+from sim.core import runner
+from sim.core.errors import BrewError, UsageError, choices
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Game-balance analytics for brewing board games.")
+
+SEED_DEFAULT = 20261129
+
+
+def say(msg: str) -> None:
+    typer.echo(msg, err=True)
+
+
+def parse_players(text: str | None, game) -> list[int]:
+    if text is None:
+        return list(game.default_players)
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--players '{text}': expected numbers like 2,3,4") from None
+    bad = [n for n in counts if n not in game.player_counts]
+    if bad or not counts:
+        raise UsageError(f"impossible player count {bad or text} for {game.id}; choose from "
+                         f"{choices(game.player_counts)}")
+    return counts
+
+
+def parse_policies(policy: str | None, policies: str | None, valid: list[str]) -> list[str]:
+    if policy and policies:
+        raise UsageError("give --policy or --policies, not both")
+    names = [p.strip() for p in (policies or policy or "greedy").split(",") if p.strip()]
+    for p in names:
+        if p not in valid:
+            raise UsageError(f"unknown policy '{p}'; choose from {choices(valid)}")
+    return names
+
+
+def default_out(game_id: str, variant: str, seed: int, n_games: int) -> Path:
+    return Path("runs") / f"{game_id}_{variant}_seed{seed}_{n_games}"
+
+
+@app.command()
+def games() -> None:
+    """List games, their factions, variants, player counts and bots."""
+    from sim.registry import games as all_games
+
+    for game in all_games().values():
+        data = cfg.load_game_data(game.id)
+        conf = game.build(data)
+        factions = game.factions(conf)
+        typer.echo(f"{game.id}: {game.title}")
+        typer.echo(f"  players:  {choices(game.player_counts)}")
+        typer.echo(f"  variants: {choices(game.variants(data))}")
+        typer.echo(f"  policies: {choices(game.policies(conf))}")
+        typer.echo(f"  factions: {'none (symmetric)' if factions == ['none'] else choices(factions)}")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str | None, typer.Argument(help="Game id (see `brewbalance games`).")] = None,
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100_000,
+    players: Annotated[str | None, typer.Option(help="Player counts, e.g. 2,3,4 (games cycle through them).")] = None,
+    variant: Annotated[str, typer.Option(help="Rule variant.")] = "base",
+    policy: Annotated[str | None, typer.Option(help="One bot for every seat.")] = None,
+    policies: Annotated[str | None, typer.Option(help="Bots P1,P2,..; rotated across seats game by game.")] = None,
+    override: Annotated[list[Path] | None, typer.Option(help="TOML file of parameter/card overrides.")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE override, e.g. dwarfest.brawl_limit=4.")] = None,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = SEED_DEFAULT,
+    jobs: Annotated[int | None, typer.Option(help="Parallel jobs (default: all cores).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
+    shard_size: Annotated[int, typer.Option(help="Games per shard file.")] = runner.DEFAULT_SHARD,
+    resume: Annotated[Path | None, typer.Option(help="Resume the interrupted run in this folder.")] = None,
+    force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
+    from sim.registry import get_game
+
+    if resume is not None:
+        return _resume(resume, jobs, quiet)
+    if game is None:
+        raise UsageError("missing GAME; choose from " + choices(sorted(_game_ids())))
+    g = get_game(game)
+    if seed < 0 or seed >= 2**63:
+        raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
+    data = cfg.prepare(game, variant, set_ or [], override or [])
+    conf = g.build(data)
+    counts = parse_players(players, g)
+    pols = parse_policies(policy, policies, g.policies(conf))
+    out = out or default_out(game, variant, seed, n_games)
+    runner.check_out_folder(out, resume=False, force=force)
+    plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
+                           player_counts=counts, policies=pols, command=runner.command_line())
+    _execute(g, conf, plan, out, jobs, quiet)
+
+
+def _game_ids():
+    from sim.registry import games as all_games
+
+    return all_games().keys()
+
+
+def _execute(g, conf, plan, out: Path, jobs, quiet) -> None:
+    import time
+
+    start = time.perf_counter()
+    try:
+        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet)
+    except KeyboardInterrupt:
+        say(f"interrupted: completed shards are kept; resume with: brewbalance simulate --resume {out}")
+        raise typer.Exit(1) from None
+    dt = time.perf_counter() - start
+    say(f"{plan['n_games']:,} games in {dt:.1f} s ({plan['n_games'] / dt:,.0f} games/s)")
+    typer.echo(str(out))
+
+
+def _resume(out: Path, jobs, quiet) -> None:
+    from sim.registry import get_game
+
+    runner.check_out_folder(out, resume=True, force=False)
+    try:
+        plan = json.loads((out / rf.PLAN).read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BrewError(f"{out / rf.PLAN}: cannot read the run plan: {exc}") from None
+    g = get_game(plan["game"])
+    data = cfg.replay_overrides(plan["game"], plan["variant"], plan["overrides"])
+    if data.hashes != plan["data_hashes"]:
+        changed = sorted(k for k in set(data.hashes) | set(plan["data_hashes"])
+                         if data.hashes.get(k) != plan["data_hashes"].get(k))
+        raise BrewError(f"cannot resume {out}: data files changed since it started: {choices(changed)}")
+    _execute(g, g.build(data), plan, out, jobs, quiet)
+
+
+@app.command()
+def report(
+    run: Annotated[Path, typer.Argument(help="Run folder.")],
+    format: Annotated[str, typer.Option("--format", help="html, pdf or both.")] = "both",
+    out: Annotated[Path | None, typer.Option(help="Output file (extension replaced per format).")] = None,
+    band: Annotated[float, typer.Option(help="Fairness band around the fair share, e.g. 0.03 = ±3 pp.")] = 0.03,
+) -> None:
+    """Write the balance report of a run as HTML and/or PDF."""
+    import analysis
+    import reports
+
+    if format not in ("html", "pdf", "both"):
+        raise UsageError(f"--format '{format}': choose from html, pdf, both")
+    rf.read_manifest(run)
+    result = analysis.analyze(run, band=band)
+    base = out or (Path(run) / "report.html")
+    html = base.with_suffix(".html") if format in ("html", "both") else None
+    pdf = base.with_suffix(".pdf") if format in ("pdf", "both") else None
+    _check_writable((html or pdf).parent)
+    reports.write_report(result, html_path=html, pdf_path=pdf)
+    for path in (html, pdf):
+        if path is not None:
+            typer.echo(str(path))
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="First run folder (e.g. base).")],
+    run_b: Annotated[Path, typer.Argument(help="Second run folder (e.g. epic).")],
+    out: Annotated[Path | None, typer.Option(help="Output file (.html; a .pdf is written beside it).")] = None,
+    band: Annotated[float, typer.Option(help="Fairness band.")] = 0.03,
+) -> None:
+    """Compare two runs metric by metric, with the difference and its 95% interval."""
+    import analysis
+    import reports
+
+    rf.read_manifest(run_a)
+    rf.read_manifest(run_b)
+    result = analysis.compare(run_a, run_b, band=band)
+    base = out or Path(run_b) / f"compare_{Path(run_a).name}_vs_{Path(run_b).name}.html"
+    _check_writable(base.parent)
+    reports.write_compare(result, html_path=base.with_suffix(".html"), pdf_path=base.with_suffix(".pdf"))
+    typer.echo(str(base.with_suffix(".html")))
+    typer.echo(str(base.with_suffix(".pdf")))
+
+
+@app.command()
+def replay(
+    run: Annotated[Path, typer.Argument(help="Run folder.")],
+    game_id: Annotated[int, typer.Argument(help="Game id (the game_id column).")],
+) -> None:
+    """Replay one game of a run from its seed, turn by turn."""
+    from sim.registry import get_game
+
+    manifest = rf.read_manifest(run)
+    if not 0 <= game_id < manifest["n_games"]:
+        raise UsageError(f"game id {game_id} is not in this run (0..{manifest['n_games'] - 1})")
+    g = get_game(manifest["game"])
+    data = cfg.replay_overrides(manifest["game"], manifest["variant"], manifest["overrides"])
+    if data.hashes != manifest["data_hashes"]:
+        say("warning: data files changed since this run; the replay uses today's data")
+    lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"], manifest["policies"])
+    typer.echo("\n".join(lines))
+
+
+@app.command()
+def demo(
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per game.")] = 200_000,
+    out: Annotated[Path, typer.Option(help="Folder for the demo runs and reports.")] = Path("demo"),
+    jobs: Annotated[int | None, typer.Option(help="Parallel jobs.")] = None,
+) -> None:
+    """Simulate every game at a default size and write its HTML and PDF reports."""
+    import analysis
+    import reports
+
+    from sim.registry import games as all_games
+
+    for g in all_games().values():
+        for variant in ("base",):
+            data = cfg.prepare(g.id, variant, [], [])
+            conf = g.build(data)
+            run = out / f"{g.id}_{variant}"
+            runner.check_out_folder(run, resume=False, force=True)
+            plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=runner.DEFAULT_SHARD,
+                                   seed=SEED_DEFAULT, player_counts=list(g.player_counts),
+                                   policies=["greedy"], command=runner.command_line())
+            _execute(g, conf, plan, run, jobs, quiet=False)
+            result = analysis.analyze(run)
+            html, pdf = out / f"{g.id}_report.html", out / f"{g.id}_report.pdf"
+            reports.write_report(result, html_path=html, pdf_path=pdf)
+            say(f"{g.title} report: {html.resolve()}")
+            say(f"{g.title} report: {pdf.resolve()}")
+
+
+def _check_writable(folder: Path) -> None:
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BrewError(f"output folder {folder} cannot be created: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK):
+        raise BrewError(f"output folder {folder} is not writable")
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except UsageError as exc:
+        say(f"error: {exc}")
+        sys.exit(exc.exit_code)
+    except BrewError as exc:
+        say(f"error: {exc}")
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        say("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # click usage errors arrive here in non-standalone mode
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            say(f"error: {exc.format_message()}")
+            sys.exit(exc.exit_code)
+        raise

@@ -1,0 +1,165 @@
+"""Local parallel execution of a run: shards of games on a thread pool.
+
+The numba kernels release the GIL (nogil=True) and polars writes Parquet outside it, so
+threads give real parallelism with one compiled copy of the kernel. Shard boundaries depend
+only on the number of games and the shard size (never on --jobs), and every game is a pure
+function of (data, seed, game id), so a run's files are identical whatever --jobs is.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import sys
+import threading
+
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from . import runfolder as rf
+from .errors import BrewError, UsageError
+
+DEFAULT_SHARD = 25_000
+
+
+def plan_shards(n_games: int, shard_size: int = DEFAULT_SHARD) -> list[dict]:
+    """Split games 0..n_games-1 into consecutive shards of at most shard_size games."""
+    if n_games < 1:
+        raise UsageError(f"--games must be at least 1, got {n_games}")
+    if shard_size < 1:
+        raise UsageError(f"--shard-size must be at least 1, got {shard_size}")
+    return [{"id": i, "first_game": first, "n_games": min(shard_size, n_games - first)}
+            for i, first in enumerate(range(0, n_games, shard_size))]
+
+
+def versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ("brewbalance", "numpy", "numba", "polars", "duckdb"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+class GamesPerSecond(TextColumn):
+    def __init__(self):
+        super().__init__("")
+
+    def render(self, task):
+        speed = task.finished_speed or task.speed or 0
+        return f"{speed:,.0f} games/s"
+
+
+def make_progress(quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        GamesPerSecond(), TextColumn("ETA"), TimeRemainingColumn(),
+        console=Console(stderr=True), disable=quiet, transient=False,
+    )
+
+
+def check_out_folder(out: Path, resume: bool, force: bool) -> None:
+    """Refuse to mix two runs in one folder."""
+    has_plan = (out / rf.PLAN).exists()
+    has_manifest = (out / "run.json").exists()
+    if resume:
+        if not has_plan:
+            raise UsageError(f"--resume: {out} holds no run to resume (no {rf.PLAN})")
+        return
+    if (has_plan or has_manifest) and not force:
+        what = "a complete run" if has_manifest else "an interrupted run (resume it with --resume)"
+        raise UsageError(f"{out} already holds {what}; choose another --out or pass --force")
+    if force and (has_plan or has_manifest):
+        for sub in (*rf.TABLES, "_run"):
+            shutil.rmtree(out / sub, ignore_errors=True)
+        (out / "run.json").unlink(missing_ok=True)
+    elif out.exists() and any(out.iterdir()):
+        raise UsageError(f"{out} exists and is not empty; choose another --out")
+
+
+def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False) -> dict:
+    """Run every shard of `plan` not yet complete in `out`, then write run.json.
+
+    Safe to interrupt at any point: completed shards stay, half-written files are temporary
+    names that are cleaned up, and `--resume` picks up the rest."""
+    rf.prepare_folder(out)
+    rf.clean_temporaries(out)
+    rf.atomic_write_text(out / rf.PLAN, _json(plan))
+    done = rf.completed_shards(out, plan["shards"])
+    todo = [s for s in plan["shards"] if s["id"] not in done]
+    stop = threading.Event()
+    lock = threading.Lock()
+    with make_progress(quiet) as progress:
+        task = progress.add_task(f"{game.id}", total=plan["n_games"],
+                                 completed=sum(s["n_games"] for s in plan["shards"] if s["id"] in done))
+
+        def advance(k):
+            if stop.is_set():
+                raise KeyboardInterrupt
+            with lock:
+                progress.advance(task, k)
+
+        def run_one(shard):
+            result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
+                                   plan["player_counts"], plan["policies"], progress=advance)
+            return rf.write_shard(out, shard, result.frames)
+
+        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+        try:
+            pending = {pool.submit(run_one, s) for s in todo}
+            while pending:
+                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    record = fut.result()
+                    done[record["id"]] = record
+        except BaseException:
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            rf.clean_temporaries(out)
+            raise
+        pool.shutdown(wait=True)
+    rf.write_manifest(out, plan, list(done.values()))
+    return rf.read_manifest(out)
+
+
+def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command) -> dict:
+    return {
+        "format": 1,
+        "game": game.id,
+        "variant": data.variant,
+        "overrides": [[k, v] for k, v in data.overrides],
+        "policies": policies,
+        "player_counts": player_counts,
+        "seed": seed,
+        "n_games": n_games,
+        "shard_size": shard_size,
+        "data_hashes": data.hashes,
+        "versions": versions(),
+        "command": command,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "shards": plan_shards(n_games, shard_size),
+        **game.manifest_extras(config),
+    }
+
+
+def _json(obj) -> str:
+    import json
+
+    return json.dumps(obj, indent=2)
+
+
+
+
+def command_line() -> str:
+    return " ".join(["brewbalance", *sys.argv[1:]])

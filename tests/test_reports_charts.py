@@ -1,0 +1,61 @@
+"""Charts and formatting: one house style, clean inline SVG, shared formatters."""
+
+import math
+
+import polars as pl
+import pytest
+
+from reports import charts, formatting
+from reports.html import environment
+
+
+def _seat_table():
+    return pl.DataFrame({"n_players": [2, 2], "seat": [0, 1], "rate": [0.6, 0.4],
+                         "lo": [0.55, 0.35], "hi": [0.65, 0.45], "verdict": ["outside", "outside"]})
+
+
+def test_svg_is_inline_ready_and_ids_are_prefixed():
+    fig = charts.seat_forest(_seat_table(), 0.03)
+    svg = charts.to_svg(fig, "c7")
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert "<?xml" not in svg and "<!DOCTYPE" not in svg and "<metadata" not in svg
+    assert 'id="c7-' in svg
+    assert 'id="' not in svg.replace('id="c7-', "")
+    assert "seat 0" in svg  # text kept as text (svg.fonttype none)
+
+
+def test_png_export_of_the_same_figure():
+    png = charts.to_png(charts.seat_forest(_seat_table(), 0.03))
+    assert png.startswith(b"\x89PNG") and len(png) > 5000
+
+
+def test_charts_do_not_touch_the_global_matplotlib_state():
+    import matplotlib
+
+    before = dict(matplotlib.rcParams)
+    charts.histogram(pl.DataFrame({"n_players": [2, 2], "score": [1, 2], "players": [3, 1]}),
+                     "score", "players", "t", "score")
+    assert dict(matplotlib.rcParams) == before
+
+
+@pytest.mark.parametrize(("fn", "value", "expected"), [
+    (formatting.pct, 0.4123, "41.2%"),
+    (formatting.pct, float("nan"), "n/a"),
+    (formatting.pp, 0.031, "+3.1 pp"),
+    (formatting.pp, -0.2, "-20.0 pp"),
+    (formatting.num, 1234.567, "1,234.57"),
+    (formatting.num, 7, "7"),
+    (formatting.num, math.inf, "inf"),
+    (formatting.integer, 12345.0, "12,345"),
+    (formatting.signed, 0.5, "+0.50"),
+    (formatting.text, None, ""),
+])
+def test_formatters(fn, value, expected):
+    assert fn(value) == expected
+
+
+def test_jinja_environment_has_the_filters_and_autoescapes():
+    env = environment()
+    out = env.from_string("{{ x | pct }} {{ y | pp }} {{ z | num }} {{ s }}").render(
+        x=0.5, y=-0.01, z=2.0, s="<b>")
+    assert out == "50.0% -1.0 pp 2.00 &lt;b&gt;"

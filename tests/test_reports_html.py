@@ -1,0 +1,84 @@
+"""HTML report: order, self-containment, content."""
+
+import re
+
+import pytest
+from runfixture import faction_run, manifest, tiny_run
+
+import analysis
+from reports import write_compare, write_report
+
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", re.I)
+
+
+@pytest.fixture
+def tiny_html(tmp_path):
+    a = analysis.analyze(tiny_run(tmp_path / "run"))
+    (path,) = write_report(a, html_path=tmp_path / "out" / "report.html")
+    return path.read_text(encoding="utf-8")
+
+
+def test_verdict_comes_before_evidence_then_provenance_estimates_bots(tiny_html):
+    order = [tiny_html.index(f'<section id="{anchor}">')
+             for anchor in ("verdict", "evidence", "seats", "cards", "extras", "provenance",
+                            "estimates", "bots")]
+    assert order == sorted(order)
+    verdict = tiny_html[order[0]:order[1]]
+    assert "5 undecided" in verdict
+    assert "2 players: seat 0 is undecided: wins 83.3%" in verdict
+
+
+def test_html_is_self_contained_with_inline_svg(tiny_html):
+    assert tiny_html.count("<svg") >= 8
+    assert not EXTERNAL.search(tiny_html)
+    assert "<script" not in tiny_html and "<link" not in tiny_html
+    assert "@import" not in tiny_html and "url(http" not in tiny_html
+    # svg ids are unique across charts (prefixed per chart)
+    ids = re.findall(r'\bid="([^"]+)"', tiny_html)
+    assert len(ids) == len(set(ids))
+
+
+def test_html_shows_provenance_estimates_and_the_bots_note(tiny_html):
+    m = manifest()
+    assert m["command"] in tiny_html
+    assert "ab" * 32 in tiny_html  # data hash
+    assert "dwarfest.brawl_limit = 5" in tiny_html
+    assert "numba 0.68.1" in tiny_html
+    assert "1 data value is estimated" in tiny_html
+    assert "cost not printed; guessed from the example" in tiny_html
+    assert "Bots are not people" in tiny_html and "scripted bot is not a human player" in tiny_html
+
+
+def test_html_tables_use_the_formatting_filters(tiny_html):
+    assert "83.3%" in tiny_html  # seat 0, 2p win rate
+    assert "+33.3 pp" in tiny_html  # first-player advantage, 2p
+    assert "Brawl rate per player-evening" in tiny_html
+    assert "Bouncer" in tiny_html
+
+
+def test_faction_section_only_when_factions_exist(tmp_path, tiny_html):
+    assert 'id="factions"' not in tiny_html
+    a = analysis.analyze(faction_run(tmp_path / "f"))
+    (path,) = write_report(a, html_path=tmp_path / "f.html")
+    text = path.read_text(encoding="utf-8")
+    assert 'id="factions"' in text and "elves" in text
+    assert text.index('id="verdict"') < text.index('id="factions"')
+
+
+def test_manifest_text_is_escaped(tmp_path):
+    run = tiny_run(tmp_path / "run", command="simulate <script>alert(1)</script>")
+    (path,) = write_report(analysis.analyze(run), html_path=tmp_path / "r.html")
+    text = path.read_text(encoding="utf-8")
+    assert "<script>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+
+
+def test_compare_html_puts_verdict_first(tmp_path):
+    run = tiny_run(tmp_path / "run")
+    c = analysis.compare(run, run)
+    (path,) = write_compare(c, html_path=tmp_path / "c.html")
+    text = path.read_text(encoding="utf-8")
+    assert text.index('id="verdict"') < text.index('id="evidence"') < text.index('id="provenance-a"')
+    assert "<svg" in text and not EXTERNAL.search(text)
+    assert "seat 0, 2p" in text
+    assert "Bots are not people" in text
