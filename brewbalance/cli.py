@@ -17,6 +17,8 @@ import typer
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
+from analysis.runfolder import RunFolderError
+from reports.files import ReportError
 from sim.core.errors import BrewError, UsageError, choices
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -262,6 +264,9 @@ def main() -> None:
     except BrewError as exc:
         say(f"error: {exc}")
         sys.exit(exc.exit_code)
+    except (RunFolderError, ReportError) as exc:
+        say(f"error: {exc}")
+        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:

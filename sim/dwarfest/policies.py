@@ -43,13 +43,14 @@ def pick(S, seat, n):
 
 @jit
 def leader(S, seat, n):
-    """The richest rival (ties: the first in seat order)."""
+    """The richest rival. Ties go to the first rival clockwise from `seat`, so that no seat
+    is everyone's default target."""
     best, best_v = -1, -1
-    for s in range(n):
-        if s != seat:
-            v = S.pl[s, C.TILL] + S.pl[s, C.EVENING]
-            if v > best_v:
-                best, best_v = s, v
+    for k in range(1, n):
+        s = (seat + k) % n
+        v = S.pl[s, C.TILL] + S.pl[s, C.EVENING]
+        if v > best_v:
+            best, best_v = s, v
     return best
 
 
@@ -329,9 +330,8 @@ def event_target(S, R, seat, n, pol, card):
 def heuristic_event_target(S, R, seat, n, kind, card):
     rival = -1
     best = -1
-    for s in range(n):
-        if s == seat:
-            continue
+    for k in range(1, n):  # ties: first rival clockwise, as in leader()
+        s = (seat + k) % n
         if kind == C.EV_STEAL_DANCER and S.pl[s, C.DANCERS] == 0:
             continue
         if kind == C.EV_SPOIL_BARRELS and S.pl[s, C.BARRELS] == 0:
