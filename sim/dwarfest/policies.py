@@ -147,8 +147,13 @@ def brawl_cost(R, cx, over, gain):
         return 0.0
     tables = cx[CX_TABLES]
     cost = min(over, tables) * param(R, C.P_TABLE_COST)
-    if over > tables + 2:
-        cost += cx[CX_WEALTH] + gain + 10.0
+    beyond = over - tables
+    if beyond > 0:
+        # Barrels and Dancers go next; past them the Tavern falls. Keep a slope beyond that
+        # point too, so that every refused card still counts as a step toward safety.
+        cost += 2.0 * beyond
+        if beyond > 2:
+            cost += cx[CX_WEALTH] + gain + 10.0
     return cost
 
 
@@ -244,11 +249,21 @@ def heuristic_restock(S, R, seat, n, pol):
     budget = S.pl[seat, C.TILL]
     if holds_cancel(S, R, seat):
         budget -= np.int64(R.pol_w[pol, C.W_EVENT_RESERVE])
-    budget = heuristic_cards(S, R, seat, n, pol, max(budget, 0), left)
     table_cost = max(param(R, C.P_TABLE_COST), 1)
     barrel_cost = max(param(R, C.P_BARREL_COST), 1)
     dancer_cost = max(param(R, C.P_DANCER_COST), 1)
     beers = param(R, C.P_BEERS)
+    # Barrels for the seats we have come before anything else: a dwarf without Beer costs
+    # 2 Brawl, a Barrel costs 1 Nugget.
+    seats = seats_of(S, R, seat)
+    expected_now = R.fame_cards[S.pl[seat, C.FAME]] * R.mean_dwarves
+    room_b = param(R, C.P_MAX_BARRELS) - S.pl[seat, C.BARRELS]
+    barrels = 0
+    while barrels < room_b and (S.pl[seat, C.BARRELS] + barrels) * beers < min(expected_now, seats + 0.0) \
+            and budget >= barrel_cost:
+        barrels += 1
+        budget -= barrel_cost
+    budget = heuristic_cards(S, R, seat, n, pol, max(budget, 0), left)
     # Dancers: Fame now brings customers in every later Evening.
     dancers = 0
     if left >= R.pol_w[pol, C.W_DANCER_MIN]:
@@ -260,14 +275,6 @@ def heuristic_restock(S, R, seat, n, pol):
             budget -= dancer_cost
     fame = min(S.pl[seat, C.FAME] + dancers * param(R, C.P_DANCER_FAME), param(R, C.P_FAME_MAX))
     expected = R.fame_cards[fame] * R.mean_dwarves
-    seats = seats_of(S, R, seat)
-    # Barrels for the seats we have come first: an unserved dwarf costs 2 Brawl.
-    want_beers = min(expected, seats + 0.0)
-    barrels = 0
-    room_b = param(R, C.P_MAX_BARRELS) - S.pl[seat, C.BARRELS]
-    while barrels < room_b and (S.pl[seat, C.BARRELS] + barrels) * beers < want_beers and budget >= barrel_cost:
-        barrels += 1
-        budget -= barrel_cost
     # Tables: a Table pays 4 Nuggets an Evening when full; not worth it in the last Evening.
     tables = 0
     if left > 1:
