@@ -92,12 +92,13 @@ def simulate(
     resume: Annotated[Path | None, typer.Option(help="Resume the interrupted run in this folder.")] = None,
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    check: Annotated[bool, typer.Option(help="Assert the game's invariants after every phase.")] = False,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
 
     if resume is not None:
-        return _resume(resume, jobs, quiet)
+        return _resume(resume, jobs, quiet, check)
     if game is None:
         raise UsageError("missing GAME; choose from " + choices(sorted(_game_ids())))
     g = get_game(game)
@@ -111,7 +112,7 @@ def simulate(
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line())
-    _execute(g, conf, plan, out, jobs, quiet)
+    _execute(g, conf, plan, out, jobs, quiet, check)
 
 
 def _game_ids():
@@ -120,12 +121,12 @@ def _game_ids():
     return all_games().keys()
 
 
-def _execute(g, conf, plan, out: Path, jobs, quiet) -> None:
+def _execute(g, conf, plan, out: Path, jobs, quiet, check=False) -> None:
     import time
 
     start = time.perf_counter()
     try:
-        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet)
+        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet, check=check)
     except KeyboardInterrupt:
         say(f"interrupted: completed shards are kept; resume with: brewbalance simulate --resume {out}")
         raise typer.Exit(1) from None
@@ -134,7 +135,7 @@ def _execute(g, conf, plan, out: Path, jobs, quiet) -> None:
     typer.echo(str(out))
 
 
-def _resume(out: Path, jobs, quiet) -> None:
+def _resume(out: Path, jobs, quiet, check=False) -> None:
     from sim.registry import get_game
 
     runner.check_out_folder(out, resume=True, force=False)
@@ -148,7 +149,7 @@ def _resume(out: Path, jobs, quiet) -> None:
         changed = sorted(k for k in set(data.hashes) | set(plan["data_hashes"])
                          if data.hashes.get(k) != plan["data_hashes"].get(k))
         raise BrewError(f"cannot resume {out}: data files changed since it started: {choices(changed)}")
-    _execute(g, g.build(data), plan, out, jobs, quiet)
+    _execute(g, g.build(data), plan, out, jobs, quiet, check)
 
 
 @app.command()

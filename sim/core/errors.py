@@ -16,3 +16,14 @@ class UsageError(BrewError):
 def choices(values) -> str:
     """Format valid choices for an error message."""
     return ", ".join(str(v) for v in values)
+
+
+class InvariantViolation(BrewError):
+    """A game broke one of its invariants under `simulate --check`: a rules bug."""
+
+    def __init__(self, game: str, seed: int, game_id: int, rule: str, phase: str):
+        self.game, self.seed, self.game_id, self.rule, self.phase = game, seed, game_id, rule, phase
+        super().__init__(
+            f"{game} game {game_id} (seed {seed}) broke an invariant after {phase}: {rule}; "
+            f"replay it with: brewbalance replay RUN {game_id}"
+        )

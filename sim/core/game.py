@@ -37,8 +37,9 @@ class Game(Protocol):
     def variants(self, data: GameData) -> list[str]: ...
 
     def simulate(self, config: Any, seed: int, first_game: int, n_games: int,
-                 player_counts: list[int], policies: list[str], progress=None) -> Shard:
-        """Play games first_game..first_game+n_games-1; `progress(k)` after each k games."""
+                 player_counts: list[int], policies: list[str], progress=None, check=False) -> Shard:
+        """Play games first_game..first_game+n_games-1; `progress(k)` after each k games.
+        With `check`, assert the game's invariants after every phase (InvariantViolation)."""
 
     def replay(self, config: Any, seed: int, game_id: int, player_counts: list[int],
                policies: list[str]) -> list[str]:

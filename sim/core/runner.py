@@ -88,7 +88,7 @@ def check_out_folder(out: Path, resume: bool, force: bool) -> None:
         raise UsageError(f"{out} exists and is not empty; choose another --out")
 
 
-def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False) -> dict:
+def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False, check: bool = False) -> dict:
     """Run every shard of `plan` not yet complete in `out`, then write run.json.
 
     Safe to interrupt at any point: completed shards stay, half-written files are temporary
@@ -112,7 +112,8 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False)
 
         def run_one(shard):
             result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
-                                   plan["player_counts"], plan["policies"], progress=advance)
+                                   plan["player_counts"], plan["policies"], progress=advance,
+                                   check=check)
             return rf.write_shard(out, shard, result.frames)
 
         pool = ThreadPoolExecutor(max_workers=max(1, jobs))

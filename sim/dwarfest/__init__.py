@@ -10,12 +10,13 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import GameData
-from sim.core.errors import BrewError, UsageError, choices
+from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
 from sim.core.game import Shard
 
 from . import constants as C
 from .data import DwarfestConfig, build_config
-from .kernel import run_chunk
+from .invariants import VIOLATIONS
+from .kernel import STATUS_OVERFLOW, STATUS_VIOLATION, run_chunk
 from .state import make_rules, make_state
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
@@ -58,7 +59,8 @@ class Dwarfest:
                 raise UsageError(f"unknown policy '{p}' for dwarfest; choose from {choices(config.policy_ids)}")
         return np.array([config.policy_index(p) for p in policies], np.int64)
 
-    def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None) -> Shard:
+    def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
+                 check=False) -> Shard:
         rules = make_rules(config)
         pols = self.policy_indices(config, policies)
         counts = np.array(player_counts, np.int64)
@@ -70,10 +72,15 @@ class Dwarfest:
         events, done, prow = [], 0, 0
         while done < n_games:
             todo = min(CHUNK, n_games - done)
-            k, rows, ev_rows = run_chunk(state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
-                                         games[done:], players[prow:], wins[prow:], bound)
-            if k < 0:
-                raise BrewError("dwarfest: a kernel buffer overflowed; this is a bug, please report the seed")
+            k, rows, ev_rows, status = run_chunk(
+                state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
+                games[done:], players[prow:], wins[prow:], bound, check)
+            if status == STATUS_OVERFLOW:
+                raise BrewError(f"dwarfest: a kernel buffer overflowed in game {first_game + done + k} "
+                                f"(seed {seed}); this is a bug, please report it")
+            if status == STATUS_VIOLATION:
+                raise InvariantViolation(self.id, seed, first_game + done + k,
+                                         VIOLATIONS[state.g[C.G_VIOLATION]], C.PHASES[state.g[C.G_PHASE]])
             events.append(state.ev[:ev_rows].copy())
             done += k
             prow += rows

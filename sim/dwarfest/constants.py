@@ -46,7 +46,12 @@ G_DECISIONS = 8
 G_EVENTS = 9  # rows written to the event buffer
 G_TRACE = 10  # rows written to the trace buffer
 G_OVERFLOW = 11  # set when a buffer would overflow
-N_G = 12
+G_VIOLATION = 12  # invariant broken (invariants.VIOLATIONS code), with --check
+G_PHASE = 13  # phase after which it was found (PHASES)
+N_G = 14
+
+PHASES = ("setup", "restocking", "opening", "opening events", "table service", "brawl events",
+          "brawls", "cash-in")
 
 # --- card categories and event kinds (data.py maps the TOML strings to these) -------------
 CAT_CHARACTER = 0

@@ -11,8 +11,11 @@ from sim.core.jit import jit
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 
 from . import constants as C
+from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+
+STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
 
 
 @jit
@@ -50,11 +53,21 @@ def opponent_of(S, R, n, seats_pol, actor, target, card, cancelling):
 
 
 @jit
+def payment_sips(S, R, seat, p, card):
+    """Sips `seat` pays `card` with: the bot's preference if it can then afford the Nuggets,
+    else whichever way it can pay; -1 if it cannot pay at all."""
+    sips = pol.choose_sips(S, R, seat, p, card)
+    if S.pl[seat, C.TILL] >= ru.nugget_price(R, card, sips):
+        return sips
+    return ru.affordable(S, R, seat, card)
+
+
+@jit
 def play_event(S, R, n, seats_pol, seat, card, target, game_id):
     """Play Event `card`, let rivals cancel it (and cancels be cancelled), then resolve it."""
-    sips = pol.choose_sips(S, R, seat, seats_pol[seat], card)
-    if S.pl[seat, C.TILL] < ru.nugget_price(R, card, sips):
-        sips = 0
+    sips = payment_sips(S, R, seat, seats_pol[seat], card)
+    if sips < 0:
+        return
     paid = ru.pay_card(S, R, seat, card, sips, game_id, target, C.LOG_PLAY)
     ru.trace(S, C.TR_EVENT, seat, card, target, paid, sips, 0)
     pending_actor, pending_card, pending_target = seat, card, target
@@ -65,9 +78,7 @@ def play_event(S, R, n, seats_pol, seat, card, target, game_id):
         if answer < 0:
             break
         cancel = ru.find_cancel(S, R, answer)
-        csips = pol.choose_sips(S, R, answer, seats_pol[answer], cancel)
-        if S.pl[answer, C.TILL] < ru.nugget_price(R, cancel, csips):
-            csips = 0
+        csips = payment_sips(S, R, answer, seats_pol[answer], cancel)
         ru.pay_card(S, R, answer, cancel, csips, game_id, pending_actor, C.LOG_PLAY)
         ru.log_event(S, game_id, pending_actor, pending_card, C.LOG_CANCELLED, 0, answer)
         ru.discard_tavern_card(S, pending_card)
@@ -178,7 +189,20 @@ def cash_in(S, R, n, seats_pol, game_id, last):
 
 
 @jit
-def play_game(S, R, n, seats_pol, seed, game_id):
+def verify(S, R, n, check, phase):
+    """With `check`, assert the invariants; a violation stops the game (returns True)."""
+    if not check:
+        return False
+    code = inv.check_state(S, R, n)
+    if code != inv.OK:
+        S.g[C.G_VIOLATION] = code
+        S.g[C.G_PHASE] = phase
+        return True
+    return False
+
+
+@jit
+def play_game(S, R, n, seats_pol, seed, game_id, check):
     """Play one whole game; the result is left in S.pl / S.st."""
     kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
     S.g[:] = 0
@@ -187,6 +211,8 @@ def play_game(S, R, n, seats_pol, seed, game_id):
     seed_streams(S, seed, game_id)
     ru.setup_decks(S, R)
     ru.setup_players(S, R, n)
+    if verify(S, R, n, check, 0):
+        return
     evenings = ru.param(R, C.P_EVENINGS)
     for e in range(evenings):
         S.g[C.G_EVENING] = e
@@ -194,12 +220,26 @@ def play_game(S, R, n, seats_pol, seed, game_id):
         ru.set_dealer_order(S, n, e % n)
         ru.trace(S, C.TR_EVENING, e % n, e + 1, 0, 0, 0, 0)
         restocking(S, R, n, seats_pol, game_id)
+        if verify(S, R, n, check, 1):
+            return
         opening(S, R, n)
+        if verify(S, R, n, check, 2):
+            return
         event_window(S, R, n, seats_pol, C.WIN_OPENING, game_id)
+        if verify(S, R, n, check, 3):
+            return
         table_service(S, R, n, seats_pol)
+        if verify(S, R, n, check, 4):
+            return
         event_window(S, R, n, seats_pol, C.WIN_BRAWL, game_id)
+        if verify(S, R, n, check, 5):
+            return
         brawls(S, R, n, seats_pol, game_id)
+        if verify(S, R, n, check, 6):
+            return
         cash_in(S, R, n, seats_pol, game_id, e == evenings - 1)
+        if verify(S, R, n, check, 7):
+            return
 
 
 @jit
@@ -232,7 +272,7 @@ def rank_players(S, n, out_rank, out_win):
 
 @jit
 def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
-              events_per_game_max):
+              events_per_game_max, check):
     """Play games first_game .. first_game + n_games - 1 and fill the output columns.
 
     games:   int64[n_games, 8]  game_id, n_players, rounds, decisions, end_reason, n_winners,
@@ -240,20 +280,25 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
     players: int64[n_games * 6, 10 + N_ST]  game_id, seat, policy, score, rank, n_players,
                                 fame, tables, barrels, dancers, then the N_ST statistics
     wins_out: float64[n_games * 6]  1/k for a k-way shared win, else 0
-    Returns (games done, player rows, event rows); games done is -1 if a buffer overflowed."""
+    Returns (games done, player rows, event rows, status): status STATUS_OK, STATUS_FULL (the
+    event buffer is nearly full: call again for the rest), STATUS_OVERFLOW (a bug), or
+    STATUS_VIOLATION (with `check`: game first_game + games done broke an invariant, S.g holds
+    the code and phase)."""
     seats_pol, ranks, wins = S.seats_pol, S.ranks, S.wins
     S.g[C.G_EVENTS] = 0
     ev_rows = 0
     prow = 0
     for i in range(n_games):
         if S.ev.shape[0] - ev_rows < events_per_game_max:
-            return i, prow, ev_rows
+            return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]
         assign_policies(game_id, n, seat_policies, seat_policies.shape[0], seats_pol)
-        play_game(S, R, n, seats_pol, seed, game_id)
+        play_game(S, R, n, seats_pol, seed, game_id, check)
         if S.g[C.G_OVERFLOW]:
-            return -1, prow, ev_rows
+            return i, prow, ev_rows, STATUS_OVERFLOW
+        if S.g[C.G_VIOLATION]:
+            return i, prow, ev_rows, STATUS_VIOLATION
         ev_rows = S.g[C.G_EVENTS]
         winners = rank_players(S, n, ranks, wins)
         total_brawls = 0
@@ -285,5 +330,5 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
         g[5] = winners
         g[6] = total_brawls
         g[7] = total_destroyed
-    return n_games, prow, ev_rows
+    return n_games, prow, ev_rows, STATUS_OK
 

@@ -22,7 +22,7 @@ from sim.core.rng import randint, uniform
 from . import constants as C
 from .rules import (
     bar_chance, bouncers_of, can_host, dwarves_in, max_barrels_to_open,
-    max_sips_for, nugget_price, param, policy_stream, seats_of, split_service, tavern_sum,
+    nugget_price, param, policy_stream, seats_of, sips_for, split_service, tavern_sum,
 )
 
 
@@ -199,12 +199,14 @@ def choose_restock(S, R, seat, n, pol):
 @jit
 def random_restock(S, R, seat, n):
     budget = S.pl[seat, C.TILL]
+    sips_left = S.pl[seat, C.SIPS]
     for t in range(R.cost.shape[0]):
         if R.cat[t] != C.CAT_EVENT and S.hand[seat, t] > 0 and coin(S, seat, 0.5):
-            sips = max_sips_for(S, R, seat, t)
+            sips = sips_for(R, t, sips_left) if coin(S, seat, 0.5) else 0
             price = nugget_price(R, t, sips)
             if price <= budget:
                 budget -= price
+                sips_left -= sips
                 commit_play(S, seat, t, pick(S, seat, n), sips)
     room = param(R, C.P_MAX_TABLES) - S.pl[seat, C.TABLES]
     k = pick(S, seat, min(room, budget // max(param(R, C.P_TABLE_COST), 1)) + 1)
@@ -224,6 +226,7 @@ def heuristic_cards(S, R, seat, n, pol, budget, left):
     leader's. Returns the budget left."""
     ratio = R.pol_w[pol, C.W_CARD_RATIO]
     rival = leader(S, seat, n)
+    sips_left = S.pl[seat, C.SIPS]
     for t in range(R.cost.shape[0]):
         if R.cat[t] == C.CAT_EVENT or S.hand[seat, t] == 0:
             continue
@@ -233,12 +236,13 @@ def heuristic_cards(S, R, seat, n, pol, budget, left):
             target, value = seat, card_value(S, R, seat, t, left)
         if not can_host(S, R, target, t) or value < ratio * R.cost[t]:
             continue
-        sips = max_sips_for(S, R, seat, t)
-        if sips > 0 and S.pl[seat, C.SIPS] - sips < param(R, C.P_BRAWL_SIPS):
+        sips = sips_for(R, t, sips_left)
+        if sips > 0 and sips_left - sips < param(R, C.P_BRAWL_SIPS):
             sips = 0  # keep a Brawl's worth of sips
         price = nugget_price(R, t, sips)
         if price <= budget:
             budget -= price
+            sips_left -= sips
             commit_play(S, seat, t, target, sips)
     return budget
 
@@ -383,7 +387,7 @@ def wants_cancel(S, R, seat, pol, card, actor, target, cancelling):
 
 @jit
 def choose_sips(S, R, seat, pol, card):
-    sips = max_sips_for(S, R, seat, card)
+    sips = sips_for(R, card, S.pl[seat, C.SIPS])
     if kind_of(R, pol) == C.KIND_RANDOM:
         return sips if coin(S, seat, 0.5) else 0
     if S.pl[seat, C.SIPS] - sips < param(R, C.P_BRAWL_SIPS):

@@ -19,8 +19,8 @@ def replay_game(config, pols, seed, game_id, player_counts, policy_names) -> lis
     games = np.zeros((1, 8), np.int64)
     players = np.zeros((C.MAX_PLAYERS, 10 + C.N_ST), np.int64)
     wins = np.zeros(C.MAX_PLAYERS, np.float64)
-    k, rows, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
-                           pols, games, players, wins, 1000)
+    k, rows, _, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
+                              pols, games, players, wins, 1000, False)
     if k != 1:
         raise BrewError(f"replay of game {game_id} overflowed its buffers")
     names = config.cards.names

@@ -276,11 +276,12 @@ def nugget_price(R, card, sips):
 
 
 @jit
-def max_sips_for(S, R, seat, card):
-    """ALCOHOLIC: a card may cost 1 Nugget plus one sip per other Nugget due."""
+def sips_for(R, card, available):
+    """ALCOHOLIC: a card may cost 1 Nugget plus one sip per other Nugget due. Sips to pay
+    with, given `available` sips (0 when the variant is off or the sips do not suffice)."""
     if R.p[C.P_ALCOHOLIC] <= 0 or R.cost[card] < 1:
         return 0
-    if S.pl[seat, C.SIPS] >= R.cost[card] - 1:
+    if available >= R.cost[card] - 1:
         return R.cost[card] - 1
     return 0
 
@@ -364,7 +365,7 @@ def pay_card(S, R, seat, card, sips, game_id, target, kind):
 @jit
 def affordable(S, R, seat, card):
     """Sips to use (>= 0) if `seat` can pay for `card` now, else -1."""
-    sips = max_sips_for(S, R, seat, card)
+    sips = sips_for(R, card, S.pl[seat, C.SIPS])
     if S.pl[seat, C.TILL] >= nugget_price(R, card, sips):
         return sips
     if S.pl[seat, C.TILL] >= R.cost[card]:
@@ -445,19 +446,21 @@ def everyone_drinks(S, n):
 
 
 @jit
-def serve(S, R, seat, barrels, skill):
-    """Open `barrels` Barrels and serve every Beer; Bar flicks use the seat's dice stream."""
-    dwarves = dwarves_in(S, seat)
-    S.pl[seat, C.DWARVES] = dwarves
-    S.pl[seat, C.BARRELS] -= barrels
-    at_tables, at_bar, unserved = split_service(dwarves, seats_of(S, R, seat), barrels * param(R, C.P_BEERS))
-    chance = bar_chance(S, R, seat, skill)
+def flick_beers(S, R, seat, beers, chance):
+    """Flick `beers` Beers along the Bar; returns how many landed. Each flick uses the seat's
+    dice stream; in ALCOHOLIC+EPIC every wasted Beer makes everyone drink."""
     landed = 0
-    for _ in range(at_bar):
+    for _ in range(beers):
         if uniform(S.rng, dice_stream(seat)) < chance:
             landed += 1
         elif R.p[C.P_DRINK_ON_WASTE] > 0:
             everyone_drinks(S, S.g[C.G_N])
+    return landed
+
+
+@jit
+def settle_service(S, R, seat, at_tables, at_bar, landed, unserved):
+    """Nuggets, Fame and Brawl of an Evening's service (plus permanent card income)."""
     wasted = at_bar - landed
     S.pl[seat, C.EVENING] += at_tables + landed + tavern_sum(S, seat, R.income)
     add_fame(S, R, seat, landed)
@@ -466,8 +469,18 @@ def serve(S, R, seat, barrels, skill):
     S.st[seat, C.ST_SERVED_BAR] += landed
     S.st[seat, C.ST_WASTED] += wasted
     S.st[seat, C.ST_UNSERVED] += unserved
-    trace(S, C.TR_SERVE, seat, dwarves, barrels, at_tables, landed, wasted * 1000 + unserved)
-    # The Customer cards of the Evening go to the discard pile.
+
+
+@jit
+def serve(S, R, seat, barrels, skill):
+    """Open `barrels` Barrels and serve every Beer, then discard the Evening's Customer cards."""
+    dwarves = dwarves_in(S, seat)
+    S.pl[seat, C.DWARVES] = dwarves
+    S.pl[seat, C.BARRELS] -= barrels
+    at_tables, at_bar, unserved = split_service(dwarves, seats_of(S, R, seat), barrels * param(R, C.P_BEERS))
+    landed = flick_beers(S, R, seat, at_bar, bar_chance(S, R, seat, skill))
+    settle_service(S, R, seat, at_tables, at_bar, landed, unserved)
+    trace(S, C.TR_SERVE, seat, dwarves, barrels, at_tables, landed, (at_bar - landed) * 1000 + unserved)
     for k in range(S.ndrawn[seat]):
         discard_customer_card(S, S.drawn[seat, k])
     S.ndrawn[seat] = 0
