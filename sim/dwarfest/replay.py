@@ -62,7 +62,7 @@ def describe(row, names) -> str:
         return (f"{who} serves {a} dwarves from {b} Barrels: {c} at Tables, {d} landed at the Bar, "
                 f"{e // 1000} wasted, {e % 1000} without Beer")
     if code == C.TR_BRAWL:
-        return f"{who} BRAWL! {a} above the limit of {b}"
+        return f"{who} BRAWL! Brawl {a} is above the limit of {b}"
     if code == C.TR_SACRIFICE:
         return f"{who} sacrifices a {names[a]}; Brawl now {b}"
     if code == C.TR_SIPS:

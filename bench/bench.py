@@ -1,0 +1,253 @@
+"""brewbalance benchmark: Dwarfest, 4 players, greedy bots.
+
+Measures, and prints with the exact command or code path behind every figure:
+
+1. cold compile: `brewbalance simulate --games 1000` with a fresh numba cache, then warm;
+2. kernel-only throughput: `sim.dwarfest.kernel.run_chunk` in-process, 1 and N threads;
+3. end-to-end `brewbalance simulate` (Parquet included): games/s, share of kernel-only,
+   Parquet bytes per game and peak memory (a 10x run with --full);
+4. `brewbalance report` on that run.
+
+Usage: python bench/bench.py [--games N] [--quick] [--full]
+Progress goes to stderr, results to stdout. See bench/README.md for the targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+GAME_ARGS = ["dwarfest", "--players", "4", "--policy", "greedy"]
+GiB = 1 << 30
+
+# Peak RSS of a command: GNU time if present, else a wrapper that runs the CLI in-process
+# and prints its own ru_maxrss (KiB on Linux) as the last stderr line.
+GNU_TIME = "/usr/bin/time"
+RSS_WRAPPER = (
+    "import resource, sys\n"
+    "from brewbalance.cli import main\n"
+    "sys.argv = ['brewbalance', *sys.argv[1:]]\n"
+    "try:\n"
+    "    main()\n"
+    "finally:\n"
+    "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+)
+
+
+def log(msg: str) -> None:
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def out(msg: str = "") -> None:
+    print(msg, flush=True)
+
+
+def n_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def shown(cmd: list[str], cache: Path) -> str:
+    """The command as a reader would type it (from the repo root)."""
+    return f"BREWBALANCE_CACHE_DIR={cache} " + shlex.join(cmd)
+
+
+def run_cli(args: list[str], cache: Path, measure_rss: bool = False) -> tuple[float, int | None, str]:
+    """Run `python -m brewbalance ARGS` with the given numba cache; return
+    (wall seconds, peak RSS in bytes or None, the command line shown to the reader)."""
+    cmd = [PY, "-m", "brewbalance", *args]
+    env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache)}
+    rss_file = None
+    if measure_rss and os.path.exists(GNU_TIME):
+        rss_file = tempfile.NamedTemporaryFile(suffix=".rss", delete=False)
+        rss_file.close()
+        full = [GNU_TIME, "-f", "%M", "-o", rss_file.name, *cmd]
+        visible = [GNU_TIME, "-f", "%M", *cmd]
+    elif measure_rss:
+        full = visible = [PY, "-c", RSS_WRAPPER, *args]
+    else:
+        full = visible = cmd
+    log(f"running: {shlex.join(visible)}")
+    start = time.perf_counter()
+    proc = subprocess.run(full, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"bench: command failed ({proc.returncode}): {shlex.join(full)}\n{proc.stderr}")
+    rss = None
+    if rss_file is not None:
+        rss = int(Path(rss_file.name).read_text().split()[-1]) * 1024
+        os.unlink(rss_file.name)
+    elif measure_rss:
+        rss = int(proc.stderr.strip().splitlines()[-1]) * 1024
+    return wall, rss, shown(visible, cache)
+
+
+def simulate_args(n_games: int, jobs: int, run: Path) -> list[str]:
+    return ["simulate", *GAME_ARGS, "--games", str(n_games), "--jobs", str(jobs),
+            "--out", str(run), "--quiet", "--force"]
+
+
+def parquet_bytes(run: Path) -> int:
+    return sum(p.stat().st_size for p in run.rglob("*.parquet"))
+
+
+# ---------------------------------------------------------------- kernel-only (in-process)
+
+def kernel_setup():
+    """Config, rules and policy arrays as Dwarfest.simulate builds them (import after the
+    BREWBALANCE_CACHE_DIR is set, so the warm cache of step 1 is used)."""
+    import numpy as np
+
+    from sim.core.config import prepare
+    from sim.dwarfest import GAME
+
+    config = GAME.build(prepare("dwarfest", "base", [], []))
+    pols = GAME.policy_indices(config, ["greedy"])
+    return config, pols, np.array([4], np.int64)
+
+
+def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
+    """Play games first_game.. with run_chunk, exactly like Dwarfest.simulate but reusing
+    one chunk of output buffers and building no DataFrames. Returns games played."""
+    import numpy as np
+
+    from sim.dwarfest import CHUNK, events_bound
+    from sim.dwarfest import constants as C
+    from sim.dwarfest.kernel import STATUS_OVERFLOW, STATUS_VIOLATION, run_chunk
+    from sim.dwarfest.state import make_rules, make_state
+
+    rules = make_rules(config)
+    bound = events_bound(config)
+    state = make_state(len(config.cards.ids), CHUNK * 40 + bound)
+    games = np.zeros((CHUNK, 8), np.int64)
+    players = np.zeros((CHUNK * C.MAX_PLAYERS, 10 + C.N_ST), np.int64)
+    wins = np.zeros(CHUNK * C.MAX_PLAYERS, np.float64)
+    done = 0
+    while done < n_games:
+        k, _rows, _ev, status = run_chunk(state, rules, np.uint64(1), first_game + done,
+                                          min(CHUNK, n_games - done), counts, pols,
+                                          games, players, wins, bound, False)
+        if status in (STATUS_OVERFLOW, STATUS_VIOLATION):
+            raise RuntimeError(f"kernel status {status} at game {first_game + done + k}")
+        done += k
+    return done
+
+
+def kernel_throughput(n_games: int, threads: int) -> float:
+    """Games/s of run_chunk over n_games split across `threads` threads (compile excluded)."""
+    config, pols, counts = kernel_setup()
+    kernel_worker(config, pols, counts, 0, 2000)  # warm-up: load/compile, touch buffers
+    share = n_games // threads
+    start = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        done = sum(pool.map(lambda t: kernel_worker(config, pols, counts, t * share, share), range(threads)))
+    return done / (time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------- main
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=1_000_000, help="games for steps 2-4 (default 1,000,000)")
+    ap.add_argument("--quick", action="store_true", help="smoke run: --games 100000")
+    ap.add_argument("--full", action="store_true", help="also a 10x run for peak memory")
+    opts = ap.parse_args()
+    n = 100_000 if opts.quick else opts.games
+    jobs = n_cores()
+    rows: list[tuple[str, str, str, bool | None]] = []  # (metric, value, target, ok)
+
+    tmp = Path(tempfile.mkdtemp(prefix="brewbench_"))
+    cache = tmp / "numba-cache"
+    try:
+        out(f"brewbalance benchmark: Dwarfest, 4 players, greedy bots; {jobs} cores; "
+            f"python {sys.version.split()[0]}; temp dir {tmp}")
+        out("Commands run from the repository root; PY = " + PY)
+
+        # 1. cold compile, then warm, same cache folder
+        out("\n1. Compile time (simulate 1,000 games, fresh numba cache, then warm)")
+        small = simulate_args(1000, jobs, tmp / "run_1k")
+        log("cold run: compiling the kernels into a fresh cache (about a minute)")
+        cold, _, cmd = run_cli(small, cache)
+        warm, _, _ = run_cli(small, cache)
+        out(f"   cold: {cold:6.1f} s wall   (includes numba compile)")
+        out(f"   warm: {warm:6.1f} s wall   (same command, same cache)")
+        out(f"   command: {cmd}")
+        rows += [("cold simulate 1k games (compile)", f"{cold:.1f} s", "< 30 s", cold < 30),
+                 ("warm simulate 1k games", f"{warm:.1f} s", "< 3 s", warm < 3)]
+
+        # 2. kernel only, in-process, on the now-warm cache
+        os.environ["BREWBALANCE_CACHE_DIR"] = str(cache)
+        out(f"\n2. Kernel-only throughput ({n:,} games, run_chunk, no DataFrames)")
+        out("   code: bench/bench.py kernel_worker -> sim.dwarfest.kernel.run_chunk "
+            "(CHUNK games per call, ThreadPoolExecutor, one state + buffers per thread)")
+        kern = {}
+        for t in sorted({1, 2, jobs}):
+            log(f"kernel-only, {t} thread(s)")
+            kern[t] = kernel_throughput(n, t)
+            out(f"   {t} thread(s): {kern[t]:>12,.0f} games/s")
+            rows.append((f"kernel-only, {t} thread(s)", f"{kern[t]:,.0f} games/s", "", None))
+
+        # 3. end-to-end simulate with Parquet
+        out(f"\n3. End-to-end simulate ({n:,} games, {jobs} jobs, Parquet written)")
+        run = tmp / "run"
+        wall, rss, cmd = run_cli(simulate_args(n, jobs, run), cache, measure_rss=True)
+        rate = n / wall
+        share = rate / kern[jobs]
+        per_game = parquet_bytes(run) / n
+        out(f"   wall: {wall:.2f} s   {rate:,.0f} games/s   = {share:.0%} of kernel-only ({jobs} threads)")
+        out(f"   Parquet: {per_game:.1f} bytes/game   peak RSS: {rss / 2**20:,.0f} MiB")
+        out(f"   command: {cmd}")
+        rows += [(f"simulate {n:,} games", f"{wall:.2f} s", "", None),
+                 ("simulate throughput", f"{rate:,.0f} games/s", ">= 500,000 (2 cores)", rate >= 500_000),
+                 ("simulate / kernel-only", f"{share:.0%}", ">= 85%", share >= 0.85),
+                 ("Parquet per game", f"{per_game:.1f} B", "", None),
+                 (f"peak RSS, {n:,} games", f"{rss / 2**20:,.0f} MiB", "", None)]
+
+        big = 10 * n
+        if opts.full:
+            log(f"10x run: {big:,} games for peak memory")
+            shutil.rmtree(tmp / "run_big", ignore_errors=True)
+            wall_big, rss_big, cmd = run_cli(simulate_args(big, jobs, tmp / "run_big"), cache, measure_rss=True)
+            shutil.rmtree(tmp / "run_big", ignore_errors=True)
+            out(f"   {big:,} games: {wall_big:.1f} s, peak RSS {rss_big / 2**20:,.0f} MiB")
+            out(f"   command: {cmd}")
+            rows.append((f"peak RSS, {big:,} games", f"{rss_big / 2**20:,.0f} MiB", "< 2 GiB", rss_big < 2 * GiB))
+        else:
+            out(f"   peak RSS of {big:,} games: run `python bench/bench.py --full"
+                f"{'' if n == 1_000_000 else f' --games {n}'}`")
+
+        # 4. report on the run of step 3
+        out(f"\n4. Report ({n:,}-game run, HTML + PDF)")
+        rep, _, cmd = run_cli(["report", str(run)], cache)
+        out(f"   wall: {rep:.2f} s")
+        out(f"   command: {cmd}")
+        total = wall + rep
+        rows += [("report", f"{rep:.2f} s", "", None),
+                 (f"simulate + report, {n:,} games", f"{total:.1f} s",
+                  "< 30 s (1M games)", total < 30 if n == 1_000_000 else None)]
+
+        summary(rows)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def summary(rows: list[tuple[str, str, str, bool | None]]) -> None:
+    out("\nSummary")
+    w = max(len(r[0]) for r in rows)
+    out(f"  {'metric':<{w}}  {'value':>18}  {'target':<22}  ok")
+    for metric, value, target, ok in rows:
+        mark = "" if ok is None else ("yes" if ok else "NO")
+        out(f"  {metric:<{w}}  {value:>18}  {target:<22}  {mark}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,138 @@
+"""Dwarfest played whole: invariants under random play, bot strength, golden replay."""
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from dwarfest_state import blank, card, config, give
+from sim.dwarfest import GAME
+from sim.dwarfest import constants as C
+from sim.dwarfest import kernel as K
+from sim.dwarfest import rules as ru
+
+GOLDEN = Path(__file__).parent / "golden" / "dwarfest_replay_seed7_game3.txt"
+VARIANTS = ["base", "epic", "alcoholic", "alcoholic_epic"]
+BOTS = ["random", "greedy", "cautious", "expansionist"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("bot", BOTS)
+def test_invariants_hold_after_every_phase(variant, bot):
+    """--check asserts resources >= 0, maxima, card conservation, hand size and stacking
+    after every phase; any violation raises. 2-6 players, mixed with random opponents."""
+    cfg = config(variant)
+    shard = GAME.simulate(cfg, 11, 0, 600, [2, 3, 4, 5, 6], [bot, "random"], check=True)
+    games, players = shard.frames["games"], shard.frames["players"]
+    assert games.height == 600
+    assert (games["rounds"] == 5).all()  # the game ends after five Evenings
+    assert players.height == sum(games["n_players"].to_list())
+    for col in ("score", "fame", "tables", "barrels", "dancers", "sips_used"):
+        assert players[col].min() >= 0, col
+    assert players["tables"].max() <= 10 and players["barrels"].max() <= 10
+    assert players["dancers"].max() <= 3
+    if variant.startswith("alcoholic"):
+        assert players["sips_used"].max() <= 15
+    else:
+        assert players["sips_used"].max() == 0
+
+
+def test_winner_is_consistent_with_nuggets():
+    shard = GAME.simulate(config(), 5, 0, 2000, [2, 3, 4, 5, 6], ["greedy"])
+    p = shard.frames["players"]
+    best = p.group_by("game_id").agg(pl.col("score").max().alias("best"), pl.len().alias("n"))
+    p = p.join(best, on="game_id")
+    assert ((p["score"] == p["best"]) == (p["win"] > 0)).all()
+    assert ((p["rank"] == 1) == (p["win"] > 0)).all()
+    winners = p.filter(pl.col("win") > 0).group_by("game_id").agg(pl.len().alias("k"), pl.col("win").first())
+    assert np.allclose(winners["win"].to_numpy(), 1.0 / winners["k"].to_numpy())
+    totals = p.group_by("game_id").agg(pl.col("win").sum())
+    assert np.allclose(totals["win"].to_numpy(), 1.0)
+
+
+def test_greedy_beats_random_by_a_wide_margin():
+    """Two greedy and two random bots, seats rotated: greedy must take nearly every win."""
+    shard = GAME.simulate(config(), 3, 0, 4000, [4], ["greedy", "random"])
+    share = shard.frames["players"].group_by("policy").agg(pl.col("win").sum() / 4000)
+    share = dict(zip(share["policy"].cast(pl.String), share["win"]))
+    assert share["greedy"] > 0.9, share  # a fair share would be 0.5
+
+
+@pytest.mark.parametrize("style", ["cautious", "expansionist"])
+def test_each_style_beats_random(style):
+    shard = GAME.simulate(config(), 4, 0, 2000, [4], [style, "random"])
+    share = shard.frames["players"].group_by("policy").agg(pl.col("win").sum() / 2000)
+    share = dict(zip(share["policy"].cast(pl.String), share["win"]))
+    assert share[style] > 0.8, share
+
+
+def test_styles_play_differently():
+    out = {}
+    for style in ("cautious", "expansionist"):
+        p = GAME.simulate(config(), 8, 0, 2000, [4], [style]).frames["players"]
+        out[style] = p.select(pl.col("bouncers_used").mean(), pl.col("customers_refused").mean(),
+                              pl.col("brawls_broken").mean())
+    assert out["cautious"]["brawls_broken"][0] < out["expansionist"]["brawls_broken"][0]
+
+
+def test_every_tavern_card_play_is_logged_as_an_event():
+    shard = GAME.simulate(config(), 9, 0, 500, [4], ["greedy"])
+    plays = shard.frames["events"].filter(pl.col("kind") == "play").group_by(["game_id", "seat"]).len()
+    p = shard.frames["players"].join(plays, on=["game_id", "seat"], how="left").fill_null(0)
+    assert (p["cards_played"] == p["len"]).all()
+
+
+def test_a_cancel_cancels_an_event_and_a_cancel_can_be_cancelled():
+    cfg, R, S = blank(2)
+    rowdy, cancel = card(cfg, "rowdy_crowd"), card(cfg, "not_today")
+    give(S, 0, TILL=10, BRAWL=1)
+    give(S, 1, TILL=10, BRAWL=4)
+    S.hand[0, rowdy] = 1
+    S.hand[1, cancel] = 1
+    greedy = cfg.policy_index("greedy")
+    seats = np.array([greedy, greedy, 0, 0, 0, 0], np.int64)
+    K.play_event(S, R, 2, seats, 0, rowdy, 1, 0)
+    assert S.pl[1, C.BRAWL] == 4  # cancelled: 4 + 3 would have started a Brawl
+    assert S.hand[1, cancel] == 0 and S.pl[1, C.TILL] == 9
+    assert S.g[C.G_TDISC] == 2  # both cards discarded
+    # Now seat 0 holds a cancel too and cancels the cancel: Rowdy Crowd goes through.
+    S.hand[0, rowdy] = 1
+    S.hand[0, cancel] = 1
+    S.hand[1, cancel] = 1
+    K.play_event(S, R, 2, seats, 0, rowdy, 1, 0)
+    assert S.pl[1, C.BRAWL] == 7
+    assert S.g[C.G_TDISC] == 5
+
+
+def test_replay_matches_the_golden_log():
+    """A fixed seed replays to a fixed log. If rules, data or RNG change on purpose, rewrite
+    it with: python -m tests.regen_golden (and say so in the commit message)."""
+    lines = GAME.replay(config(), 7, 3, [4], ["greedy", "random"])
+    assert "\n".join(lines) + "\n" == GOLDEN.read_text()
+
+
+def test_replay_agrees_with_the_simulated_result():
+    cfg = config()
+    shard = GAME.simulate(cfg, 7, 0, 10, [4], ["greedy", "random"])
+    p = shard.frames["players"].filter(pl.col("game_id") == 3).sort("seat")
+    last = GAME.replay(cfg, 7, 3, [4], ["greedy", "random"])[-1]
+    for seat, score in enumerate(p["score"]):
+        assert f"seat {seat} {score} Nuggets" in last
+
+
+def test_same_seed_same_games_and_streams_are_independent_of_the_chunking():
+    cfg = config()
+    a = GAME.simulate(cfg, 21, 0, 300, [3, 5], ["greedy"]).frames
+    b = GAME.simulate(cfg, 21, 100, 200, [3, 5], ["greedy"]).frames
+    tail = a["players"].filter(pl.col("game_id") >= 100)
+    assert tail.equals(b["players"])
+    c = GAME.simulate(cfg, 22, 0, 300, [3, 5], ["greedy"]).frames
+    assert not a["players"].equals(c["players"])
+
+
+def test_overflow_guard_never_truncates():
+    assert ru.param is not None  # the kernel reports overflow as a status, see simulate()
+    cfg = config()
+    shard = GAME.simulate(cfg, 1, 0, 50, [6], ["random"])
+    assert shard.frames["games"].height == 50

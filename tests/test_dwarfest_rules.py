@@ -1,0 +1,271 @@
+"""Dwarfest rules, scenario by scenario, including every worked example of the rulebook.
+
+Chance is forced: Bar flicks are settled with a given number of landed Beers, decks are
+stacked by hand.
+"""
+
+import pytest
+
+from sim.dwarfest import constants as C
+from sim.dwarfest import rules as ru
+from dwarfest_state import blank, card, deal_customers, fill_customer_deck, give
+
+
+def serve_forced(R, S, seat, barrels, landed):
+    """Table Service with the Bar flick result forced to `landed` Beers."""
+    dwarves = ru.dwarves_in(S, seat)
+    S.pl[seat, C.BARRELS] -= barrels
+    at_tables, at_bar, unserved = ru.split_service(dwarves, ru.seats_of(S, R, seat), barrels * 5)
+    ru.settle_service(S, R, seat, at_tables, at_bar, landed, unserved)
+    return at_tables, at_bar, unserved
+
+
+# --- the rulebook's Table Service examples ------------------------------------------------------
+
+def test_gorma_fifteen_dwarves_three_tables_three_barrels_two_spilled():
+    # 15 dwarves, 3 Tables (12 seats), 3 Barrels: 3 served at the Bar, 2 spilled.
+    _, R, S = blank()
+    give(S, 0, TABLES=3, BARRELS=3, FAME=1, BRAWL=1)
+    deal_customers(S, 0, [4, 4, 4, 3])
+    at_tables, at_bar, unserved = serve_forced(R, S, 0, barrels=3, landed=1)
+    assert (at_tables, at_bar, unserved) == (12, 3, 0)
+    assert S.pl[0, C.EVENING] == 13  # 12 at Tables + 1 at the Bar
+    assert S.pl[0, C.FAME] == 1 + 1
+    assert S.pl[0, C.BRAWL] == 1 + 4  # two wasted Beers
+
+
+def test_harkaz_twelve_dwarves_three_barrels_surplus_to_the_bar():
+    # 12 dwarves, 12 seats, 3 Barrels = 15 Beers: 3 surplus flicked at the Bar, 1 wasted.
+    _, R, S = blank()
+    give(S, 0, TABLES=3, BARRELS=3, FAME=1, BRAWL=1)
+    deal_customers(S, 0, [6, 6])
+    at_tables, at_bar, unserved = serve_forced(R, S, 0, barrels=3, landed=2)
+    assert (at_tables, at_bar, unserved) == (12, 3, 0)
+    assert S.pl[0, C.EVENING] == 14
+    assert S.pl[0, C.FAME] == 1 + 2
+    assert S.pl[0, C.BRAWL] == 1 + 2
+
+
+def test_strom_sixteen_dwarves_but_fifteen_beers():
+    # 16 dwarves on 16 seats, only 3 Barrels: one dwarf without Beer, Brawl +2.
+    _, R, S = blank()
+    give(S, 0, TABLES=4, BARRELS=3, FAME=1, BRAWL=1)
+    deal_customers(S, 0, [4, 4, 4, 4])
+    at_tables, at_bar, unserved = serve_forced(R, S, 0, barrels=3, landed=0)
+    assert (at_tables, at_bar, unserved) == (15, 0, 1)
+    assert S.pl[0, C.EVENING] == 15
+    assert S.pl[0, C.BRAWL] == 1 + 2
+
+
+def test_thorgrim_balin_magnar_refusals_and_taking_refused_cards():
+    # Thorgrim refuses 2 of 4 cards; Balin refuses 1 of 3 and takes one of Thorgrim's;
+    # Magnar keeps his 2 and takes everything left on the table.
+    _, R, S = blank(3)
+    for seat in range(3):
+        give(S, seat, FAME=5, BRAWL=1)
+    deal_customers(S, 0, [3, 4, 5, 2])
+    deal_customers(S, 1, [2, 3, 4])
+    deal_customers(S, 2, [3, 3])
+    ru.refuse_card(S, R, 0, 3)
+    ru.refuse_card(S, R, 0, 2)
+    assert (S.pl[0, C.FAME], S.pl[0, C.BRAWL]) == (3, 3)
+    assert S.g[C.G_POOL] == 2
+    ru.refuse_card(S, R, 1, 0)
+    assert (S.pl[1, C.FAME], S.pl[1, C.BRAWL]) == (4, 2)
+    ru.take_from_pool(S, 1, 0)
+    assert S.ndrawn[1] == 3 and S.g[C.G_POOL] == 2
+    while S.g[C.G_POOL]:
+        ru.take_from_pool(S, 2, S.g[C.G_POOL] - 1)
+    assert (S.pl[2, C.FAME], S.pl[2, C.BRAWL]) == (5, 1)  # taking refused cards costs nothing
+    total = ru.dwarves_in(S, 0) + ru.dwarves_in(S, 1) + ru.dwarves_in(S, 2)
+    assert total == 3 + 4 + 5 + 2 + 2 + 3 + 4 + 3 + 3  # no dwarf lost or duplicated
+
+
+def test_barrels_to_open_at_most_one_extra_for_the_bar():
+    _, R, S = blank()
+    give(S, 0, BARRELS=10)
+    assert ru.max_barrels_to_open(S, R, 0, 10) == 3  # 2 needed + 1 for the Bar
+    assert ru.max_barrels_to_open(S, R, 0, 11) == 4  # 3 needed (surplus goes to the Bar) + 1
+    assert ru.max_barrels_to_open(S, R, 0, 0) == 1  # a whole Barrel served at the Bar
+    give(S, 0, BARRELS=2)
+    assert ru.max_barrels_to_open(S, R, 0, 20) == 2  # only what you own
+
+
+def test_bar_flicks_land_with_the_given_chance_and_use_the_seat_stream():
+    _, R, S = blank()
+    S.rng[ru.dice_stream(0)] = 12345
+    assert ru.flick_beers(S, R, 0, 50, 1.0) == 50
+    assert ru.flick_beers(S, R, 0, 50, 0.0) == 0
+    landed = ru.flick_beers(S, R, 0, 20000, 0.6)
+    assert 0.57 < landed / 20000 < 0.63
+
+
+# --- Brawls ----------------------------------------------------------------------------------------
+
+def test_brawl_destroys_tables_one_point_each_until_back_at_the_limit():
+    _, R, S = blank()
+    give(S, 0, TABLES=5, BARRELS=3, DANCERS=2, FAME=6, BRAWL=8)
+    ru.wreck(S, R, 0, 0)
+    assert S.pl[0, C.TABLES] == 2
+    assert S.pl[0, C.BRAWL] == 5
+    assert (S.pl[0, C.BARRELS], S.pl[0, C.DANCERS], S.pl[0, C.FAME]) == (3, 2, 6)
+
+
+def test_brawl_then_all_barrels_then_all_dancers_with_fame_loss():
+    _, R, S = blank()
+    give(S, 0, TABLES=1, BARRELS=4, DANCERS=2, FAME=7, BRAWL=8, TILL=9)
+    ru.wreck(S, R, 0, 0)
+    # 8 -> 7 (one Table) -> 6 (all Barrels) -> 5 (all Dancers, -2 Fame each)
+    assert (S.pl[0, C.TABLES], S.pl[0, C.BARRELS], S.pl[0, C.DANCERS]) == (0, 0, 0)
+    assert S.pl[0, C.BRAWL] == 5
+    assert S.pl[0, C.FAME] == 3
+    assert S.st[0, C.ST_DESTROYED] == 0
+    assert S.pl[0, C.TILL] == 9
+
+
+def test_brawl_still_above_the_limit_destroys_the_tavern_and_it_starts_over():
+    cfg, R, S = blank()
+    give(S, 0, TABLES=1, BARRELS=1, DANCERS=1, FAME=9, BRAWL=12, TILL=30, EVENING=14)
+    S.tav[0, card(cfg, "barmaid")] = 1
+    ru.wreck(S, R, 0, 0)
+    assert S.st[0, C.ST_DESTROYED] == 1
+    assert S.pl[0, C.TILL] == 10 and S.pl[0, C.EVENING] == 0  # all Nuggets lost, setup again
+    assert (S.pl[0, C.TABLES], S.pl[0, C.BARRELS], S.pl[0, C.FAME], S.pl[0, C.BRAWL]) == (2, 2, 1, 1)
+    assert S.tav[0].sum() == 0
+    assert S.g[C.G_TDISC] == 1  # the Barmaid went to the discard pile
+
+
+def test_bouncer_sacrifice_lowers_the_brawl_by_two():
+    cfg, R, S = blank()
+    bouncer = card(cfg, "bouncer")
+    S.tav[0, bouncer] = 2
+    give(S, 0, TABLES=3, BRAWL=9)
+    assert ru.sacrifice_bouncer(S, R, 0, 0)
+    assert S.pl[0, C.BRAWL] == 7 and S.tav[0, bouncer] == 1
+    assert ru.sacrifice_bouncer(S, R, 0, 0)
+    assert not ru.sacrifice_bouncer(S, R, 0, 0)  # none left
+    assert S.pl[0, C.BRAWL] == 5
+
+
+def test_epic_limit_is_four():
+    _, R, S = blank(variant="epic")
+    give(S, 0, TABLES=5, BRAWL=6)
+    ru.wreck(S, R, 0, 0)
+    assert S.pl[0, C.TABLES] == 3 and S.pl[0, C.BRAWL] == 4
+
+
+def test_alcoholic_sips_calm_a_brawl_by_one_each_at_most_three():
+    _, R, S = blank(variant="alcoholic")
+    give(S, 0, SIPS=10, BRAWL=11)
+    ru.calm_with_sips(S, R, 0, 5)
+    assert S.pl[0, C.BRAWL] == 8 and S.pl[0, C.SIPS] == 7
+    assert S.st[0, C.ST_SIPS_USED] == 3
+
+
+def test_alcoholic_card_costs_one_nugget_plus_sips():
+    cfg, R, S = blank(variant="alcoholic")
+    barmaid = card(cfg, "barmaid")  # cost 4
+    assert ru.sips_for(R, barmaid, 10) == 3
+    assert ru.nugget_price(R, barmaid, 3) == 1
+    assert ru.sips_for(R, barmaid, 2) == 0  # not enough sips: pay in Nuggets
+    _, R_base, _ = blank()
+    assert ru.sips_for(R_base, barmaid, 10) == 0  # only in the ALCOHOLIC variants
+
+
+# --- Restocking, Opening, Cash-in -------------------------------------------------------------------
+
+def test_restock_reveal_pays_buys_and_plays_cards_into_any_tavern():
+    cfg, R, S = blank(2)
+    troublemaker, bard = card(cfg, "troublemaker"), card(cfg, "wandering_bard")
+    give(S, 0, TILL=20, FAME=1)
+    S.hand[0, troublemaker] = 1
+    S.hand[0, bard] = 1
+    S.buys[0] = [1, 2, 1]  # a Table, two Barrels, a Dancer: 4 + 2 + 3
+    S.plays[0, 0] = [troublemaker, 1, 0]
+    S.plays[0, 1] = [bard, 0, 0]
+    S.nplays[0] = 2
+    ru.carry_out_restock(S, R, 0, 0)
+    assert S.pl[0, C.TILL] == 20 - 9 - 2 - 3
+    assert (S.pl[0, C.TABLES], S.pl[0, C.BARRELS], S.pl[0, C.DANCERS]) == (1, 2, 1)
+    assert S.pl[0, C.FAME] == 1 + 2 + 3  # Dancer +2, Wandering Bard +3
+    assert S.tav[1, troublemaker] == 1 and S.tav[0, bard] == 1
+    assert S.hand[0].sum() == 0
+
+
+def test_nuggets_set_aside_for_an_unplayable_card_are_lost():
+    cfg, R, S = blank(2)
+    tap = card(cfg, "golden_tap")  # not stackable, cost 5
+    give(S, 0, TILL=10)
+    S.tav[0, tap] = 1
+    S.hand[0, tap] = 1
+    S.plays[0, 0] = [tap, 0, 0]
+    S.nplays[0] = 1
+    ru.carry_out_restock(S, R, 0, 0)
+    assert S.pl[0, C.TILL] == 5
+    assert S.tav[0, tap] == 1 and S.hand[0, tap] == 1
+
+
+def test_opening_order_by_fame_ties_to_the_dealer_then_clockwise():
+    import numpy as np
+
+    _, R, S = blank(4)
+    for seat, fame in enumerate([3, 5, 3, 3]):
+        give(S, seat, FAME=fame)
+    order = np.zeros(4, np.int64)
+    ru.fame_order(S, 4, 2, order)  # seat 2 deals
+    assert list(order) == [1, 2, 3, 0]
+
+
+def test_customer_cards_drawn_by_the_fame_table_and_deck_reshuffles():
+    _, R, S = blank(2)
+    fill_customer_deck(S, [5, 4])
+    for k, d in enumerate([2, 3, 6]):
+        S.cdisc[k] = d
+    S.g[C.G_CDISC] = 3
+    got = ru.give_customer_cards(S, 0, 4)
+    assert S.ndrawn[0] == 4
+    assert S.drawn[0, 0] == 5 and S.drawn[0, 1] == 4  # the deck first, in order
+    rest = sorted(S.drawn[0, 2:4])
+    assert rest in ([2, 3], [2, 6], [3, 6])  # then two of the reshuffled discards
+    assert got == 9 + sum(rest)
+    assert S.g[C.G_CDISC] == 0 and S.g[C.G_CDECK] == 1  # discards reshuffled into the deck
+
+
+def test_starting_brawl_is_one_plus_permanent_card_bonuses():
+    cfg, R, S = blank(2)
+    S.tav[0, card(cfg, "troublemaker")] = 2  # +2 each
+    S.tav[0, card(cfg, "hearth_priestess")] = 1  # -1
+    assert ru.starting_brawl(S, R, 0) == 1 + 4 - 1
+    S.tav[1, card(cfg, "great_hearth")] = 3
+    assert ru.starting_brawl(S, R, 1) == 0  # never below zero
+
+
+def test_event_effects():
+    cfg, R, S = blank(2)
+    give(S, 1, DANCERS=2, FAME=6, BARRELS=3, BRAWL=2)
+    ru.apply_event(S, R, 0, card(cfg, "dancer_lured_away"), 1)
+    assert S.pl[1, C.DANCERS] == 1 and S.pl[1, C.FAME] == 4
+    ru.apply_event(S, R, 0, card(cfg, "leaky_barrels"), 1)
+    assert S.pl[1, C.BARRELS] == 1
+    ru.apply_event(S, R, 0, card(cfg, "rowdy_crowd"), 1)
+    assert S.pl[1, C.BRAWL] == 5
+    ru.apply_event(S, R, 1, card(cfg, "round_on_the_house"), 1)
+    assert S.pl[1, C.BRAWL] == 3
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_setup_deals_five_cards_each_and_the_starting_resources(n):
+    import numpy as np
+
+    from sim.dwarfest.kernel import seed_streams
+
+    _, R, S = blank(n)
+    seed_streams(S, np.uint64(1), 0)
+    ru.setup_decks(S, R)
+    ru.setup_players(S, R, n)
+    for seat in range(n):
+        assert S.hand[seat].sum() == 5
+        assert (S.pl[seat, C.TILL], S.pl[seat, C.TABLES], S.pl[seat, C.BARRELS]) == (10, 2, 2)
+        assert (S.pl[seat, C.FAME], S.pl[seat, C.BRAWL]) == (1, 1)
+    assert S.g[C.G_TDECK] == 61 - 5 * n
+    assert S.g[C.G_CDECK] == 54
