@@ -35,6 +35,12 @@ def events_bound(cfg: DwarfestConfig) -> int:
     return C.MAX_PLAYERS * evenings * (3 * hand + C.MAX_PLAYS + 2) + 61
 
 
+def enum_column(names, codes: np.ndarray) -> pl.Series:
+    """A dictionary-encoded string column from integer codes."""
+    levels = list(names)
+    return pl.Series(levels, dtype=pl.Enum(levels)).gather(codes.astype(np.uint32))
+
+
 class Dwarfest:
     id = "dwarfest"
     title = "Dwarfest"
@@ -89,14 +95,14 @@ class Dwarfest:
         return Shard(self.frames(config, games, players[:prow], wins[:prow], np.concatenate(events), policies))
 
     def frames(self, config, games, players, wins, events, policies) -> dict[str, pl.DataFrame]:
-        pol_enum = pl.Enum(config.policy_ids)
-        card_enum = pl.Enum(config.cards.ids)
+        """Column arrays -> DataFrames. String columns are Enums gathered from their codes,
+        so no per-row string is ever built."""
         g = pl.DataFrame({
             "game_id": games[:, 0],
             "n_players": games[:, 1].astype(np.int8),
             "rounds": games[:, 2].astype(np.int16),
             "decisions": games[:, 3].astype(np.int32),
-            "end_reason": pl.Series(np.array(C.END_REASONS)[games[:, 4]], dtype=pl.Enum(list(C.END_REASONS))),
+            "end_reason": enum_column(C.END_REASONS, games[:, 4]),
             "n_winners": games[:, 5].astype(np.int8),
             "brawls": games[:, 6].astype(np.int16),
             "taverns_destroyed": games[:, 7].astype(np.int16),
@@ -104,8 +110,8 @@ class Dwarfest:
         p_cols = {
             "game_id": players[:, 0],
             "seat": players[:, 1].astype(np.int8),
-            "faction": pl.Series(["none"] * len(players), dtype=pl.Enum(["none"])),
-            "policy": pl.Series(np.array(config.policy_ids)[players[:, 2]], dtype=pol_enum),
+            "faction": enum_column(["none"], np.zeros(len(players), np.int64)),
+            "policy": enum_column(config.policy_ids, players[:, 2]),
             "score": players[:, 3].astype(np.int32),
             "rank": players[:, 4].astype(np.int8),
             "win": wins,
@@ -121,8 +127,8 @@ class Dwarfest:
             "game_id": events[:, 0],
             "seat": events[:, 1].astype(np.int8),
             "round": events[:, 2].astype(np.int8),
-            "card": pl.Series(np.array(config.cards.ids)[events[:, 3]], dtype=card_enum),
-            "kind": pl.Series(np.array(C.LOG_KINDS)[events[:, 4]], dtype=pl.Enum(list(C.LOG_KINDS))),
+            "card": enum_column(config.cards.ids, events[:, 3]),
+            "kind": enum_column(C.LOG_KINDS, events[:, 4]),
             "amount": events[:, 5].astype(np.int32),
             "target": events[:, 6].astype(np.int8),
         })
