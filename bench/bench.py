@@ -169,7 +169,7 @@ def main() -> None:
     cache = tmp / "numba-cache"
     try:
         out(f"brewbalance benchmark: Dwarfest, 4 players, greedy bots; {jobs} cores; "
-            f"python {sys.version.split()[0]}; temp dir {tmp}")
+            f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.2f}; temp dir {tmp}")
         out("Commands run from the repository root; PY = " + PY)
 
         # 1. cold compile, then warm, same cache folder
@@ -236,6 +236,9 @@ def main() -> None:
                   "< 30 s (1M games)", total < 30 if n == 1_000_000 else None)]
 
         summary(rows)
+        if len([d for d in cache.iterdir() if d.is_dir()]) > 1:
+            out("\nWARNING: the sim sources changed during the benchmark (several numba cache "
+                "folders), so some figures include a recompile; run it again.")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
