@@ -36,13 +36,13 @@ def give(state, seat: int, **resources) -> None:
 def deal_customers(state, seat: int, dwarves: list[int]) -> None:
     for k, d in enumerate(dwarves):
         state.drawn[seat, k] = d
-    state.ndrawn[seat] = len(dwarves)
+    state.pl[seat, C.N_DRAWN] = len(dwarves)
 
 
 def fill_customer_deck(state, cards: list[int]) -> None:
     """Deck in draw order: the first card listed is drawn first."""
     for k, d in enumerate(reversed(cards)):
-        state.cdeck[k] = d
+        state.piles[C.PILE_CDECK, k] = d
     state.g[C.G_CDECK] = len(cards)
 
 

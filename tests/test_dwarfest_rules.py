@@ -73,7 +73,7 @@ def test_thorgrim_balin_magnar_refusals_and_taking_refused_cards():
     ru.refuse_card(S, R, 1, 0)
     assert (S.pl[1, C.FAME], S.pl[1, C.BRAWL]) == (4, 2)
     ru.take_from_pool(S, 1, 0)
-    assert S.ndrawn[1] == 3 and S.g[C.G_POOL] == 2
+    assert S.pl[1, C.N_DRAWN] == 3 and S.g[C.G_POOL] == 2
     while S.g[C.G_POOL]:
         ru.take_from_pool(S, 2, S.g[C.G_POOL] - 1)
     assert (S.pl[2, C.FAME], S.pl[2, C.BRAWL]) == (5, 1)  # taking refused cards costs nothing
@@ -180,10 +180,10 @@ def test_restock_reveal_pays_buys_and_plays_cards_into_any_tavern():
     give(S, 0, TILL=20, FAME=1)
     S.hand[0, troublemaker] = 1
     S.hand[0, bard] = 1
-    S.buys[0] = [1, 2, 1]  # a Table, two Barrels, a Dancer: 4 + 2 + 3
+    give(S, 0, BUY_TABLES=1, BUY_BARRELS=2, BUY_DANCERS=1)  # 4 + 2 + 3 Nuggets
     S.plays[0, 0] = [troublemaker, 1, 0]
     S.plays[0, 1] = [bard, 0, 0]
-    S.nplays[0] = 2
+    give(S, 0, N_PLAYS=2)
     ru.carry_out_restock(S, R, 0, 0)
     assert S.pl[0, C.TILL] == 20 - 9 - 2 - 3
     assert (S.pl[0, C.TABLES], S.pl[0, C.BARRELS], S.pl[0, C.DANCERS]) == (1, 2, 1)
@@ -199,7 +199,7 @@ def test_nuggets_set_aside_for_an_unplayable_card_are_lost():
     S.tav[0, tap] = 1
     S.hand[0, tap] = 1
     S.plays[0, 0] = [tap, 0, 0]
-    S.nplays[0] = 1
+    give(S, 0, N_PLAYS=1)
     ru.carry_out_restock(S, R, 0, 0)
     assert S.pl[0, C.TILL] == 5
     assert S.tav[0, tap] == 1 and S.hand[0, tap] == 1
@@ -220,10 +220,10 @@ def test_customer_cards_drawn_by_the_fame_table_and_deck_reshuffles():
     _, R, S = blank(2)
     fill_customer_deck(S, [5, 4])
     for k, d in enumerate([2, 3, 6]):
-        S.cdisc[k] = d
+        S.piles[C.PILE_CDISC, k] = d
     S.g[C.G_CDISC] = 3
     got = ru.give_customer_cards(S, 0, 4)
-    assert S.ndrawn[0] == 4
+    assert S.pl[0, C.N_DRAWN] == 4
     assert S.drawn[0, 0] == 5 and S.drawn[0, 1] == 4  # the deck first, in order
     rest = sorted(S.drawn[0, 2:4])
     assert rest in ([2, 3], [2, 6], [3, 6])  # then two of the reshuffled discards

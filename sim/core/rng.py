@@ -11,7 +11,7 @@ bot decisions) mean that changing a bot or a card does not reshuffle the decks: 
 """
 
 import numpy as np
-from .jit import jit
+from .jit import jit, jit_inline
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -23,7 +23,7 @@ STREAM_DICE = 2  # dice, flicks and other physical chance, one sub-stream per se
 STREAM_POLICY = 3  # bot decisions, one sub-stream per seat
 
 
-@jit
+@jit_inline
 def mix64(z):
     """SplitMix64 finaliser: a bijective avalanche of one 64-bit word."""
     z = np.uint64(z)
@@ -41,20 +41,20 @@ def stream_seed(seed, game_id, stream, sub):
     return mix64(h ^ (np.uint64(sub) * _M2 + GOLDEN))
 
 
-@jit
+@jit_inline
 def next_u64(state, i):
     """Advance stream `i` of the state array in place and return its next 64-bit word."""
     state[i] = state[i] + GOLDEN
     return mix64(state[i])
 
 
-@jit
+@jit_inline
 def uniform(state, i):
     """A float in [0, 1) with 53 random bits."""
     return (next_u64(state, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@jit
+@jit_inline
 def randint(state, i, n):
     """An int in [0, n) (n >= 1). Lemire's multiply-shift; bias < n / 2**32, negligible here."""
     r = next_u64(state, i) >> np.uint64(32)

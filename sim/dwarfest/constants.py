@@ -17,7 +17,12 @@ BARRELS = 5
 DANCERS = 6
 SIPS = 7  # ALCOHOLIC variant budget left
 DWARVES = 8  # dwarves accepted into the Tavern this Evening
-N_PL = 9
+N_DRAWN = 9  # Customer cards in front of the player (State.drawn[seat, :N_DRAWN])
+BUY_TABLES = 10  # the hidden Restocking choice ...
+BUY_BARRELS = 11
+BUY_DANCERS = 12
+N_PLAYS = 13  # ... and the cards committed (State.plays[seat, :N_PLAYS])
+N_PL = 14
 
 # --- per-player statistics: columns of State.st (logged to the players table) -------------
 ST_BRAWLS = 0  # Brawls that broke out
@@ -32,6 +37,15 @@ ST_SIPS_USED = 8
 ST_TABLES_LOST = 9
 ST_BOUNCERS_USED = 10
 N_ST = 11
+
+# --- rows of State.piles: the decks and discard piles, their sizes in State.g ------------------
+PILE_TDECK, PILE_TDISC, PILE_CDECK, PILE_CDISC, PILE_POOL = range(5)
+
+# --- rows of State.seats: per-seat scratch -------------------------------------------------
+ROW_ORDER, ROW_POLICY, ROW_BY_FAME, ROW_RANK = range(4)
+
+# --- rows of State.picks: a bot's Table Service choice -------------------------------------
+PICK_REFUSE, PICK_TAKE, PICK_KEPT = range(3)
 
 # --- game-level counters: State.g -----------------------------------------------------------
 G_N = 0  # players
@@ -87,6 +101,12 @@ LOG_SACRIFICE = 2  # a Bouncer was sacrificed in a Brawl
 LOG_DISCARD = 3  # a card discarded from hand at Cash-in
 LOG_LOST = 4  # a card in play lost to a destroyed Tavern
 LOG_KINDS = ("play", "cancelled", "sacrifice", "discard", "lost")
+
+# --- card fields: columns of Rules.card (one row per Tavern card type) ---------------------
+CARD_FIELDS = ("cost", "cat", "stackable", "count", "income", "fame", "brawl", "seats", "bouncer",
+               "harmful", "event", "amount")
+(CF_COST, CF_CAT, CF_STACKABLE, CF_COUNT, CF_INCOME, CF_FAME, CF_BRAWL, CF_SEATS, CF_BOUNCER,
+ CF_HARMFUL, CF_EVENT, CF_AMOUNT) = range(len(CARD_FIELDS))
 
 # --- parameters: index into the float64 vector built from params.toml ---------------------
 PARAM_NAMES = (

@@ -36,9 +36,9 @@ def check_player(S, R, seat):
     if S.pl[seat, C.SIPS] > param(R, C.P_SIPS):
         return SIPS
     held = 0
-    for t in range(R.cost.shape[0]):
+    for t in range(R.card.shape[0]):
         held += S.hand[seat, t]
-        if R.stackable[t] == 0 and S.tav[seat, t] > 1:
+        if R.card[t, C.CF_STACKABLE] == 0 and S.tav[seat, t] > 1:
             return STACKING
     if held > param(R, C.P_HAND):
         return HAND_SIZE
@@ -54,9 +54,9 @@ def check_state(S, R, n):
         code = check_player(S, R, seat)
         if code != OK:
             return code
-        for t in range(R.cost.shape[0]):
+        for t in range(R.card.shape[0]):
             tavern_cards += S.hand[seat, t] + S.tav[seat, t]
-        customer_cards += S.ndrawn[seat]
+        customer_cards += S.pl[seat, C.N_DRAWN]
     if tavern_cards != TAVERN_DECK_SIZE:
         return TAVERN_CARDS
     if customer_cards != CUSTOMER_DECK_SIZE:

@@ -6,7 +6,7 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 """
 
 import numpy as np
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 
@@ -26,7 +26,7 @@ def seed_streams(S, seed, game_id):
         S.rng[1 + C.MAX_PLAYERS + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
 
 
-@jit
+@jit_inline
 def decided(S):
     S.g[C.G_DECISIONS] += 1
 
@@ -44,7 +44,7 @@ def opponent_of(S, R, n, seats_pol, actor, target, card, cancelling):
             continue
         if ru.find_cancel(S, R, s) < 0:
             continue
-        if not cancelling and pol.is_harmful(R.event[card]) and s != target:
+        if not cancelling and pol.is_harmful(R.card[card, C.CF_EVENT]) and s != target:
             continue
         decided(S)
         if pol.wants_cancel(S, R, s, seats_pol[s], card, actor, target, cancelling):
@@ -96,9 +96,9 @@ def play_event(S, R, n, seats_pol, seat, card, target, game_id):
 def event_window(S, R, n, seats_pol, window, game_id):
     """From the Dealer, each player may play the Events bots keep for this moment."""
     for k in range(n):
-        seat = S.order[k]
-        for t in range(R.event.shape[0]):
-            if R.event[t] == C.EV_NONE or S.hand[seat, t] == 0 or pol.event_window(R.event[t]) != window:
+        seat = S.seats[C.ROW_ORDER, k]
+        for t in range(R.card.shape[0]):
+            if R.card[t, C.CF_EVENT] == C.EV_NONE or S.hand[seat, t] == 0 or pol.event_window(R.card[t, C.CF_EVENT]) != window:
                 continue
             if ru.affordable(S, R, seat, t) < 0:
                 continue
@@ -116,15 +116,15 @@ def restocking(S, R, n, seats_pol, game_id):
         decided(S)
         pol.choose_restock(S, R, seat, n, seats_pol[seat])
     for k in range(n):  # revealed and carried out from the Dealer
-        ru.carry_out_restock(S, R, S.order[k], game_id)
+        ru.carry_out_restock(S, R, S.seats[C.ROW_ORDER, k], game_id)
     event_window(S, R, n, seats_pol, C.WIN_RESTOCK, game_id)
 
 
 @jit
 def opening(S, R, n):
-    ru.fame_order(S, n, S.g[C.G_DEALER], S.by_fame)
+    ru.fame_order(S, n, S.g[C.G_DEALER], S.seats[C.ROW_BY_FAME])
     for k in range(n):
-        seat = S.by_fame[k]
+        seat = S.seats[C.ROW_BY_FAME][k]
         cards = ru.customer_cards_for(S, R, seat)
         got = ru.give_customer_cards(S, seat, cards)
         ru.trace(S, C.TR_DRAW, seat, cards, got, S.pl[seat, C.FAME], 0, 0)
@@ -132,9 +132,9 @@ def opening(S, R, n):
 
 @jit
 def table_service(S, R, n, seats_pol):
-    refuse, take = S.refuse, S.take
+    refuse, take = S.picks[C.PICK_REFUSE], S.picks[C.PICK_TAKE]
     for k in range(n):
-        seat = S.order[k]
+        seat = S.seats[C.ROW_ORDER, k]
         p = seats_pol[seat]
         decided(S)
         nr, nt = pol.choose_service(S, R, seat, p, refuse, take)
@@ -152,7 +152,7 @@ def table_service(S, R, n, seats_pol):
 def brawls(S, R, n, seats_pol, game_id):
     limit = ru.param(R, C.P_BRAWL_LIMIT)
     for k in range(n):
-        seat = S.order[k]
+        seat = S.seats[C.ROW_ORDER, k]
         if S.pl[seat, C.BRAWL] <= limit:
             continue
         S.st[seat, C.ST_BRAWLS] += 1
@@ -172,13 +172,13 @@ def brawls(S, R, n, seats_pol, game_id):
 @jit
 def cash_in(S, R, n, seats_pol, game_id, last):
     for k in range(n):
-        seat = S.order[k]
+        seat = S.seats[C.ROW_ORDER, k]
         ru.cash_in(S, seat)
         ru.trace(S, C.TR_CASHIN, seat, S.pl[seat, C.TILL], S.pl[seat, C.FAME], 0, 0, 0)
     if last:
         return
     for k in range(n):
-        seat = S.order[k]
+        seat = S.seats[C.ROW_ORDER, k]
         decided(S)
         card = pol.choose_discard(S, R, seat, seats_pol[seat])
         if card >= 0:
@@ -284,7 +284,7 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
     event buffer is nearly full: call again for the rest), STATUS_OVERFLOW (a bug), or
     STATUS_VIOLATION (with `check`: game first_game + games done broke an invariant, S.g holds
     the code and phase)."""
-    seats_pol, ranks, wins = S.seats_pol, S.ranks, S.wins
+    seats_pol, ranks, wins = S.seats[C.ROW_POLICY], S.seats[C.ROW_RANK], S.wins
     S.g[C.G_EVENTS] = 0
     ev_rows = 0
     prow = 0

@@ -15,7 +15,7 @@ cards it brings will earn in the Evenings left.
 """
 
 import numpy as np
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from sim.core.rng import randint, uniform
 
@@ -26,17 +26,17 @@ from .rules import (
 )
 
 
-@jit
+@jit_inline
 def kind_of(R, pol):
     return R.pol_kind[pol]
 
 
-@jit
+@jit_inline
 def coin(S, seat, p):
     return uniform(S.rng, policy_stream(seat)) < p
 
 
-@jit
+@jit_inline
 def pick(S, seat, n):
     return randint(S.rng, policy_stream(seat), n)
 
@@ -54,21 +54,21 @@ def leader(S, seat, n):
     return best
 
 
-@jit
+@jit_inline
 def random_rival(S, seat, n):
     k = pick(S, seat, n - 1)
     return k if k < seat else k + 1
 
 
-@jit
+@jit_inline
 def evenings_left(S, R):
     return param(R, C.P_EVENINGS) - S.g[C.G_EVENING]
 
 
 @jit
 def holds_cancel(S, R, seat):
-    for t in range(R.event.shape[0]):
-        if R.event[t] == C.EV_CANCEL and S.hand[seat, t] > 0:
+    for t in range(R.card.shape[0]):
+        if R.card[t, C.CF_EVENT] == C.EV_CANCEL and S.hand[seat, t] > 0:
             return True
     return False
 
@@ -89,18 +89,18 @@ def fame_value(S, R, seat, extra, left):
 @jit
 def card_value(S, R, seat, card, left):
     """Value of a Character/Object card in one's own Tavern, in Nuggets."""
-    v = R.income[card] * left + fame_value(S, R, seat, R.fame[card], left)
+    v = R.card[card, C.CF_INCOME] * left + fame_value(S, R, seat, R.card[card, C.CF_FAME], left)
     v += R.bar_skill[card] * 4.0 * 2.0 * left  # about four Bar flicks an Evening
-    v += R.seats[card] * 0.5 * left
-    v -= R.brawl[card] * 1.5 * (left - 1)
-    v += R.bouncer[card] * 3.0
+    v += R.card[card, C.CF_SEATS] * 0.5 * left
+    v -= R.card[card, C.CF_BRAWL] * 1.5 * (left - 1)
+    v += R.card[card, C.CF_BOUNCER] * 3.0
     return v
 
 
 @jit
 def harm_value(R, card, left):
     """Value of putting a harmful card in the leader's Tavern."""
-    return R.brawl[card] * 1.5 * (left - 1) - R.fame[card] * 0.5
+    return R.card[card, C.CF_BRAWL] * 1.5 * (left - 1) - R.card[card, C.CF_FAME] * 0.5
 
 
 @jit
@@ -177,19 +177,21 @@ def service_value(R, cx, dwarves, barrels, brawl, fame_loss):
 
 @jit
 def commit_play(S, seat, card, target, sips):
-    k = S.nplays[seat]
+    k = S.pl[seat, C.N_PLAYS]
     if k < C.MAX_PLAYS:
         S.plays[seat, k, 0] = card
         S.plays[seat, k, 1] = target
         S.plays[seat, k, 2] = sips
-        S.nplays[seat] = k + 1
+        S.pl[seat, C.N_PLAYS] = k + 1
 
 
 @jit
 def choose_restock(S, R, seat, n, pol):
-    """Hidden Restocking choice: fills S.buys[seat] and S.plays[seat]."""
-    S.buys[seat, :] = 0
-    S.nplays[seat] = 0
+    """Hidden Restocking choice: fills the BUY_* columns of S.pl[seat] and S.plays[seat]."""
+    S.pl[seat, C.BUY_TABLES] = 0
+    S.pl[seat, C.BUY_BARRELS] = 0
+    S.pl[seat, C.BUY_DANCERS] = 0
+    S.pl[seat, C.N_PLAYS] = 0
     if kind_of(R, pol) == C.KIND_RANDOM:
         random_restock(S, R, seat, n)
     else:
@@ -200,8 +202,8 @@ def choose_restock(S, R, seat, n, pol):
 def random_restock(S, R, seat, n):
     budget = S.pl[seat, C.TILL]
     sips_left = S.pl[seat, C.SIPS]
-    for t in range(R.cost.shape[0]):
-        if R.cat[t] != C.CAT_EVENT and S.hand[seat, t] > 0 and coin(S, seat, 0.5):
+    for t in range(R.card.shape[0]):
+        if R.card[t, C.CF_CAT] != C.CAT_EVENT and S.hand[seat, t] > 0 and coin(S, seat, 0.5):
             sips = sips_for(R, t, sips_left) if coin(S, seat, 0.5) else 0
             price = nugget_price(R, t, sips)
             if price <= budget:
@@ -210,14 +212,14 @@ def random_restock(S, R, seat, n):
                 commit_play(S, seat, t, pick(S, seat, n), sips)
     room = param(R, C.P_MAX_TABLES) - S.pl[seat, C.TABLES]
     k = pick(S, seat, min(room, budget // max(param(R, C.P_TABLE_COST), 1)) + 1)
-    S.buys[seat, 0] = k
+    S.pl[seat, C.BUY_TABLES] = k
     budget -= k * param(R, C.P_TABLE_COST)
     room = param(R, C.P_MAX_DANCERS) - S.pl[seat, C.DANCERS]
     k = pick(S, seat, min(room, budget // max(param(R, C.P_DANCER_COST), 1)) + 1)
-    S.buys[seat, 2] = k
+    S.pl[seat, C.BUY_DANCERS] = k
     budget -= k * param(R, C.P_DANCER_COST)
     room = param(R, C.P_MAX_BARRELS) - S.pl[seat, C.BARRELS]
-    S.buys[seat, 1] = pick(S, seat, min(room, budget // max(param(R, C.P_BARREL_COST), 1)) + 1)
+    S.pl[seat, C.BUY_BARRELS] = pick(S, seat, min(room, budget // max(param(R, C.P_BARREL_COST), 1)) + 1)
 
 
 @jit
@@ -227,14 +229,14 @@ def heuristic_cards(S, R, seat, n, pol, budget, left):
     ratio = R.pol_w[pol, C.W_CARD_RATIO]
     rival = leader(S, seat, n)
     sips_left = S.pl[seat, C.SIPS]
-    for t in range(R.cost.shape[0]):
-        if R.cat[t] == C.CAT_EVENT or S.hand[seat, t] == 0:
+    for t in range(R.card.shape[0]):
+        if R.card[t, C.CF_CAT] == C.CAT_EVENT or S.hand[seat, t] == 0:
             continue
-        if R.harmful[t] == 1:
+        if R.card[t, C.CF_HARMFUL] == 1:
             target, value = rival, harm_value(R, t, left)
         else:
             target, value = seat, card_value(S, R, seat, t, left)
-        if not can_host(S, R, target, t) or value < ratio * R.cost[t]:
+        if not can_host(S, R, target, t) or value < ratio * R.card[t, C.CF_COST]:
             continue
         sips = sips_for(R, t, sips_left)
         if sips > 0 and sips_left - sips < param(R, C.P_BRAWL_SIPS):
@@ -294,14 +296,14 @@ def heuristic_restock(S, R, seat, n, pol):
     while barrels < room_b and (S.pl[seat, C.BARRELS] + barrels) * beers < want_beers and budget >= barrel_cost:
         barrels += 1
         budget -= barrel_cost
-    S.buys[seat, 0] = tables
-    S.buys[seat, 1] = barrels
-    S.buys[seat, 2] = dancers
+    S.pl[seat, C.BUY_TABLES] = tables
+    S.pl[seat, C.BUY_BARRELS] = barrels
+    S.pl[seat, C.BUY_DANCERS] = dancers
 
 
 # --- Event cards -------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def event_window(kind):
     """The moment a bot plays each kind of Event."""
     if kind == C.EV_FAME_UP or kind == C.EV_STEAL_DANCER:
@@ -313,7 +315,7 @@ def event_window(kind):
     return -1  # cancel: only as an answer
 
 
-@jit
+@jit_inline
 def is_harmful(kind):
     return kind == C.EV_STEAL_DANCER or kind == C.EV_BRAWL_UP or kind == C.EV_SPOIL_BARRELS
 
@@ -321,7 +323,7 @@ def is_harmful(kind):
 @jit
 def event_target(S, R, seat, n, pol, card):
     """Target seat for playing Event `card` now, or -1 to hold it."""
-    kind = R.event[card]
+    kind = R.card[card, C.CF_EVENT]
     if not is_harmful(kind):
         target = seat
     elif kind_of(R, pol) == C.KIND_RANDOM:
@@ -347,7 +349,7 @@ def heuristic_event_target(S, R, seat, n, kind, card):
             continue
         if kind == C.EV_SPOIL_BARRELS and S.pl[s, C.BARRELS] == 0:
             continue
-        if kind == C.EV_BRAWL_UP and S.pl[s, C.BRAWL] + R.amount[card] <= param(R, C.P_BRAWL_LIMIT):
+        if kind == C.EV_BRAWL_UP and S.pl[s, C.BRAWL] + R.card[card, C.CF_AMOUNT] <= param(R, C.P_BRAWL_LIMIT):
             continue  # only worth it when it starts a Brawl
         v = S.pl[s, C.TILL] + S.pl[s, C.EVENING]
         if v > best:
@@ -363,7 +365,7 @@ def heuristic_wants_self_event(S, R, seat, kind, card):
         return S.pl[seat, C.BRAWL] > param(R, C.P_BRAWL_LIMIT)
     if kind == C.EV_EXTRA_CUSTOMERS:
         room = min(seats_of(S, R, seat), S.pl[seat, C.BARRELS] * param(R, C.P_BEERS)) - dwarves_in(S, seat)
-        return room >= R.amount[card] * R.mean_dwarves
+        return room >= R.card[card, C.CF_AMOUNT] * R.mean_dwarves
     return False
 
 
@@ -375,14 +377,14 @@ def wants_cancel(S, R, seat, pol, card, actor, target, cancelling):
         return coin(S, seat, 0.5)
     if cancelling:
         return True
-    kind = R.event[card]
+    kind = R.card[card, C.CF_EVENT]
     if target != seat or not is_harmful(kind):
         return False
     if kind == C.EV_STEAL_DANCER:
         return S.pl[seat, C.DANCERS] > 0
     if kind == C.EV_SPOIL_BARRELS:
         return S.pl[seat, C.BARRELS] > 0
-    return S.pl[seat, C.BRAWL] + R.amount[card] > param(R, C.P_BRAWL_LIMIT) + absorbable(S, R, seat)
+    return S.pl[seat, C.BRAWL] + R.card[card, C.CF_AMOUNT] > param(R, C.P_BRAWL_LIMIT) + absorbable(S, R, seat)
 
 
 @jit
@@ -417,11 +419,11 @@ def best_barrels(R, cx, dwarves, brawl, fame_loss):
 def choose_service(S, R, seat, pol, refuse, take):
     """Decide which own Customer cards to refuse and which pool cards to take.
 
-    Fills `refuse` (indices into S.drawn[seat]) and `take` (indices into S.pool), both
+    Fills `refuse` (indices into S.drawn[seat]) and `take` (indices into S.piles[C.PILE_POOL]), both
     descending so removal is safe, and returns (n_refuse, n_take)."""
     nr, nt = 0, 0
     if kind_of(R, pol) == C.KIND_RANDOM:
-        for k in range(S.ndrawn[seat] - 1, -1, -1):
+        for k in range(S.pl[seat, C.N_DRAWN] - 1, -1, -1):
             if coin(S, seat, 0.25):
                 refuse[nr] = k
                 nr += 1
@@ -445,14 +447,14 @@ def heuristic_service(S, R, seat, pol, refuse, take):
     _, value = best_barrels(R, cx, dwarves, brawl, 0)
     nt = 0
     for k in range(S.g[C.G_POOL] - 1, -1, -1):
-        _, v = best_barrels(R, cx, dwarves + S.pool[k], brawl, 0)
+        _, v = best_barrels(R, cx, dwarves + S.piles[C.PILE_POOL, k], brawl, 0)
         if v > value + 1e-9:
             take[nt] = k
             nt += 1
-            dwarves += S.pool[k]
+            dwarves += S.piles[C.PILE_POOL, k]
             value = v
-    nd = S.ndrawn[seat]
-    kept = S.kept
+    nd = S.pl[seat, C.N_DRAWN]
+    kept = S.picks[C.PICK_KEPT]
     kept[:nd] = 1
     nr = 0
     while True:
@@ -488,7 +490,7 @@ def choose_barrels(S, R, seat, pol):
     return k
 
 
-@jit
+@jit_inline
 def refusal_cost(R):
     return param(R, C.P_REFUSE_BRAWL)
 
@@ -514,7 +516,7 @@ def wants_bouncer(S, R, seat, pol):
 @jit
 def choose_discard(S, R, seat, pol):
     """A card to discard before drawing back to five, or -1 to keep the hand."""
-    n_types = R.cost.shape[0]
+    n_types = R.card.shape[0]
     if kind_of(R, pol) == C.KIND_RANDOM:
         if not coin(S, seat, 0.5):
             return -1
@@ -531,7 +533,7 @@ def choose_discard(S, R, seat, pol):
         return -1
     # A non-stackable card already in one's own Tavern is dead weight unless it is harmful.
     for t in range(n_types):
-        if S.hand[seat, t] > 0 and R.cat[t] != C.CAT_EVENT and R.harmful[t] == 0 and not can_host(S, R, seat, t):
+        if S.hand[seat, t] > 0 and R.card[t, C.CF_CAT] != C.CAT_EVENT and R.card[t, C.CF_HARMFUL] == 0 and not can_host(S, R, seat, t):
             return t
     return -1
 

@@ -27,7 +27,7 @@ cancelled.
 """
 
 import numpy as np
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from sim.core.rng import randint, shuffle, uniform
 
@@ -36,17 +36,17 @@ from . import constants as C
 
 # --- small helpers ----------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def param(R, i):
     return np.int64(R.p[i])
 
 
-@jit
+@jit_inline
 def dice_stream(seat):
     return 1 + seat
 
 
-@jit
+@jit_inline
 def policy_stream(seat):
     return 1 + C.MAX_PLAYERS + seat
 
@@ -90,14 +90,14 @@ def log_event(S, game_id, seat, card, kind, amount, target):
     S.g[C.G_EVENTS] = i + 1
 
 
-@jit
+@jit_inline
 def add_fame(S, R, seat, delta):
     """Fame moves on a track from 0 to fame_max."""
     f = S.pl[seat, C.FAME] + delta
     S.pl[seat, C.FAME] = min(max(f, 0), param(R, C.P_FAME_MAX))
 
 
-@jit
+@jit_inline
 def customer_cards_for(S, R, seat):
     return R.fame_cards[S.pl[seat, C.FAME]]
 
@@ -105,21 +105,22 @@ def customer_cards_for(S, R, seat):
 # --- permanent card effects ------------------------------------------------------------------
 
 @jit
-def tavern_sum(S, seat, values):
+def tavern_sum(S, R, seat, field):
+    """Sum of a card field (C.CF_*) over the cards in play in `seat`'s Tavern."""
     total = 0
-    for t in range(values.shape[0]):
-        total += S.tav[seat, t] * values[t]
+    for t in range(R.card.shape[0]):
+        total += S.tav[seat, t] * R.card[t, field]
     return total
 
 
-@jit
+@jit_inline
 def seats_of(S, R, seat):
-    return S.pl[seat, C.TABLES] * param(R, C.P_SEATS) + tavern_sum(S, seat, R.seats)
+    return S.pl[seat, C.TABLES] * param(R, C.P_SEATS) + tavern_sum(S, R, seat, C.CF_SEATS)
 
 
-@jit
+@jit_inline
 def bouncers_of(S, R, seat):
-    return tavern_sum(S, seat, R.bouncer)
+    return tavern_sum(S, R, seat, C.CF_BOUNCER)
 
 
 @jit
@@ -133,12 +134,12 @@ def bar_chance(S, R, seat, skill):
 @jit
 def starting_brawl(S, R, seat):
     """Brawl at the start of an Evening: 1 plus permanent card bonuses, never below 0."""
-    return max(param(R, C.P_START_BRAWL) + tavern_sum(S, seat, R.brawl), 0)
+    return max(param(R, C.P_START_BRAWL) + tavern_sum(S, R, seat, C.CF_BRAWL), 0)
 
 
 # --- decks ------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def copy_into(dst, src, n):
     for i in range(n):
         dst[i] = src[i]
@@ -151,17 +152,17 @@ def draw_tavern_card(S):
         n = S.g[C.G_TDISC]
         if n == 0:
             return -1
-        copy_into(S.tdeck, S.tdisc, n)
+        copy_into(S.piles[C.PILE_TDECK], S.piles[C.PILE_TDISC], n)
         S.g[C.G_TDECK] = n
         S.g[C.G_TDISC] = 0
-        shuffle(S.tdeck, n, S.rng, 0)
+        shuffle(S.piles[C.PILE_TDECK], n, S.rng, 0)
     S.g[C.G_TDECK] -= 1
-    return S.tdeck[S.g[C.G_TDECK]]
+    return S.piles[C.PILE_TDECK][S.g[C.G_TDECK]]
 
 
-@jit
+@jit_inline
 def discard_tavern_card(S, card):
-    S.tdisc[S.g[C.G_TDISC]] = card
+    S.piles[C.PILE_TDISC][S.g[C.G_TDISC]] = card
     S.g[C.G_TDISC] += 1
 
 
@@ -171,17 +172,17 @@ def draw_customer_card(S):
         n = S.g[C.G_CDISC]
         if n == 0:
             return -1
-        copy_into(S.cdeck, S.cdisc, n)
+        copy_into(S.piles[C.PILE_CDECK], S.piles[C.PILE_CDISC], n)
         S.g[C.G_CDECK] = n
         S.g[C.G_CDISC] = 0
-        shuffle(S.cdeck, n, S.rng, 0)
+        shuffle(S.piles[C.PILE_CDECK], n, S.rng, 0)
     S.g[C.G_CDECK] -= 1
-    return S.cdeck[S.g[C.G_CDECK]]
+    return S.piles[C.PILE_CDECK][S.g[C.G_CDECK]]
 
 
-@jit
+@jit_inline
 def discard_customer_card(S, dwarves):
-    S.cdisc[S.g[C.G_CDISC]] = dwarves
+    S.piles[C.PILE_CDISC][S.g[C.G_CDISC]] = dwarves
     S.g[C.G_CDISC] += 1
 
 
@@ -190,14 +191,14 @@ def give_customer_cards(S, seat, k):
     """Draw k Customer cards face up in front of `seat`."""
     got = 0
     for _ in range(k):
-        if S.ndrawn[seat] >= C.MAX_DRAWN:
+        if S.pl[seat, C.N_DRAWN] >= C.MAX_DRAWN:
             S.g[C.G_OVERFLOW] = 1
             break
         card = draw_customer_card(S)
         if card < 0:
             break
-        S.drawn[seat, S.ndrawn[seat]] = card
-        S.ndrawn[seat] += 1
+        S.drawn[seat, S.pl[seat, C.N_DRAWN]] = card
+        S.pl[seat, C.N_DRAWN] += 1
         got += card
     return got
 
@@ -232,19 +233,19 @@ def reset_tavern(S, R, seat, nuggets, tables, barrels):
 @jit
 def setup_decks(S, R):
     k = 0
-    for t in range(R.count.shape[0]):
-        for _ in range(R.count[t]):
-            S.tdeck[k] = t
+    for t in range(R.card.shape[0]):
+        for _ in range(R.card[t, C.CF_COUNT]):
+            S.piles[C.PILE_TDECK, k] = t
             k += 1
     S.g[C.G_TDECK] = k
     S.g[C.G_TDISC] = 0
-    shuffle(S.tdeck, k, S.rng, 0)
+    shuffle(S.piles[C.PILE_TDECK], k, S.rng, 0)
     n = R.customers.shape[0]
-    copy_into(S.cdeck, R.customers, n)
+    copy_into(S.piles[C.PILE_CDECK], R.customers, n)
     S.g[C.G_CDECK] = n
     S.g[C.G_CDISC] = 0
     S.g[C.G_POOL] = 0
-    shuffle(S.cdeck, n, S.rng, 0)
+    shuffle(S.piles[C.PILE_CDECK], n, S.rng, 0)
 
 
 @jit
@@ -253,7 +254,6 @@ def setup_players(S, R, n):
     S.st[:] = 0
     S.hand[:] = 0
     S.tav[:] = 0
-    S.ndrawn[:] = 0
     for seat in range(n):
         reset_tavern(S, R, seat, param(R, C.P_START_NUGGETS), param(R, C.P_START_TABLES),
                      param(R, C.P_START_BARRELS))
@@ -269,33 +269,33 @@ def setup_players(S, R, n):
 
 # --- paying for cards -------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def nugget_price(R, card, sips):
     """Nuggets due for a card when `sips` of its cost are paid in sips (ALCOHOLIC)."""
-    return R.cost[card] - sips
+    return R.card[card, C.CF_COST] - sips
 
 
 @jit
 def sips_for(R, card, available):
     """ALCOHOLIC: a card may cost 1 Nugget plus one sip per other Nugget due. Sips to pay
     with, given `available` sips (0 when the variant is off or the sips do not suffice)."""
-    if R.p[C.P_ALCOHOLIC] <= 0 or R.cost[card] < 1:
+    if R.p[C.P_ALCOHOLIC] <= 0 or R.card[card, C.CF_COST] < 1:
         return 0
-    if available >= R.cost[card] - 1:
-        return R.cost[card] - 1
+    if available >= R.card[card, C.CF_COST] - 1:
+        return R.card[card, C.CF_COST] - 1
     return 0
 
 
-@jit
+@jit_inline
 def drink(S, seat, sips):
     S.pl[seat, C.SIPS] -= sips
     S.st[seat, C.ST_SIPS_USED] += sips
 
 
-@jit
+@jit_inline
 def can_host(S, R, target, card):
     """A Tavern holds any number of stackable cards but one copy of the others."""
-    return R.stackable[card] == 1 or S.tav[target, card] == 0
+    return R.card[card, C.CF_STACKABLE] == 1 or S.tav[target, card] == 0
 
 
 # --- phase 1: Restocking (reveal) ---------------------------------------------------------------
@@ -303,7 +303,7 @@ def can_host(S, R, target, card):
 @jit
 def carry_out_restock(S, R, seat, game_id):
     """Carry out `seat`'s hidden choices after the reveal."""
-    tables, barrels, dancers = S.buys[seat, 0], S.buys[seat, 1], S.buys[seat, 2]
+    tables, barrels, dancers = S.pl[seat, C.BUY_TABLES], S.pl[seat, C.BUY_BARRELS], S.pl[seat, C.BUY_DANCERS]
     S.pl[seat, C.TILL] -= (tables * param(R, C.P_TABLE_COST) + barrels * param(R, C.P_BARREL_COST)
                            + dancers * param(R, C.P_DANCER_COST))
     S.pl[seat, C.TABLES] += tables
@@ -312,7 +312,7 @@ def carry_out_restock(S, R, seat, game_id):
     add_fame(S, R, seat, dancers * param(R, C.P_DANCER_FAME))
     if tables + barrels + dancers > 0:
         trace(S, C.TR_BUY, seat, tables, barrels, dancers, S.pl[seat, C.TILL], 0)
-    for k in range(S.nplays[seat]):
+    for k in range(S.pl[seat, C.N_PLAYS]):
         card, target, sips = S.plays[seat, k, 0], S.plays[seat, k, 1], S.plays[seat, k, 2]
         paid = nugget_price(R, card, sips)
         S.pl[seat, C.TILL] -= paid
@@ -320,7 +320,7 @@ def carry_out_restock(S, R, seat, game_id):
         if S.hand[seat, card] > 0 and can_host(S, R, target, card):
             S.hand[seat, card] -= 1
             S.tav[target, card] += 1
-            add_fame(S, R, target, R.fame[card])
+            add_fame(S, R, target, R.card[card, C.CF_FAME])
             S.st[seat, C.ST_CARDS_PLAYED] += 1
             log_event(S, game_id, seat, card, C.LOG_PLAY, paid, target)
             trace(S, C.TR_PLAY, seat, card, target, paid, sips, 1)
@@ -332,8 +332,8 @@ def carry_out_restock(S, R, seat, game_id):
 
 @jit
 def apply_event(S, R, seat, card, target):
-    kind = R.event[card]
-    amount = R.amount[card]
+    kind = R.card[card, C.CF_EVENT]
+    amount = R.card[card, C.CF_AMOUNT]
     if kind == C.EV_STEAL_DANCER:
         lost = min(amount, S.pl[target, C.DANCERS])
         S.pl[target, C.DANCERS] -= lost
@@ -368,7 +368,7 @@ def affordable(S, R, seat, card):
     sips = sips_for(R, card, S.pl[seat, C.SIPS])
     if S.pl[seat, C.TILL] >= nugget_price(R, card, sips):
         return sips
-    if S.pl[seat, C.TILL] >= R.cost[card]:
+    if S.pl[seat, C.TILL] >= R.card[card, C.CF_COST]:
         return 0
     return -1
 
@@ -376,8 +376,8 @@ def affordable(S, R, seat, card):
 @jit
 def find_cancel(S, R, seat):
     """A cancel card `seat` holds and can pay for, else -1."""
-    for t in range(R.event.shape[0]):
-        if R.event[t] == C.EV_CANCEL and S.hand[seat, t] > 0 and affordable(S, R, seat, t) >= 0:
+    for t in range(R.card.shape[0]):
+        if R.card[t, C.CF_EVENT] == C.EV_CANCEL and S.hand[seat, t] > 0 and affordable(S, R, seat, t) >= 0:
             return t
     return -1
 
@@ -388,9 +388,9 @@ def find_cancel(S, R, seat):
 def refuse_card(S, R, seat, k):
     """`seat` refuses its k-th Customer card: it goes to the table pool; -Fame, +Brawl."""
     dwarves = S.drawn[seat, k]
-    S.drawn[seat, k] = S.drawn[seat, S.ndrawn[seat] - 1]
-    S.ndrawn[seat] -= 1
-    S.pool[S.g[C.G_POOL]] = dwarves
+    S.drawn[seat, k] = S.drawn[seat, S.pl[seat, C.N_DRAWN] - 1]
+    S.pl[seat, C.N_DRAWN] -= 1
+    S.piles[C.PILE_POOL][S.g[C.G_POOL]] = dwarves
     S.g[C.G_POOL] += 1
     add_fame(S, R, seat, -param(R, C.P_REFUSE_FAME))
     S.pl[seat, C.BRAWL] += param(R, C.P_REFUSE_BRAWL)
@@ -401,21 +401,21 @@ def refuse_card(S, R, seat, k):
 @jit
 def take_from_pool(S, seat, k):
     """`seat` takes the k-th refused card lying on the table, at no cost."""
-    dwarves = S.pool[k]
-    S.pool[k] = S.pool[S.g[C.G_POOL] - 1]
+    dwarves = S.piles[C.PILE_POOL, k]
+    S.piles[C.PILE_POOL, k] = S.piles[C.PILE_POOL][S.g[C.G_POOL] - 1]
     S.g[C.G_POOL] -= 1
-    if S.ndrawn[seat] >= C.MAX_DRAWN:
+    if S.pl[seat, C.N_DRAWN] >= C.MAX_DRAWN:
         S.g[C.G_OVERFLOW] = 1
         return
-    S.drawn[seat, S.ndrawn[seat]] = dwarves
-    S.ndrawn[seat] += 1
+    S.drawn[seat, S.pl[seat, C.N_DRAWN]] = dwarves
+    S.pl[seat, C.N_DRAWN] += 1
     trace(S, C.TR_TAKE, seat, dwarves, 0, 0, 0, 0)
 
 
-@jit
+@jit_inline
 def dwarves_in(S, seat):
     total = 0
-    for k in range(S.ndrawn[seat]):
+    for k in range(S.pl[seat, C.N_DRAWN]):
         total += S.drawn[seat, k]
     return total
 
@@ -462,7 +462,7 @@ def flick_beers(S, R, seat, beers, chance):
 def settle_service(S, R, seat, at_tables, at_bar, landed, unserved):
     """Nuggets, Fame and Brawl of an Evening's service (plus permanent card income)."""
     wasted = at_bar - landed
-    S.pl[seat, C.EVENING] += at_tables + landed + tavern_sum(S, seat, R.income)
+    S.pl[seat, C.EVENING] += at_tables + landed + tavern_sum(S, R, seat, C.CF_INCOME)
     add_fame(S, R, seat, landed)
     S.pl[seat, C.BRAWL] += wasted * param(R, C.P_WASTED_BRAWL) + unserved * param(R, C.P_UNSERVED_BRAWL)
     S.st[seat, C.ST_SERVED_TABLE] += at_tables
@@ -481,15 +481,15 @@ def serve(S, R, seat, barrels, skill):
     landed = flick_beers(S, R, seat, at_bar, bar_chance(S, R, seat, skill))
     settle_service(S, R, seat, at_tables, at_bar, landed, unserved)
     trace(S, C.TR_SERVE, seat, dwarves, barrels, at_tables, landed, (at_bar - landed) * 1000 + unserved)
-    for k in range(S.ndrawn[seat]):
+    for k in range(S.pl[seat, C.N_DRAWN]):
         discard_customer_card(S, S.drawn[seat, k])
-    S.ndrawn[seat] = 0
+    S.pl[seat, C.N_DRAWN] = 0
 
 
 @jit
 def clear_pool(S):
     for k in range(S.g[C.G_POOL]):
-        discard_customer_card(S, S.pool[k])
+        discard_customer_card(S, S.piles[C.PILE_POOL, k])
     S.g[C.G_POOL] = 0
 
 
@@ -497,8 +497,8 @@ def clear_pool(S):
 
 @jit
 def sacrifice_bouncer(S, R, seat, game_id):
-    for t in range(R.bouncer.shape[0]):
-        if R.bouncer[t] == 1 and S.tav[seat, t] > 0:
+    for t in range(R.card.shape[0]):
+        if R.card[t, C.CF_BOUNCER] == 1 and S.tav[seat, t] > 0:
             S.tav[seat, t] -= 1
             discard_tavern_card(S, t)
             S.pl[seat, C.BRAWL] = max(S.pl[seat, C.BRAWL] - param(R, C.P_BOUNCER), 0)
@@ -568,7 +568,7 @@ def destroy_tavern(S, R, seat, game_id):
 
 # --- Cash-in -----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def cash_in(S, seat):
     S.pl[seat, C.TILL] += S.pl[seat, C.EVENING]
     S.pl[seat, C.EVENING] = 0
@@ -587,7 +587,7 @@ def discard_from_hand(S, seat, card, game_id):
 @jit
 def set_dealer_order(S, n, dealer):
     for k in range(n):
-        S.order[k] = (dealer + k) % n
+        S.seats[C.ROW_ORDER, k] = (dealer + k) % n
 
 
 @jit
