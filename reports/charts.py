@@ -103,7 +103,11 @@ def _pct_axis(ax, axis: str = "x") -> None:
     from matplotlib.ticker import PercentFormatter
 
     target = ax.xaxis if axis == "x" else ax.yaxis
-    target.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+    lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+    span = abs(hi - lo)
+    # enough decimals that neighbouring ticks never print the same label
+    decimals = 0 if span >= 0.2 else 1 if span >= 0.02 else 2
+    target.set_major_formatter(PercentFormatter(xmax=1.0, decimals=decimals))
 
 
 def _forest_panel(ax, labels, rate, lo, hi, verdicts, fair: float, band: float, title: str):
