@@ -246,6 +246,25 @@ def demo(
             say(f"{g.title} report: {pdf.resolve()}")
 
 
+@app.command()
+def bench(
+    signature: Annotated[bool, typer.Option(help="Print one hash per game of a fixed set of seeded games.")] = False,
+    write: Annotated[bool, typer.Option(help="With --signature: update tests/golden/signatures.json.")] = False,
+) -> None:
+    """Bench helpers. Throughput, compile time and memory: `make bench` (bench/bench.py)."""
+    from sim.core.signature import signatures
+
+    if not signature:
+        raise UsageError("nothing to do: pass --signature (throughput benchmarks: make bench)")
+    sigs = signatures()
+    for game_id, sig in sigs.items():
+        typer.echo(f"{game_id} {sig}")
+    if write:
+        path = Path(__file__).resolve().parents[1] / "tests" / "golden" / "signatures.json"
+        path.write_text(json.dumps(sigs, indent=2) + "\n")
+        say(f"wrote {path}")
+
+
 def _check_writable(folder: Path) -> None:
     folder = Path(folder)
     try:

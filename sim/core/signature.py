@@ -1,0 +1,44 @@
+"""Bench signature: one hash per game of the outcomes of a fixed set of seeded games.
+
+Any change to rules, data, bots or RNG changes the hash, so the committed signature
+(tests/golden/signatures.json) makes such changes visible in review; update it on purpose
+with `brewbalance bench --signature --write` and say so in the commit message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import polars as pl
+
+from .config import prepare
+
+SIGNATURE_SEED = 424242
+SIGNATURE_GAMES = 300  # per variant
+
+
+def frame_digest(df: pl.DataFrame, digest) -> None:
+    for name in df.columns:
+        digest.update(name.encode())
+        digest.update(df[name].to_physical().to_numpy().tobytes())
+
+
+def game_signature(game) -> str:
+    """Hash of every variant of `game`, all player counts, every bot rotated across seats."""
+    digest = hashlib.sha256()
+    base = prepare(game.id, "base", [], [])
+    for variant in game.variants(base):
+        data = prepare(game.id, variant, [], [])
+        config = game.build(data)
+        shard = game.simulate(config, SIGNATURE_SEED, 0, SIGNATURE_GAMES, list(game.player_counts),
+                              game.policies(config), check=True)
+        digest.update(variant.encode())
+        for table in ("games", "players", "events"):
+            frame_digest(shard.frames[table], digest)
+    return digest.hexdigest()[:16]
+
+
+def signatures() -> dict[str, str]:
+    from sim.registry import games
+
+    return {gid: game_signature(game) for gid, game in sorted(games().items())}
