@@ -134,11 +134,11 @@ KIND_RANDOM = 0
 KIND_HEURISTIC = 1
 WEIGHT_NAMES = (
     "bar_skill", "brawl_margin", "seat_cover", "dancer_min_evenings", "card_value_ratio",
-    "event_reserve", "bouncer_excess", "bar_barrel",
+    "event_reserve", "bouncer_excess", "bar_barrel", "brawl_risk",
 )
 (
     W_BAR_SKILL, W_BRAWL_MARGIN, W_SEAT_COVER, W_DANCER_MIN, W_CARD_RATIO,
-    W_EVENT_RESERVE, W_BOUNCER_EXCESS, W_BAR_BARREL,
+    W_EVENT_RESERVE, W_BOUNCER_EXCESS, W_BAR_BARREL, W_BRAWL_RISK,
 ) = range(len(WEIGHT_NAMES))
 
 # --- buffers ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ legal choices) and a `heuristic` branch whose weights come from policies.toml:
   event_reserve       Nuggets kept back (for a cancel) when a cancel card is in hand
   bouncer_excess      sacrifice a Bouncer while the Brawl exceeds the limit by this much
   bar_barrel          open the optional Bar Barrel when its net value exceeds 1 - this
+  brawl_risk          standard deviations of Bar-flick luck to allow for when judging the Brawl
 
 Values are in Nuggets. A Table is worth its cost; Fame is worth what the extra Customer
 cards it brings will earn in the Evenings left.
@@ -111,7 +112,7 @@ def absorbable(S, R, seat):
 
 # Table Service context: per-seat values fixed while a bot weighs its Customer cards,
 # computed once (S.ctx) so the many candidate evaluations are plain arithmetic.
-CX_SEATS, CX_ABSORB, CX_CHANCE, CX_MARGIN, CX_LEFT, CX_BARRELS, CX_TABLES, CX_WEALTH, CX_FAME, CX_BARW = range(10)
+CX_SEATS, CX_ABSORB, CX_CHANCE, CX_MARGIN, CX_LEFT, CX_BARRELS, CX_TABLES, CX_WEALTH, CX_FAME, CX_BARW, CX_RISK = range(11)
 
 
 @jit
@@ -127,6 +128,7 @@ def fill_service_context(S, R, seat, pol):
     cx[CX_WEALTH] = S.pl[seat, C.TILL] + S.pl[seat, C.EVENING]
     cx[CX_FAME] = S.pl[seat, C.FAME]
     cx[CX_BARW] = R.pol_w[pol, C.W_BAR_BARREL]
+    cx[CX_RISK] = R.pol_w[pol, C.W_BRAWL_RISK]
 
 
 @jit
@@ -169,7 +171,9 @@ def service_value(R, cx, dwarves, barrels, brawl, fame_loss):
     value = gain + fame_gain_value(R, fame, landed - fame_loss, np.int64(cx[CX_LEFT]))
     end_brawl = (brawl + (1.0 - chance) * at_bar * param(R, C.P_WASTED_BRAWL)
                  + unserved * param(R, C.P_UNSERVED_BRAWL))
-    over = end_brawl + cx[CX_MARGIN] - param(R, C.P_BRAWL_LIMIT) - cx[CX_ABSORB]
+    # Bar flicks are luck: allow for `brawl_risk` standard deviations of wasted Beer.
+    spread = param(R, C.P_WASTED_BRAWL) * np.sqrt(at_bar * chance * (1.0 - chance))
+    over = end_brawl + cx[CX_MARGIN] + cx[CX_RISK] * spread - param(R, C.P_BRAWL_LIMIT) - cx[CX_ABSORB]
     return value - brawl_cost(R, cx, over, gain)
 
 
