@@ -292,10 +292,12 @@ def main() -> None:
     except KeyboardInterrupt:
         say("interrupted")
         sys.exit(130)
-    except Exception as exc:  # click usage errors arrive here in non-standalone mode
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            say(f"error: {exc.format_message()}")
+    except Exception as exc:
+        # Usage errors of the command-line parser (click, vendored by typer) arrive here in
+        # non-standalone mode; recognised by their interface, not by an import of click.
+        if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
+            message = exc.format_message()
+            if message:  # empty when the help text was shown instead (no arguments)
+                say(f"error: {message}")
             sys.exit(exc.exit_code)
         raise
