@@ -19,6 +19,8 @@ import polars as pl
 class RunFolderError(Exception):
     """The folder is not a readable run folder (missing manifest or Parquet parts)."""
 
+    user_error = True  # the CLI prints it as one line, exit 1
+
 
 # Tables every run folder has. `events` may legitimately hold no parts (a game that
 # logs nothing worth valuing), so it falls back to an empty view with this schema.

@@ -17,8 +17,6 @@ import typer
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
-from analysis.runfolder import RunFolderError
-from reports.files import ReportError
 from sim.core.errors import BrewError, UsageError, choices
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -226,7 +224,6 @@ def demo(
     """Simulate every game at a default size and write its HTML and PDF reports."""
     import analysis
     import reports
-
     from sim.registry import games as all_games
 
     for g in all_games().values():
@@ -276,23 +273,21 @@ def _check_writable(folder: Path) -> None:
 
 
 def main() -> None:
+    """Run the CLI. Typer returns (not raises) the exit code in non-standalone mode."""
     try:
-        app(standalone_mode=False)
-    except UsageError as exc:
-        say(f"error: {exc}")
-        sys.exit(exc.exit_code)
+        code = app(standalone_mode=False)
     except BrewError as exc:
         say(f"error: {exc}")
         sys.exit(exc.exit_code)
-    except (RunFolderError, ReportError) as exc:
-        say(f"error: {exc}")
-        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         say("interrupted")
         sys.exit(130)
     except Exception as exc:
+        if getattr(exc, "user_error", False):  # analysis / report errors a user can fix
+            say(f"error: {exc}")
+            sys.exit(1)
         # Usage errors of the command-line parser (click, vendored by typer) arrive here in
         # non-standalone mode; recognised by their interface, not by an import of click.
         if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
@@ -301,3 +296,4 @@ def main() -> None:
                 say(f"error: {message}")
             sys.exit(exc.exit_code)
         raise
+    sys.exit(code if isinstance(code, int) else 0)

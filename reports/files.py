@@ -14,6 +14,8 @@ from pathlib import Path
 class ReportError(Exception):
     """A report could not be written (folder missing and not creatable, unwritable...)."""
 
+    user_error = True  # the CLI prints it as one line, exit 1
+
 
 def writable_folder(path: Path) -> Path:
     """The folder that will hold `path`, created if missing; ReportError if unusable."""

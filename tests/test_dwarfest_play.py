@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-
 from dwarfest_state import blank, card, config, give
+
 from sim.dwarfest import GAME
 from sim.dwarfest import constants as C
 from sim.dwarfest import kernel as K
@@ -55,7 +55,7 @@ def test_greedy_beats_random_by_a_wide_margin():
     """Two greedy and two random bots, seats rotated: greedy must take nearly every win."""
     shard = GAME.simulate(config(), 3, 0, 4000, [4], ["greedy", "random"])
     share = shard.frames["players"].group_by("policy").agg(pl.col("win").sum() / 4000)
-    share = dict(zip(share["policy"].cast(pl.String), share["win"]))
+    share = dict(zip(share["policy"].cast(pl.String), share["win"], strict=False))
     assert share["greedy"] > 0.9, share  # a fair share would be 0.5
 
 
@@ -63,7 +63,7 @@ def test_greedy_beats_random_by_a_wide_margin():
 def test_each_style_beats_random(style):
     shard = GAME.simulate(config(), 4, 0, 2000, [4], [style, "random"])
     share = shard.frames["players"].group_by("policy").agg(pl.col("win").sum() / 2000)
-    share = dict(zip(share["policy"].cast(pl.String), share["win"]))
+    share = dict(zip(share["policy"].cast(pl.String), share["win"], strict=False))
     assert share[style] > 0.8, share
 
 

@@ -5,10 +5,10 @@ stacked by hand.
 """
 
 import pytest
+from dwarfest_state import blank, card, deal_customers, fill_customer_deck, give
 
 from sim.dwarfest import constants as C
 from sim.dwarfest import rules as ru
-from dwarfest_state import blank, card, deal_customers, fill_customer_deck, give
 
 
 def serve_forced(R, S, seat, barrels, landed):

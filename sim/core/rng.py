@@ -11,6 +11,7 @@ bot decisions) mean that changing a bot or a card does not reshuffle the decks: 
 """
 
 import numpy as np
+
 from .jit import jit, jit_inline
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -98,7 +98,7 @@ def completed_shards(out: Path, plan_shards: list[dict]) -> dict[int, dict]:
         except (OSError, json.JSONDecodeError):
             continue
         files = [out / t / part_name(shard["id"]) for t in TABLES]
-        if all(f.exists() and sha256_file(f) == record["sha256"][t] for f, t in zip(files, TABLES)):
+        if all(f.exists() and sha256_file(f) == record["sha256"][t] for f, t in zip(files, TABLES, strict=False)):
             done[shard["id"]] = record
     return done
 

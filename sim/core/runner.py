@@ -13,7 +13,6 @@ import platform
 import shutil
 import sys
 import threading
-
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 from importlib import metadata
@@ -23,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from . import runfolder as rf
-from .errors import BrewError, UsageError
+from .errors import UsageError
 
 DEFAULT_SHARD = 25_000
 

@@ -143,7 +143,7 @@ class Dwarfest:
         c = config.cards
         return {
             "estimates": config.estimates,
-            "cards": [{"id": i, "name": n, "category": k} for i, n, k in zip(c.ids, c.names, c.categories)],
+            "cards": [{"id": i, "name": n, "category": k} for i, n, k in zip(c.ids, c.names, c.categories, strict=False)],
         }
 
 

@@ -5,9 +5,7 @@ Output columns are preallocated by the caller. A chunk stops early (returning th
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
 
-import numpy as np
 from sim.core.jit import jit, jit_inline
-
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 
 from . import constants as C

@@ -16,14 +16,23 @@ cards it brings will earn in the Evenings left.
 """
 
 import numpy as np
-from sim.core.jit import jit, jit_inline
 
+from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, uniform
 
 from . import constants as C
 from .rules import (
-    bar_chance, bouncers_of, can_host, dwarves_in, max_barrels_to_open,
-    nugget_price, param, policy_stream, seats_of, sips_for, split_service, tavern_sum,
+    bar_chance,
+    bouncers_of,
+    can_host,
+    dwarves_in,
+    max_barrels_to_open,
+    nugget_price,
+    param,
+    policy_stream,
+    seats_of,
+    sips_for,
+    split_service,
 )
 
 

@@ -27,12 +27,11 @@ cancelled.
 """
 
 import numpy as np
-from sim.core.jit import jit, jit_inline
 
-from sim.core.rng import randint, shuffle, uniform
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import shuffle, uniform
 
 from . import constants as C
-
 
 # --- small helpers ----------------------------------------------------------------------------
 

@@ -1,0 +1,129 @@
+"""A run is a pure function of (data, seed, games, player counts, policies): same input,
+same bytes, whatever --jobs is (DESIGN.md §10)."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+from clihelp import (
+    TABLES,
+    cli,
+    manifest,
+    part_hashes,
+    reference_run,
+    shard_records,
+    simulate,
+    table,
+)
+from polars.testing import assert_frame_equal
+
+BASE = ("--games", "600", "--players", "2,3,4", "--policies", "random,greedy", "--seed", "11")
+SHARDED = ("--games", "1500", "--players", "2,3,4", "--policies", "random,greedy",
+           "--seed", "11", "--shard-size", "200")
+
+
+@pytest.fixture(scope="module")
+def run_a(tmp_path_factory):
+    return reference_run(tmp_path_factory, *BASE, "--jobs", "2")
+
+
+def replay(run, game_id, cwd) -> str:
+    proc = cli("replay", run, game_id, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"Dwarfest game {game_id} ")
+    return proc.stdout
+
+
+def test_same_seed_same_data(tmp_path, run_a):
+    simulate(tmp_path, "b", *BASE, "--jobs", "1")
+    for name in TABLES:
+        a, b = table(run_a, name), table(tmp_path / "b", name)
+        assert a.height > 0
+        assert_frame_equal(a, b)
+    assert table(run_a, "games")["game_id"].to_list() == list(range(600))
+    for key in ("seed", "n_games", "player_counts", "policies", "data_hashes", "overrides"):
+        assert manifest(run_a)[key] == manifest(tmp_path / "b")[key]
+
+
+def test_jobs_do_not_change_a_byte(tmp_path):
+    simulate(tmp_path, "j1", *SHARDED, "--jobs", "1")
+    simulate(tmp_path, "j2", *SHARDED, "--jobs", "2")
+    h1, h2 = part_hashes(tmp_path / "j1"), part_hashes(tmp_path / "j2")
+    assert len(h1) == 3 * 8  # 1500 games / 200 per shard = 8 shards, three tables each
+    assert h1 == h2
+    r1, r2 = shard_records(tmp_path / "j1"), shard_records(tmp_path / "j2")
+    assert r1 == r2
+    assert [r["id"] for r in r1] == list(range(8))
+    assert sum(r["n_games"] for r in r1) == 1500
+    for r in r1:  # the records describe the files actually on disk
+        for name in TABLES:
+            assert r["sha256"][name] == h1[f"{name}/part-{r['id']:05d}.parquet"]
+            assert r["rows"][name] == pl.read_parquet(tmp_path / "j1" / name / f"part-{r['id']:05d}.parquet").height
+
+
+def test_shard_size_does_not_change_the_data(tmp_path, run_a):
+    """Games depend on their id, not on which shard ran them."""
+    simulate(tmp_path, "s", *BASE, "--shard-size", "70", "--jobs", "2")
+    assert len(shard_records(tmp_path / "s")) == 9
+    for name in TABLES:
+        assert_frame_equal(table(run_a, name), table(tmp_path / "s", name))
+
+
+def test_a_shorter_run_is_a_prefix(tmp_path, run_a):
+    short = ("--games", "40", *BASE[2:])
+    simulate(tmp_path, "short", *short, "--jobs", "1")
+    for name in ("games", "players"):
+        full = table(run_a, name).filter(pl.col("game_id") < 40)
+        assert_frame_equal(full, table(tmp_path / "short", name))
+
+
+def test_different_seed_different_data(tmp_path, run_a):
+    other = [a if a != "11" else "12" for a in BASE]
+    simulate(tmp_path, "c", *other, "--jobs", "2")
+    assert manifest(tmp_path / "c")["seed"] == 12
+    for name in TABLES:
+        a, c = table(run_a, name), table(tmp_path / "c", name)
+        assert not a.equals(c), f"{name} identical under seeds 11 and 12"
+    scores_a = table(run_a, "players")["score"].to_list()
+    scores_c = table(tmp_path / "c", "players")["score"].to_list()
+    assert scores_a != scores_c
+    assert part_hashes(run_a) != part_hashes(tmp_path / "c")
+
+
+def test_replay_unchanged_by_a_no_op_override(tmp_path, run_a):
+    # bar_barrels_max is 1 in params.toml: setting it to 1 changes nothing but the manifest.
+    simulate(tmp_path, "noop", *BASE, "--set", "dwarfest.bar_barrels_max=1", "--jobs", "2")
+    assert manifest(tmp_path / "noop")["overrides"] == [["dwarfest.bar_barrels_max", 1]]
+    assert manifest(run_a)["overrides"] == []
+    assert replay(run_a, 0, tmp_path) == replay(tmp_path / "noop", 0, tmp_path)
+    assert_frame_equal(table(run_a, "players"), table(tmp_path / "noop", "players"))
+    assert part_hashes(run_a) == part_hashes(tmp_path / "noop")
+
+
+def test_replay_depends_on_seed(tmp_path, run_a):
+    other = [a if a != "11" else "12" for a in BASE]
+    simulate(tmp_path, "c", "--games", "5", *other[2:], "--jobs", "1")
+    first = replay(run_a, 0, tmp_path)
+    assert first == replay(run_a, 0, tmp_path)  # replay itself is deterministic
+    assert first != replay(tmp_path / "c", 0, tmp_path)
+    draws = [ln for ln in first.splitlines() if "draws" in ln]
+    assert draws, "a replay shows the Customer cards drawn"
+
+
+def test_replay_matches_the_recorded_game(tmp_path, run_a):
+    """The replay of a game re-plays the very game stored in the run."""
+    text = replay(run_a, 3, tmp_path)
+    players = table(run_a, "players").filter(pl.col("game_id") == 3).sort("seat")
+    header = text.splitlines()[0]
+    n = players.height
+    assert f"{n} players" in header
+    for seat, pol in enumerate(players["policy"].to_list()):
+        assert f"seat {seat} {pol}" in header
+    result = text.splitlines()[-1]
+    assert result.startswith("Result:")
+    got = [(int(s), int(sc), int(r)) for s, sc, r in
+           re.findall(r"seat (\d+) (-?\d+) Nuggets \(rank (\d+)\)", result)]
+    assert got == list(zip(players["seat"].to_list(), players["score"].to_list(),
+                           players["rank"].to_list(), strict=True))
