@@ -4,7 +4,7 @@ Each check returns 0 when the state is sound, else the code of the first broken 
 (VIOLATIONS names them).
 """
 
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from . import constants as C
 from .rules import param
@@ -17,7 +17,7 @@ VIOLATIONS = (
 (OK, NEGATIVE, CAPS, INGREDIENTS, BEERS, COLORED, BEER_HAND, CONTROL, INACTIVE, LAUNCHED) = range(len(VIOLATIONS))
 
 
-@jit
+@jit_inline
 def check_player(S, R, seat):
     for f in range(C.N_PL):
         if S.pl[seat, f] < 0:
@@ -43,7 +43,7 @@ def check_player(S, R, seat):
     return OK
 
 
-@jit
+@jit_inline
 def check_cities(S):
     for c in range(C.N_CITIES):
         if S.city[c, C.CT_DEMAND] < 0:

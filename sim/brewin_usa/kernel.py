@@ -17,12 +17,15 @@ from . import rules as ru
 STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
 
 
-@jit
+@jit_inline
 def seed_streams(S, seed, game_id):
-    S.rng[0] = stream_seed(seed, game_id, STREAM_DECKS, 0)
-    for s in range(C.MAX_PLAYERS):
-        S.rng[1 + s] = stream_seed(seed, game_id, STREAM_DICE, s)
-        S.rng[1 + C.MAX_PLAYERS + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
+    for s in range(1 + 2 * C.MAX_PLAYERS):  # one call site: a single compiled signature
+        stream, sub = STREAM_DECKS, 0
+        if s >= 1 + C.MAX_PLAYERS:
+            stream, sub = STREAM_POLICY, s - 1 - C.MAX_PLAYERS
+        elif s >= 1:
+            stream, sub = STREAM_DICE, s - 1
+        S.rng[s] = stream_seed(seed, game_id, stream, sub)
 
 
 @jit_inline
@@ -32,7 +35,7 @@ def decided(S):
 
 # --- setup -----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def redraws(S, R, n, pols):
     """Each player may swap up to redraw_max beer cards for new ones (drawn after discarding)."""
     for s in range(n):
@@ -54,7 +57,7 @@ def redraws(S, R, n, pols):
 
 # --- auction -----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def next_without_batch(S, n, after):
     for k in range(1, n + 1):
         s = (after + k) % n
@@ -63,7 +66,7 @@ def next_without_batch(S, n, after):
     return -1
 
 
-@jit
+@jit_inline
 def bidding(S, R, n, pols, b, opener, open_bid):
     """Clockwise bidding on batch b from the opener's bid; returns the winner, price in S.g[G_POT]-free
     form as (winner, price)."""
@@ -102,7 +105,7 @@ def auction(S, R, n, pols, game_id):
         if k == n - 1:  # the last batch is free
             for b in range(n):
                 if S.batch[b, C.BT_OWNER] < 0:
-                    ru.give_batch(S, R, nominator, b, 0, game_id)
+                    ru.give_batch(S, R, nominator, b, np.int64(0), game_id)
             break
         decided(S)
         b = pol.nominate(S, R, nominator, pols[nominator], n)
@@ -123,7 +126,7 @@ def auction(S, R, n, pols, game_id):
 
 # --- launch ----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def adjunct_action(S, R, n, pols, seat, kind):
     S.pl[seat, C.ST_ADJUNCTS] += 1
     p = pols[seat]
@@ -151,7 +154,7 @@ def adjunct_action(S, R, n, pols, seat, kind):
     ru.trace(S, C.TR_ADJUNCT, seat, kind, a, b, 0, 0)
 
 
-@jit
+@jit_inline
 def refill_beers(S, R, seat, pols):
     for _ in range(ru.param(R, C.P_BEERS_DRAWN)):
         ru.draw_beer(S, seat)
@@ -177,7 +180,7 @@ def launch_new(S, R, n, pols, seat, b, game_id):
         decided(S)
         kind = pol.choose_adjunct(S, R, seat, p, use, n)
         if kind >= 0:
-            use[ru.lowest_available(R, S.hand[seat], use, kind, 1)] += 1
+            use[ru.lowest_available(R, S.hand[seat], use, kind, np.int64(1))] += 1
     ru.spend_cards(S, seat, use)
     S.pl[seat, C.BANK] -= paid
     S.pl[seat, C.ST_CAPS_SPENT] += paid
@@ -194,7 +197,7 @@ def launch_new(S, R, n, pols, seat, b, game_id):
     refill_beers(S, R, seat, pols)
 
 
-@jit
+@jit_inline
 def relaunch(S, R, seat, pols, b, game_id):
     cost = ru.param(R, C.P_RELAUNCH_COST)
     S.pl[seat, C.BANK] -= cost
@@ -229,7 +232,7 @@ def launch_phase(S, R, n, pols, game_id):
 
 # --- brewfests -----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def in_fest(S, seat, c):
     b = S.city[c, C.CT_BEER]
     if b >= 0 and S.beer[b, C.B_OWNER] == seat:
@@ -277,7 +280,7 @@ def brewfest(S, R, n, pols, c, game_id):
     S.g[C.G_FESTS] += 1
 
 
-@jit
+@jit_inline
 def brewfests(S, R, n, pols, game_id):
     """One at a time, starting with the Brewfests of the first participant left of the dealer
     (a player in two resolves them in city order)."""
@@ -292,7 +295,7 @@ def brewfests(S, R, n, pols, game_id):
 
 # --- the game ----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def verify(S, R, n, check, phase):
     if not check:
         return False
@@ -304,7 +307,7 @@ def verify(S, R, n, check, phase):
     return False
 
 
-@jit
+@jit_inline
 def play_round(S, R, n, pols, game_id, check):
     auction(S, R, n, pols, game_id)
     if verify(S, R, n, check, 1):
@@ -358,14 +361,14 @@ def play_game(S, R, n, pols, seed, game_id, check):
                  S.pl[s, C.VP_BANK], S.pl[s, C.SCORE])
 
 
-@jit
+@jit_inline
 def assign_policies(game_id, n, seat_policies, n_policies, out):
     """Rotate the policy list across seats game by game (every bot sits in every seat)."""
     for s in range(n):
         out[s] = seat_policies[(s + game_id) % n_policies]
 
 
-@jit
+@jit_inline
 def rank_players(S, n, out_rank, out_win):
     """Rank 1 = most VP; the rulebook gives no tie-breaker, so tied players share the win."""
     best = -(1 << 40)

@@ -62,7 +62,7 @@ def top_quality(R, hand, k):
     return total
 
 
-@jit
+@jit_inline
 def mean_demand(S):
     k, d = 0, 0
     for c in range(C.N_CITIES):
@@ -82,7 +82,7 @@ def hand_value(S, R, seat, p, hand):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat:
             continue
         bt = R.phys[b]
-        met = ru.match_recipe(S, R, hand, use, bt, True) / 5.0
+        met = ru.match_recipe(S, R, hand, use, bt, np.bool_(True)) / 5.0
         v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
     n = 0
     for t in range(R.ing.shape[0]):
@@ -114,21 +114,21 @@ def cities_in_region(S, R, seat, region):
     return k
 
 
-@jit
+@jit_inline
 def city_worth(S, R, p, seat, c, style):
     mult = ru.param(R, C.P_STYLE_MULT) if style == R.city[c, C.CF_PREF] else 1
     return (S.city[c, C.CT_DEMAND] * mult + w(R, p, C.W_REGION) * (1 + cities_in_region(S, R, seat, R.city[c, C.CF_REGION]))
             + w(R, p, C.W_INCOME) * ru.param(R, C.P_INCOME))
 
 
-@jit
+@jit_inline
 def fest_strength(S, R, seat, quality):
     """Expected Brewfest score of `seat` with a beer of `quality`: its four best cards, one lost."""
     best = top_quality(R, S.hand[seat], C.MAX_COMMIT)
     return quality + best * 0.75
 
 
-@jit
+@jit_inline
 def win_chance(S, R, p, seat, quality, c):
     d = S.city[c, C.CT_BEER]
     o = S.beer[d, C.B_OWNER]
@@ -137,7 +137,7 @@ def win_chance(S, R, p, seat, quality, c):
     return 1.0 / (1.0 + np.exp(-diff / 2.0))
 
 
-@jit
+@jit_inline
 def target_value(S, R, p, seat, b, c):
     style = ru.beer_style(R, b)
     v = city_worth(S, R, p, seat, c, style)
@@ -151,7 +151,7 @@ def target_value(S, R, p, seat, b, c):
 
 # --- setup ----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def wants_redraw(S, R, seat, p, b):
     if is_random(R, p):
         return rnd(S, seat, 2) == 1
@@ -164,7 +164,7 @@ def wants_redraw(S, R, seat, p, b):
 
 # --- auction ----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def nominate(S, R, seat, p, n):
     """The batch to put up for bid (an unsold one)."""
     if is_random(R, p):
@@ -187,7 +187,7 @@ def nominate(S, R, seat, p, n):
     return best
 
 
-@jit
+@jit_inline
 def opening_bid(S, R, seat, p, b):
     lo = ru.param(R, C.P_MIN_OPEN)
     if is_random(R, p):
@@ -196,13 +196,13 @@ def opening_bid(S, R, seat, p, b):
     return lo
 
 
-@jit
+@jit_inline
 def bid_limit(S, R, seat, p, b):
     cap = S.pl[seat, C.BANK] - np.int64(w(R, p, C.W_RESERVE))
     return min(cap, np.int64(batch_value(S, R, seat, p, b) * w(R, p, C.W_BID_SHARE)))
 
 
-@jit
+@jit_inline
 def raise_to(S, R, seat, p, b, high):
     """A bid above `high` (within the bank), or -1 to pass."""
     bank = S.pl[seat, C.BANK]
@@ -247,7 +247,7 @@ def demand_city(S, R, seat, p):
 
 # --- launching ----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def can_launch_new(S, R, seat, b):
     """Beer card b (in seat's hand) can be launched now; leaves the card fit in SC_USE."""
     if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
@@ -256,7 +256,7 @@ def can_launch_new(S, R, seat, b):
     return ru.match_recipe(S, R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
 
 
-@jit
+@jit_inline
 def can_relaunch(S, R, seat, b):
     return (S.beer[b, C.B_LOC] == C.LOC_SKUNKED and S.beer[b, C.B_OWNER] == seat
             and S.pl[seat, C.BANK] >= ru.param(R, C.P_RELAUNCH_COST) and ru.has_target(S, seat))
@@ -271,7 +271,7 @@ def best_target_value(S, R, p, seat, b):
     return best
 
 
-@jit
+@jit_inline
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
     options = 0
@@ -324,7 +324,7 @@ def choose_target(S, R, seat, p, b):
     return best
 
 
-@jit
+@jit_inline
 def adjunct_value(S, R, seat, p, kind, n):
     if kind == C.COFFEE:
         got = 0
@@ -340,12 +340,12 @@ def adjunct_value(S, R, seat, p, kind, n):
     return berry_gain(S, R, seat)
 
 
-@jit
+@jit_inline
 def choose_adjunct(S, R, seat, p, use, n):
     """An optional adjunct kind to add to the launch (cards beyond `use`), or -1."""
     k = 0
     for kind in range(C.BERRY, C.N_KINDS):
-        if ru.lowest_available(R, S.hand[seat], use, kind, 1) >= 0:
+        if ru.lowest_available(R, S.hand[seat], use, kind, np.int64(1)) >= 0:
             S.vals[k] = kind
             k += 1
     if k == 0:
@@ -362,7 +362,7 @@ def choose_adjunct(S, R, seat, p, use, n):
     return best
 
 
-@jit
+@jit_inline
 def movable(S, seat, b):
     """Citrus may move a beer of `seat` lying skunked or holding a city without a pending Brewfest."""
     if S.beer[b, C.B_OWNER] != seat:
@@ -373,7 +373,7 @@ def movable(S, seat, b):
     return loc == C.LOC_CITY and S.city[S.beer[b, C.B_CITY], C.CT_FEST] == 0
 
 
-@jit
+@jit_inline
 def citrus_beer(S, R, seat, p):
     """The beer Citrus moves, or -1 (the move is optional)."""
     if not ru.has_target(S, seat):
@@ -399,7 +399,7 @@ def citrus_beer(S, R, seat, p):
     return best
 
 
-@jit
+@jit_inline
 def own_city_value(S, R, seat, c, demand):
     b = S.city[c, C.CT_BEER]
     if b < 0:
@@ -428,7 +428,7 @@ def berry_gain(S, R, seat):
     return best
 
 
-@jit
+@jit_inline
 def berry_pair(S, R, seat, p):
     """Two active cities whose Market Demand to swap (into S.seats[ROW_TMP, 0:2])."""
     if is_random(R, p):
@@ -450,7 +450,7 @@ def berry_pair(S, R, seat, p):
     berry_gain(S, R, seat)
 
 
-@jit
+@jit_inline
 def beer_to_discard(S, R, seat, p):
     k = 0
     for b in range(C.BEER_DECK):
@@ -463,7 +463,7 @@ def beer_to_discard(S, R, seat, p):
     use = S.scratch[C.SC_USE]
     for i in range(k):
         b = np.int64(S.vals[i])
-        met = ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], True) / 5.0
+        met = ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
         v = ru.beer_quality(R, b) * (0.2 + met * met * met)
         if v < best_v:
             best, best_v = b, v
@@ -472,7 +472,7 @@ def beer_to_discard(S, R, seat, p):
 
 # --- brewfests ----------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def commit_cards(S, R, seat, p):
     """Put up to brewfest_cards ingredient cards from hand into the Brewfest."""
     limit = min(ru.param(R, C.P_FEST_CARDS), ru.hand_size(S, seat))
@@ -499,7 +499,7 @@ def commit_cards(S, R, seat, p):
                 break
 
 
-@jit
+@jit_inline
 def fest_victim(S, R, seat, p, n):
     """The rival whose committed card `seat` discards."""
     k = 0
@@ -522,7 +522,7 @@ def fest_victim(S, R, seat, p, n):
     return best
 
 
-@jit
+@jit_inline
 def blind_pick(S, seat, victim):
     """Index of the committed card of `victim` that `seat` discards, unseen (uniform), or -1."""
     k = 0
@@ -540,7 +540,7 @@ def blind_pick(S, seat, victim):
     return -1
 
 
-@jit
+@jit_inline
 def pile_to_leave(S, R, seat, p, c, pile):
     """How much of the winner's pile stays on city c (the rest goes to the bank)."""
     if is_random(R, p):

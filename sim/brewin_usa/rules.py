@@ -52,7 +52,7 @@ def policy_stream(seat):
     return 1 + C.MAX_PLAYERS + seat
 
 
-@jit
+@jit_inline
 def trace(S, code, seat, a, b, c, d, e):
     """Append one replay row when tracing (the trace buffer has more than one row)."""
     cap = S.trace.shape[0]
@@ -74,7 +74,7 @@ def trace(S, code, seat, a, b, c, d, e):
     S.g[C.G_TRACE] = i + 1
 
 
-@jit
+@jit_inline
 def log_event(S, game_id, seat, card, kind, amount, target):
     i = S.g[C.G_EVENTS]
     if i >= S.ev.shape[0]:
@@ -112,7 +112,7 @@ def is_unclaimed(S, c):
     return S.city[c, C.CT_ACTIVE] == 1 and S.city[c, C.CT_BEER] < 0
 
 
-@jit
+@jit_inline
 def count_unclaimed(S):
     k = 0
     for c in range(C.N_CITIES):
@@ -121,7 +121,7 @@ def count_unclaimed(S):
     return k
 
 
-@jit
+@jit_inline
 def hand_size(S, seat):
     k = 0
     for t in range(S.hand.shape[1]):
@@ -129,7 +129,7 @@ def hand_size(S, seat):
     return k
 
 
-@jit
+@jit_inline
 def beers_in_hand(S, seat):
     k = 0
     for b in range(C.BEER_DECK):
@@ -140,7 +140,7 @@ def beers_in_hand(S, seat):
 
 # --- decks --------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def discard_ingredient(S, t):
     S.piles[C.PILE_IDISC, S.g[C.G_IDISC]] = t
     S.g[C.G_IDISC] += 1
@@ -157,7 +157,7 @@ def draw_ingredient(S):
             S.piles[C.PILE_IDECK, i] = S.piles[C.PILE_IDISC, i]
         S.g[C.G_IDECK] = k
         S.g[C.G_IDISC] = 0
-        shuffle(S.piles[C.PILE_IDECK], k, S.rng, 0)
+        shuffle(S.piles[C.PILE_IDECK], np.int64(k), S.rng, np.int64(0))
     S.g[C.G_IDECK] -= 1
     return S.piles[C.PILE_IDECK, S.g[C.G_IDECK]]
 
@@ -184,7 +184,7 @@ def draw_beer(S, seat):
             S.beer[b, C.B_LOC] = C.LOC_DECK
         S.g[C.G_BDECK] = k
         S.g[C.G_BDISC] = 0
-        shuffle(S.piles[C.PILE_BDECK], k, S.rng, 0)
+        shuffle(S.piles[C.PILE_BDECK], np.int64(k), S.rng, np.int64(0))
     S.g[C.G_BDECK] -= 1
     b = S.piles[C.PILE_BDECK, S.g[C.G_BDECK]]
     S.beer[b, C.B_LOC] = C.LOC_HAND
@@ -210,7 +210,7 @@ def setup_decks(S, R, n):
             k += 1
     S.g[C.G_IDECK] = k
     S.g[C.G_IDISC] = 0
-    shuffle(S.piles[C.PILE_IDECK], k, S.rng, 0)
+    shuffle(S.piles[C.PILE_IDECK], np.int64(k), S.rng, np.int64(0))
     for b in range(C.BEER_DECK):
         S.piles[C.PILE_BDECK, b] = b
         S.beer[b, C.B_LOC] = C.LOC_DECK
@@ -219,11 +219,11 @@ def setup_decks(S, R, n):
         S.beer[b, C.B_SEQ] = 0
     S.g[C.G_BDECK] = C.BEER_DECK
     S.g[C.G_BDISC] = 0
-    shuffle(S.piles[C.PILE_BDECK], C.BEER_DECK, S.rng, 0)
+    shuffle(S.piles[C.PILE_BDECK], np.int64(C.BEER_DECK), S.rng, np.int64(0))
     setup_cities(S, R, n)
 
 
-@jit
+@jit_inline
 def setup_cities(S, R, n):
     for c in range(C.N_CITIES):
         S.city[c, C.CT_ACTIVE] = 1
@@ -250,7 +250,7 @@ def setup_cities(S, R, n):
                     pick -= 1
 
 
-@jit
+@jit_inline
 def setup_players(S, R, n):
     S.g[C.G_TOTAL_CAPS] = param(R, C.P_TOTAL_CAPS)
     S.g[C.G_BAG] = param(R, C.P_TOTAL_CAPS) - n * param(R, C.P_START_CAPS)
@@ -266,7 +266,7 @@ def setup_players(S, R, n):
 
 # --- auction ------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def kind_in_batch(S, R, b, kind):
     for i in range(S.batch[b, C.BT_N]):
         if R.ing[S.batch[b, i], C.IF_KIND] == kind:
@@ -274,7 +274,7 @@ def kind_in_batch(S, R, b, kind):
     return False
 
 
-@jit
+@jit_inline
 def build_batch(S, R, b):
     """Lay out batch b: face up until a card repeats a kind already there (kept) or the batch is
     full; if the second card repeats the first, a third card goes on face down."""
@@ -301,7 +301,7 @@ def build_batch(S, R, b):
             return
 
 
-@jit
+@jit_inline
 def give_batch(S, R, seat, b, price, game_id):
     """Seat takes batch b for `price` caps (paid into the dealer's pot)."""
     for i in range(S.batch[b, C.BT_N]):
@@ -317,7 +317,7 @@ def give_batch(S, R, seat, b, price, game_id):
     trace(S, C.TR_BUY, seat, b, price, S.batch[b, C.BT_N], 0, 0)
 
 
-@jit
+@jit_inline
 def add_demand(S, c, k):
     """k caps of Market Demand onto city c (an unclaimed city), or into the bag when c < 0."""
     if c < 0:
@@ -338,7 +338,7 @@ def lowest_available(R, hand, use, kind, q):
     return -1
 
 
-@jit
+@jit_inline
 def exact_available(R, hand, use, kind, q):
     if q < 1 or q > C.MAX_Q:
         return -1
@@ -370,7 +370,7 @@ def match_recipe(S, R, hand, use, bt, can_buy):
         else:
             mask |= 1 << slot
     while mask:
-        best, req = -1, -1
+        best, req = np.int64(-1), np.int64(-1)
         for slot in range(4):
             if mask & (1 << slot) and R.beer[bt, C.BF_REQ + slot] > req:
                 best, req = slot, R.beer[bt, C.BF_REQ + slot]
@@ -389,14 +389,14 @@ def match_recipe(S, R, hand, use, bt, can_buy):
     if adj < 0:
         met += 1
     else:
-        t = lowest_available(R, hand, use, adj, 1)
+        t = lowest_available(R, hand, use, adj, np.int64(1))
         if t >= 0:
             use[t] += 1
             met += 1
     return met
 
 
-@jit
+@jit_inline
 def spend_cards(S, seat, use):
     """Cards in `use` leave the hand for the discard pile."""
     for t in range(S.hand.shape[1]):
@@ -407,7 +407,7 @@ def spend_cards(S, seat, use):
 
 # --- launching -----------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def place_beer(S, b, seat, c):
     """Beer b claims city c if it is free, else challenges it (a Brewfest at c)."""
     S.beer[b, C.B_OWNER] = seat
@@ -441,7 +441,7 @@ def legal_target(S, seat, c):
     return True
 
 
-@jit
+@jit_inline
 def has_target(S, seat):
     for c in range(C.N_CITIES):
         if legal_target(S, seat, c):
@@ -449,7 +449,7 @@ def has_target(S, seat):
     return False
 
 
-@jit
+@jit_inline
 def lift_beer(S, b):
     """Take beer b off its city (Citrus move); the city becomes free."""
     c = S.beer[b, C.B_CITY]
@@ -459,14 +459,14 @@ def lift_beer(S, b):
     S.beer[b, C.B_LOC] = C.LOC_SKUNKED
 
 
-@jit
+@jit_inline
 def skunk(S, b):
     S.beer[b, C.B_LOC] = C.LOC_SKUNKED
     S.beer[b, C.B_CITY] = -1
     S.beer[b, C.B_SEQ] = 0
 
 
-@jit
+@jit_inline
 def coffee(S, R, seat, n):
     got = 0
     for o in range(n):
@@ -479,7 +479,7 @@ def coffee(S, R, seat, n):
     return got
 
 
-@jit
+@jit_inline
 def pumpkin(S, R, seat):
     got = 0
     for _ in range(param(R, C.P_PUMPKIN)):
@@ -490,7 +490,7 @@ def pumpkin(S, R, seat):
     return got
 
 
-@jit
+@jit_inline
 def berry(S, c1, c2):
     d = S.city[c1, C.CT_DEMAND]
     S.city[c1, C.CT_DEMAND] = S.city[c2, C.CT_DEMAND]
@@ -499,7 +499,7 @@ def berry(S, c1, c2):
 
 # --- brewfests ----------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def fest_setup(S, c, n):
     """Mark the participants of the Brewfest at city c in S.fest; returns how many."""
     k = 0
@@ -523,14 +523,14 @@ def fest_setup(S, c, n):
     return k
 
 
-@jit
+@jit_inline
 def commit_card(S, seat, t):
     S.hand[seat, t] -= 1
     S.fest[seat, C.F_C + S.fest[seat, C.F_NC]] = t
     S.fest[seat, C.F_NC] += 1
 
 
-@jit
+@jit_inline
 def discard_committed(S, seat, i):
     """Committed card i of seat is discarded for good (ignored if already gone)."""
     t = S.fest[seat, C.F_C + i]
@@ -539,7 +539,7 @@ def discard_committed(S, seat, i):
         S.fest[seat, C.F_C + i] = -1
 
 
-@jit
+@jit_inline
 def fest_score(S, R, seat):
     score = beer_quality(R, S.fest[seat, C.F_BEER])
     for i in range(S.fest[seat, C.F_NC]):
@@ -550,7 +550,7 @@ def fest_score(S, R, seat):
     return score
 
 
-@jit
+@jit_inline
 def fest_winner(S, R, c, n):
     """Highest score wins; the defender wins ties; tied challengers: the first to challenge."""
     defender = owner_of_city(S, c)
@@ -571,7 +571,7 @@ def fest_winner(S, R, c, n):
     return best
 
 
-@jit
+@jit_inline
 def return_commits(S, n):
     for s in range(n):
         for i in range(S.fest[s, C.F_NC]):
@@ -582,7 +582,7 @@ def return_commits(S, n):
         S.fest[s, C.F_NC] = 0
 
 
-@jit
+@jit_inline
 def settle_fest(S, R, c, n, winner, game_id):
     """Winner's beer holds city c, losers' beers are skunked. Returns the winner's pile; the
     losers' piles are left in S.fest[seat, F_SCORE] for placement (the city keeps no demand)."""
@@ -616,7 +616,7 @@ def settle_fest(S, R, c, n, winner, game_id):
 
 # --- income and scoring ----------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def income(S, R, n):
     for c in range(C.N_CITIES):
         b = S.city[c, C.CT_BEER]
@@ -629,7 +629,7 @@ def income(S, R, n):
         S.pl[o, C.ST_INCOME] += k
 
 
-@jit
+@jit_inline
 def region_winner(S, R, region, n):
     """The seat holding strictly the most cities of the region, or -1 (nobody or a tie)."""
     best, best_k, tied = -1, 0, False
@@ -645,7 +645,7 @@ def region_winner(S, R, region, n):
     return -1 if tied else best
 
 
-@jit
+@jit_inline
 def final_score(S, R, n):
     for s in range(n):
         S.pl[s, C.VP_CITIES] = 0
