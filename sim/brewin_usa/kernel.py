@@ -95,7 +95,10 @@ def bidding(S, R, n, pols, b, opener, open_bid):
 def auction(S, R, n, pols, game_id):
     for b in range(n):
         ru.build_batch(S, R, b)
-        ru.trace(S, C.TR_BATCH, -1, b, S.batch[b, C.BT_N], S.batch[b, C.BT_HIDDEN], 0, 0)
+        packed = 0  # the cards, 6 bits each, for the replay log
+        for i in range(S.batch[b, C.BT_N]):
+            packed |= S.batch[b, i] << (6 * i)
+        ru.trace(S, C.TR_BATCH, -1, b, S.batch[b, C.BT_N], S.batch[b, C.BT_HIDDEN], packed, 0)
     for s in range(n):
         S.pl[s, C.HAS_BATCH] = 0
     S.g[C.G_POT] = 0
@@ -276,7 +279,9 @@ def brewfest(S, R, n, pols, c, game_id):
         if S.fest[s, C.F_IN] and s != winner:
             for _ in range(S.fest[s, C.F_SCORE]):
                 decided(S)
-                ru.add_demand(S, pol.demand_city(S, R, s, pols[s]), 1)
+                c2 = pol.demand_city(S, R, s, pols[s])
+                ru.add_demand(S, c2, 1)
+                ru.trace(S, C.TR_DEMAND, s, c2, 1, 0, 0, 0)
     S.g[C.G_FESTS] += 1
 
 

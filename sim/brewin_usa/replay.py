@@ -26,7 +26,16 @@ def replay_game(config, pols, seed, game_id, player_counts) -> list[str]:
     seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]
     lines = [f"Brewin' USA game {game_id} (seed {seed}), {rows} players: "
              + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
+    demand: dict[str, int] = {}
     for row in state.trace[: state.g[C.G_TRACE]]:
+        if row[0] == C.TR_DEMAND:  # one row per cap: gathered into one line per placement run
+            key = config.city_names[row[3]] if row[3] >= 0 else "the bag"
+            demand[key] = demand.get(key, 0) + int(row[4])
+            who = int(row[2])
+            continue
+        if demand:
+            lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
+            demand = {}
         lines.append(describe(row, config, state))
     lines.append(f"End: {C.END_REASONS[games[0, 4]]} after {games[0, 2]} rounds")
     lines.append("Result: " + ", ".join(
@@ -51,8 +60,8 @@ def describe(row, config, state) -> str:
     if code == C.TR_ROUND:
         return f"Round {a}: seat {seat} deals"
     if code == C.TR_BATCH:
-        hidden = " (third card face down)" if c >= 0 else ""
-        return f"  batch {a}: {b} cards{hidden}"
+        cards = [config.ing_names[(d >> (6 * i)) & 63] + (" (face down)" if i == c else "") for i in range(b)]
+        return f"  batch {a}: " + ", ".join(cards)
     if code == C.TR_BUY:
         return f"{who} buys batch {a} ({c} cards) for {b} caps"
     if code == C.TR_DEMAND:
