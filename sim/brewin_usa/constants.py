@@ -147,11 +147,11 @@ KIND_RANDOM, KIND_HEURISTIC = 0, 1
 WEIGHT_NAMES = (
     "bid_share", "bank_reserve", "card_value", "fest_card_value", "challenge_bonus",
     "win_margin", "relaunch_min_gain", "leave_on_match", "adjunct_keep", "redraw_req_sum",
-    "region_value", "income_rounds",
+    "region_value", "income_rounds", "demand_spread",
 )
 (
     W_BID_SHARE, W_RESERVE, W_CARD, W_FEST_CARD, W_CHALLENGE, W_MARGIN, W_RELAUNCH,
-    W_LEAVE, W_ADJ_KEEP, W_REDRAW, W_REGION, W_INCOME,
+    W_LEAVE, W_ADJ_KEEP, W_REDRAW, W_REGION, W_INCOME, W_SPREAD,
 ) = range(len(WEIGHT_NAMES))
 
 # --- trace codes for `brewbalance replay` ------------------------------------------------------------

@@ -14,8 +14,10 @@ The heuristic ("greedy" and its styles) works in Victory Points (a cap is a VP):
     challenge is worth that times the chance of winning the Brewfest, estimated from the beer
     qualities and the four best cards in hand (rivals' hands: size x 2, cards are hidden), with
     `win_margin` of safety, plus the denial of the rival's city and `challenge_bonus`;
-  * Market Demand goes on the free city the bot is best placed to claim; adjuncts are used when
-    their action is worth more than `adjunct_keep`.
+  * Market Demand goes on the free city the bot is best placed to claim (2 VP per beer in hand or
+    skunked of the city's preferred style, `region_value` per city held in the region), less
+    `demand_spread` per cap already there: a dealer launches last, so a big pile mostly feeds the
+    rivals who launch first; adjuncts are used when their action is worth more than `adjunct_keep`.
 Random bots: bids pass or raise by 1-3 with equal chance (uniform over every raise amount would
 simply spend the bank on the first batch); other choices are uniform over the legal options.
 """
@@ -239,7 +241,7 @@ def demand_city(S, R, seat, p):
             if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
                 if ru.beer_style(R, b) == R.city[c, C.CF_PREF]:
                     v += 2.0
-        v -= 0.01 * S.city[c, C.CT_DEMAND]  # spread evenly among equals
+        v -= (w(R, p, C.W_SPREAD) + 0.01) * S.city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
     return best
