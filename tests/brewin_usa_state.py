@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core.config import prepare
 from sim.brewin_usa import GAME
 from sim.brewin_usa import constants as C
 from sim.brewin_usa.state import make_rules, make_state
+from sim.core.config import prepare
 
 
 def config(sets=()):

@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-
 from brewin_usa_state import config
+
 from sim.brewin_usa import GAME
 
 GOLDEN = Path(__file__).parent / "golden" / "brewin_usa_replay_seed7_game3.txt"
@@ -50,7 +50,7 @@ def test_winner_is_consistent_with_the_score():
 def shares(pols, n, games, seed):
     shard = GAME.simulate(config(), seed, 0, games, [n], pols)
     share = shard.frames["players"].group_by("policy").agg(pl.col("win").sum() / games)
-    return dict(zip(share["policy"].cast(pl.String), share["win"]))
+    return dict(zip(share["policy"].cast(pl.String), share["win"], strict=True))
 
 
 def test_greedy_beats_random_by_a_wide_margin():
@@ -119,5 +119,7 @@ def test_changing_a_bot_does_not_reshuffle_the_decks():
     cfg = config()
     a = GAME.replay(cfg, 30, 0, [3], ["greedy"])
     b = GAME.replay(cfg, 30, 0, [3], ["random"])
-    first = lambda lines: [x for x in lines if x.startswith("  batch")][:3]
+    def first(lines):
+        return [x for x in lines if x.startswith("  batch")][:3]
+
     assert first(a) == first(b)

@@ -5,17 +5,28 @@ Chance is forced: decks are stacked by hand, Brewfest discards are named, not dr
 
 import numpy as np
 import pytest
+from brewin_usa_state import (
+    bank,
+    blank,
+    city,
+    config,
+    demand,
+    hand,
+    ing,
+    on_city,
+    seats_policy,
+    stack_ingredients,
+    to_hand,
+)
 
-from brewin_usa_state import (bank, beer, blank, city, config, demand, hand, ing, on_city,
-                              seats_policy, stack_ingredients, to_hand)
-from sim.core.config import prepare
-from sim.core.errors import BrewError
 from sim.brewin_usa import GAME
 from sim.brewin_usa import constants as C
 from sim.brewin_usa import invariants as inv
 from sim.brewin_usa import kernel as K
 from sim.brewin_usa import rules as ru
 from sim.brewin_usa.state import make_rules, make_state
+from sim.core.config import prepare
+from sim.core.errors import BrewError
 
 
 def beer_of_quality(cfg, quality, style=None, adjunct=False):
@@ -28,7 +39,7 @@ def beer_of_quality(cfg, quality, style=None, adjunct=False):
 
 
 def city_not_preferring(cfg, style, region=None):
-    for k, cid in enumerate(cfg.city_ids):
+    for k in range(len(cfg.city_ids)):
         if cfg.city[k, C.CF_PREF] != C.STYLES.index(style) and (region is None or cfg.city[k, C.CF_REGION] == C.REGIONS.index(region)):
             return k
     raise LookupError(style)
@@ -138,8 +149,8 @@ def test_auction_caps_go_to_the_bag_when_no_city_is_free():
         S.beer[b] = (C.LOC_CITY, c % 2, c, 0)
         S.city[c, C.CT_BEER] = b
     assert ru.count_unclaimed(S) == 0
-    for c in range(C.N_CITIES):
-        assert K.pol.demand_city(S, R, 0, cfg.policy_index("greedy")) == -1
+    for p in ("greedy", "random"):
+        assert K.pol.demand_city(S, R, 0, cfg.policy_index(p)) == -1
     bag = S.g[C.G_BAG]
     ru.add_demand(S, -1, 4)
     assert S.g[C.G_BAG] == bag + 4
@@ -428,7 +439,10 @@ def test_rulebook_region_example_orange_25_pink_12():
     cfg, R, S = blank(2)
     central = [k for k in range(12) if cfg.city[k, C.CF_REGION] == C.REGIONS.index("central")]
     top, mid, bot = central
-    pref = lambda k: C.STYLES[cfg.city[k, C.CF_PREF]]
+
+    def pref(k):
+        return C.STYLES[cfg.city[k, C.CF_PREF]]
+
     demand(S, top, 3)
     demand(S, mid, 1)
     demand(S, bot, 1)

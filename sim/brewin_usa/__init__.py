@@ -140,11 +140,11 @@ class BrewinUSA:
         return {
             "estimates": config.estimates,
             "cards": [{"id": i, "name": n, "category": C.STYLES[styles[i]]}
-                      for i, n in zip(config.beer_ids, config.beer_names)]
+                      for i, n in zip(config.beer_ids, config.beer_names, strict=True)]
                      + [{"id": "batch", "name": "Ingredient batch", "category": "batch"}],
             "cities": [{"id": i, "name": n, "region": C.REGIONS[config.city[k, C.CF_REGION]],
                         "prefers": C.STYLES[config.city[k, C.CF_PREF]]}
-                       for k, (i, n) in enumerate(zip(config.city_ids, config.city_names))],
+                       for k, (i, n) in enumerate(zip(config.city_ids, config.city_names, strict=True))],
         }
 
 

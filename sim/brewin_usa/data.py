@@ -171,7 +171,7 @@ def _parse_params(tree: dict):
     if p["redraw_max"] > p["beer_hand"]:
         raise BrewError(f"{where}: redraw_max exceeds beer_hand")
     ests = node.get("estimates", {})
-    for key, why in ests.items():
+    for key in ests:
         if key not in C.PARAM_NAMES:
             raise BrewError(f"{file}: [estimates] names unknown parameter '{key}'")
     for key in node:

@@ -6,6 +6,7 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 """
 
 import numpy as np
+
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 
@@ -51,7 +52,7 @@ def redraws(S, R, n, pols):
                 swapped += 1
         for i in range(swapped):
             ru.discard_beer(S, S.seats[C.ROW_TMP, i])
-        for i in range(swapped):
+        for _ in range(swapped):
             ru.draw_beer(S, s)
 
 

@@ -23,8 +23,9 @@ simply spend the bank on the first batch); other choices are uniform over the le
 """
 
 import numpy as np
+
 from sim.core.jit import jit, jit_inline
-from sim.core.rng import randint, uniform
+from sim.core.rng import randint
 
 from . import constants as C
 from . import rules as ru

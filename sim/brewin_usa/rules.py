@@ -34,11 +34,11 @@ Paraphrase of the game, as modelled here:
 """
 
 import numpy as np
+
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, shuffle
 
 from . import constants as C
-
 
 # --- small helpers ----------------------------------------------------------------------------
 
