@@ -156,7 +156,7 @@ def test_auction_caps_go_to_the_bag_when_no_city_is_free():
     assert S.g[C.G_BAG] == bag + 4
 
 
-def test_bids_never_exceed_the_bank_and_rise_by_at_least_one():
+def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)
     ru.setup_decks(S, R, 3)
