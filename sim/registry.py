@@ -4,9 +4,10 @@ from sim.core.errors import UsageError, choices
 
 
 def games() -> dict:
+    from sim.brewin_usa import GAME as brewin_usa
     from sim.dwarfest import GAME as dwarfest
 
-    return {g.id: g for g in (dwarfest,)}
+    return {g.id: g for g in (dwarfest, brewin_usa)}
 
 
 def get_game(game_id: str):

@@ -5,10 +5,11 @@
 from pathlib import Path
 
 from sim.core.config import prepare
-from sim.dwarfest import GAME
+from sim.registry import games
 
 if __name__ == "__main__":
-    lines = GAME.replay(GAME.build(prepare("dwarfest", "base", [], [])), 7, 3, [4], ["greedy", "random"])
-    path = Path(__file__).parent / "golden" / "dwarfest_replay_seed7_game3.txt"
-    path.write_text("\n".join(lines) + "\n")
-    print(f"wrote {path}")
+    for game in games().values():
+        lines = game.replay(game.build(prepare(game.id, "base", [], [])), 7, 3, [4], ["greedy", "random"])
+        path = Path(__file__).parent / "golden" / f"{game.id}_replay_seed7_game3.txt"
+        path.write_text("\n".join(lines) + "\n")
+        print(f"wrote {path}")

@@ -11,12 +11,13 @@ from collections.abc import Callable
 import duckdb
 import polars as pl
 
-from analysis.games import dwarfest
+from analysis.games import brewin_usa, dwarfest
 
 ExtrasFn = Callable[[duckdb.DuckDBPyConnection], dict[str, pl.DataFrame]]
 
 EXTRAS: dict[str, ExtrasFn] = {
     "dwarfest": dwarfest.extras,
+    "brewin_usa": brewin_usa.extras,
 }
 
 

@@ -1,0 +1,151 @@
+"""Brewin' USA: bottle-cap auctions, beer launches and Brewfests, 2-5 players (rules in rules.py).
+
+Public wrapper around the compiled kernel: builds the data, runs shards of games into column
+arrays and hands them to the run writer as polars DataFrames.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from sim.core.config import GameData
+from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
+from sim.core.game import Shard
+
+from . import constants as C
+from .data import BrewinConfig, build_config
+from .invariants import VIOLATIONS
+from .kernel import N_GAME_COLS, N_PLAYER_COLS, STATUS_OVERFLOW, STATUS_VIOLATION, run_chunk
+from .state import make_rules, make_state
+
+CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
+STAT_COLUMNS = C.PLAYER_STATS  # players-table columns filled from State.pl[VP_CITIES:]
+
+
+def events_bound(cfg: BrewinConfig) -> int:
+    """Most event rows one game can write: per round, one batch per player, at most
+    launches_per_round launches each and a Brewfest result per launch; capped by max_rounds."""
+    rounds = int(cfg.params[C.P_MAX_ROUNDS]) + 2
+    per_round = C.MAX_PLAYERS * (1 + 3 * int(cfg.params[C.P_LAUNCHES]))
+    return rounds * per_round + 16
+
+
+def enum_column(names, codes: np.ndarray) -> pl.Series:
+    levels = list(names)
+    return pl.Series(levels, dtype=pl.Enum(levels)).gather(codes.astype(np.uint32))
+
+
+class BrewinUSA:
+    id = "brewin_usa"
+    title = "Brewin' USA"
+    player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
+    default_players = (4,)
+
+    def build(self, data: GameData) -> BrewinConfig:
+        return build_config(data)
+
+    def policies(self, config: BrewinConfig) -> list[str]:
+        return list(config.policy_ids)
+
+    def factions(self, config: BrewinConfig) -> list[str]:
+        return ["none"]
+
+    def variants(self, data: GameData) -> list[str]:
+        return list(data.tree.get("variants", {}).get("variant", {}))
+
+    def policy_indices(self, config: BrewinConfig, policies: list[str]) -> np.ndarray:
+        for p in policies:
+            if p not in config.policy_ids:
+                raise UsageError(f"unknown policy '{p}' for brewin_usa; choose from {choices(config.policy_ids)}")
+        return np.array([config.policy_index(p) for p in policies], np.int64)
+
+    def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
+                 check=False) -> Shard:
+        for k in player_counts:
+            if k not in self.player_counts:
+                raise UsageError(f"brewin_usa plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
+        rules = make_rules(config)
+        pols = self.policy_indices(config, policies)
+        counts = np.array(player_counts, np.int64)
+        bound = events_bound(config)
+        state = make_state(len(config.ing_ids), min(CHUNK, max(n_games, 1)) * 40 + bound)
+        games = np.zeros((n_games, N_GAME_COLS), np.int64)
+        players = np.zeros((n_games * C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
+        wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
+        events, done, prow = [], 0, 0
+        while done < n_games:
+            todo = min(CHUNK, n_games - done)
+            k, rows, ev_rows, status = run_chunk(
+                state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
+                games[done:], players[prow:], wins[prow:], bound, check)
+            if status == STATUS_OVERFLOW:
+                raise BrewError(f"brewin_usa: a kernel buffer overflowed in game {first_game + done + k} "
+                                f"(seed {seed}); this is a bug, please report it")
+            if status == STATUS_VIOLATION:
+                raise InvariantViolation(self.id, seed, first_game + done + k,
+                                         VIOLATIONS[state.g[C.G_VIOLATION]], C.PHASES[state.g[C.G_PHASE]])
+            events.append(state.ev[:ev_rows].copy())
+            done += k
+            prow += rows
+            if progress is not None:
+                progress(k)
+        ev = np.concatenate(events) if events else np.zeros((0, 7), np.int64)
+        return Shard(self.frames(config, games, players[:prow], wins[:prow], ev))
+
+    def frames(self, config, games, players, wins, events) -> dict[str, pl.DataFrame]:
+        g = pl.DataFrame({
+            "game_id": games[:, 0],
+            "n_players": games[:, 1].astype(np.int8),
+            "rounds": games[:, 2].astype(np.int16),
+            "decisions": games[:, 3].astype(np.int32),
+            "end_reason": enum_column(C.END_REASONS, games[:, 4]),
+            "n_winners": games[:, 5].astype(np.int8),
+            "brewfests": games[:, 6].astype(np.int16),
+            "market_demand_left": games[:, 7].astype(np.int16),
+            "caps_in_bag": games[:, 8].astype(np.int16),
+        })
+        p_cols = {
+            "game_id": players[:, 0],
+            "seat": players[:, 1].astype(np.int8),
+            "faction": enum_column(["none"], np.zeros(len(players), np.int64)),
+            "policy": enum_column(config.policy_ids, players[:, 2]),
+            "score": players[:, 3].astype(np.int32),
+            "rank": players[:, 4].astype(np.int8),
+            "win": wins,
+            "beers_launched": players[:, 5].astype(np.int8),
+        }
+        for k, name in enumerate(STAT_COLUMNS):
+            if name == "score_check":
+                continue
+            p_cols[name] = players[:, 6 + k].astype(np.int32)
+        e = pl.DataFrame({
+            "game_id": events[:, 0],
+            "seat": events[:, 1].astype(np.int8),
+            "round": events[:, 2].astype(np.int8),
+            "card": enum_column(list(config.beer_ids) + ["batch"], events[:, 3]),
+            "kind": enum_column(C.LOG_KINDS, events[:, 4]),
+            "amount": events[:, 5].astype(np.int32),
+            "target": events[:, 6].astype(np.int8),
+        })
+        return {"games": g, "players": pl.DataFrame(p_cols), "events": e}
+
+    def replay(self, config, seed, game_id, player_counts, policies) -> list[str]:
+        from .replay import replay_game
+
+        return replay_game(config, self.policy_indices(config, policies), seed, game_id, player_counts)
+
+    def manifest_extras(self, config: BrewinConfig) -> dict:
+        styles = {i: config.beer[k, C.BF_STYLE] for k, i in enumerate(config.beer_ids)}
+        return {
+            "estimates": config.estimates,
+            "cards": [{"id": i, "name": n, "category": C.STYLES[styles[i]]}
+                      for i, n in zip(config.beer_ids, config.beer_names, strict=True)]
+                     + [{"id": "batch", "name": "Ingredient batch", "category": "batch"}],
+            "cities": [{"id": i, "name": n, "region": C.REGIONS[config.city[k, C.CF_REGION]],
+                        "prefers": C.STYLES[config.city[k, C.CF_PREF]]}
+                       for k, (i, n) in enumerate(zip(config.city_ids, config.city_names, strict=True))],
+        }
+
+
+GAME = BrewinUSA()

@@ -1,0 +1,452 @@
+"""Brewin' USA game flow: rounds of Auction, Launch and Brewfests (then income) for a batch of
+games. `run_chunk` is the compiled entry point; sim/brewin_usa/__init__.py wraps it.
+
+Output columns are preallocated by the caller. A chunk stops early (returning the number of
+games completed) when the event buffer could overflow, so nothing is ever truncated.
+"""
+
+import numpy as np
+
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
+
+from . import constants as C
+from . import invariants as inv
+from . import policies as pol
+from . import rules as ru
+
+STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
+
+
+@jit_inline
+def seed_streams(S, seed, game_id):
+    for s in range(1 + 2 * C.MAX_PLAYERS):  # one call site: a single compiled signature
+        stream, sub = STREAM_DECKS, 0
+        if s >= 1 + C.MAX_PLAYERS:
+            stream, sub = STREAM_POLICY, s - 1 - C.MAX_PLAYERS
+        elif s >= 1:
+            stream, sub = STREAM_DICE, s - 1
+        S.rng[s] = stream_seed(seed, game_id, stream, sub)
+
+
+@jit_inline
+def decided(S):
+    S.g[C.G_DECISIONS] += 1
+
+
+# --- setup -----------------------------------------------------------------------------------------
+
+@jit_inline
+def redraws(S, R, n, pols):
+    """Each player may swap up to redraw_max beer cards for new ones (drawn after discarding)."""
+    for s in range(n):
+        swapped = 0
+        for b in range(C.BEER_DECK):
+            if swapped >= ru.param(R, C.P_REDRAW_MAX):
+                break
+            if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != s:
+                continue
+            decided(S)
+            if pol.wants_redraw(S, R, s, pols[s], b):
+                S.seats[C.ROW_TMP, swapped] = b
+                swapped += 1
+        for i in range(swapped):
+            ru.discard_beer(S, S.seats[C.ROW_TMP, i])
+        for _ in range(swapped):
+            ru.draw_beer(S, s)
+
+
+# --- auction -----------------------------------------------------------------------------------------
+
+@jit_inline
+def next_without_batch(S, n, after):
+    for k in range(1, n + 1):
+        s = (after + k) % n
+        if S.pl[s, C.HAS_BATCH] == 0:
+            return s
+    return -1
+
+
+@jit_inline
+def bidding(S, R, n, pols, b, opener, open_bid):
+    """Clockwise bidding on batch b from the opener's bid; returns the winner, price in S.g[G_POT]-free
+    form as (winner, price)."""
+    for s in range(n):
+        S.pl[s, C.PASSED] = 0
+    leader, high, s = opener, open_bid, opener
+    while True:
+        nxt = -1
+        for k in range(1, n):
+            o = (s + k) % n
+            if o != leader and S.pl[o, C.HAS_BATCH] == 0 and S.pl[o, C.PASSED] == 0:
+                nxt = o
+                break
+        if nxt < 0:
+            return leader, high
+        s = nxt
+        decided(S)
+        bid = pol.raise_to(S, R, s, pols[s], b, high)
+        if bid > high and bid <= S.pl[s, C.BANK]:
+            leader, high = s, bid
+        else:
+            S.pl[s, C.PASSED] = 1
+
+
+@jit
+def auction(S, R, n, pols, game_id):
+    for b in range(n):
+        ru.build_batch(S, R, b)
+        packed = 0  # the cards, 6 bits each, for the replay log
+        for i in range(S.batch[b, C.BT_N]):
+            packed |= S.batch[b, i] << (6 * i)
+        ru.trace(S, C.TR_BATCH, -1, b, S.batch[b, C.BT_N], S.batch[b, C.BT_HIDDEN], packed, 0)
+    for s in range(n):
+        S.pl[s, C.HAS_BATCH] = 0
+    S.g[C.G_POT] = 0
+    dealer = S.g[C.G_DEALER]
+    nominator = (dealer + 1) % n
+    for k in range(n):
+        if k == n - 1:  # the last batch is free
+            for b in range(n):
+                if S.batch[b, C.BT_OWNER] < 0:
+                    ru.give_batch(S, R, nominator, b, np.int64(0), game_id)
+            break
+        decided(S)
+        b = pol.nominate(S, R, nominator, pols[nominator], n)
+        decided(S)
+        open_bid = min(max(pol.opening_bid(S, R, nominator, pols[nominator], b), ru.param(R, C.P_MIN_OPEN)),
+                       S.pl[nominator, C.BANK])
+        winner, price = bidding(S, R, n, pols, b, nominator, open_bid)
+        ru.give_batch(S, R, winner, b, price, game_id)
+        nominator = next_without_batch(S, n, winner)
+    pot = S.g[C.G_POT]
+    S.g[C.G_POT] = 0
+    for _ in range(pot):
+        decided(S)
+        c = pol.demand_city(S, R, dealer, pols[dealer])
+        ru.add_demand(S, c, 1)
+        ru.trace(S, C.TR_DEMAND, dealer, c, 1, 0, 0, 0)
+
+
+# --- launch ----------------------------------------------------------------------------------------
+
+@jit_inline
+def adjunct_action(S, R, n, pols, seat, kind):
+    S.pl[seat, C.ST_ADJUNCTS] += 1
+    p = pols[seat]
+    a = 0
+    b = 0
+    if kind == C.COFFEE:
+        a = ru.coffee(S, R, seat, n)
+    elif kind == C.PUMPKIN:
+        a = ru.pumpkin(S, R, seat)
+    elif kind == C.CITRUS:
+        decided(S)
+        mv = pol.citrus_beer(S, R, seat, p)
+        a = mv
+        if mv >= 0:
+            ru.lift_beer(S, mv)
+            decided(S)
+            c = pol.choose_target(S, R, seat, p, mv)
+            ru.place_beer(S, mv, seat, c)
+            b = c
+    else:
+        decided(S)
+        pol.berry_pair(S, R, seat, p)
+        a, b = S.seats[C.ROW_TMP, 0], S.seats[C.ROW_TMP, 1]
+        ru.berry(S, a, b)
+    ru.trace(S, C.TR_ADJUNCT, seat, kind, a, b, 0, 0)
+
+
+@jit_inline
+def refill_beers(S, R, seat, pols):
+    for _ in range(ru.param(R, C.P_BEERS_DRAWN)):
+        ru.draw_beer(S, seat)
+    while ru.beers_in_hand(S, seat) > ru.param(R, C.P_BEER_HAND):
+        decided(S)
+        ru.discard_beer(S, pol.beer_to_discard(S, R, seat, pols[seat]))
+
+
+@jit
+def launch_new(S, R, n, pols, seat, b, game_id):
+    """Launch beer card b from hand: spend the fitted cards (and a bought quality), optionally an
+    adjunct, mark it with a colored cap, claim or challenge, act, draw two beers, discard to 3."""
+    p = pols[seat]
+    use = S.scratch[C.SC_USE2]
+    can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
+    ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], can_buy)
+    paid = 0
+    if S.g[C.G_BUY_SLOT] >= 0:
+        paid = ru.param(R, C.P_QUALITY_COST)
+        S.pl[seat, C.ST_QUALITY_BOUGHT] += 1
+    kind = R.beer[R.phys[b], C.BF_ADJ]
+    if kind < 0:
+        decided(S)
+        kind = pol.choose_adjunct(S, R, seat, p, use, n)
+        if kind >= 0:
+            use[ru.lowest_available(R, S.hand[seat], use, kind, np.int64(1))] += 1
+    ru.spend_cards(S, seat, use)
+    S.pl[seat, C.BANK] -= paid
+    S.pl[seat, C.ST_CAPS_SPENT] += paid
+    S.g[C.G_BAG] += paid
+    S.pl[seat, C.COLORED] -= 1
+    S.pl[seat, C.LAUNCHED] += 1
+    decided(S)
+    c = pol.choose_target(S, R, seat, p, b)
+    ru.place_beer(S, b, seat, c)
+    ru.log_event(S, game_id, seat, R.phys[b], C.LOG_PLAY, paid, c)
+    ru.trace(S, C.TR_LAUNCH, seat, b, c, paid, S.city[c, C.CT_FEST], kind)
+    if kind >= 0:
+        adjunct_action(S, R, n, pols, seat, kind)
+    refill_beers(S, R, seat, pols)
+
+
+@jit_inline
+def relaunch(S, R, seat, pols, b, game_id):
+    cost = ru.param(R, C.P_RELAUNCH_COST)
+    S.pl[seat, C.BANK] -= cost
+    S.pl[seat, C.ST_CAPS_SPENT] += cost
+    S.pl[seat, C.ST_RELAUNCHES] += 1
+    S.g[C.G_BAG] += cost
+    decided(S)
+    c = pol.choose_target(S, R, seat, pols[seat], b)
+    ru.place_beer(S, b, seat, c)
+    ru.log_event(S, game_id, seat, R.phys[b], C.LOG_RELAUNCH, cost, c)
+    ru.trace(S, C.TR_RELAUNCH, seat, b, c, cost, S.city[c, C.CT_FEST], 0)
+
+
+@jit
+def launch_phase(S, R, n, pols, game_id):
+    dealer = S.g[C.G_DEALER]
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        for _ in range(ru.param(R, C.P_LAUNCHES)):
+            decided(S)
+            b = pol.choose_launch(S, R, seat, pols[seat])
+            if b < 0:
+                break
+            if S.beer[b, C.B_LOC] == C.LOC_HAND:
+                launch_new(S, R, n, pols, seat, b, game_id)
+            else:
+                relaunch(S, R, seat, pols, b, game_id)
+            if S.g[C.G_LAST_ROUND] < 0 and S.pl[seat, C.LAUNCHED] >= ru.param(R, C.P_END_BEERS):
+                S.g[C.G_LAST_ROUND] = S.g[C.G_ROUND] + ru.param(R, C.P_EXTRA_ROUNDS)
+                ru.trace(S, C.TR_TRIGGER, seat, S.pl[seat, C.LAUNCHED], 0, 0, 0, 0)
+
+
+# --- brewfests -----------------------------------------------------------------------------------------
+
+@jit_inline
+def in_fest(S, seat, c):
+    b = S.city[c, C.CT_BEER]
+    if b >= 0 and S.beer[b, C.B_OWNER] == seat:
+        return True
+    for x in range(C.BEER_DECK):
+        if S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat:
+            return True
+    return False
+
+
+@jit
+def brewfest(S, R, n, pols, c, game_id):
+    """Resolve the Brewfest at city c (see rules.py)."""
+    ru.fest_setup(S, c, n)
+    for s in range(n):
+        if S.fest[s, C.F_IN]:
+            decided(S)
+            pol.commit_cards(S, R, s, pols[s])
+    for s in range(n):  # every participant chooses its victim before anything is revealed
+        if S.fest[s, C.F_IN]:
+            decided(S)
+            S.seats[C.ROW_TMP, s] = pol.fest_victim(S, R, s, pols[s], n)
+    for s in range(n):
+        if S.fest[s, C.F_IN]:
+            v = S.seats[C.ROW_TMP, s]
+            i = pol.blind_pick(S, s, v)
+            if i >= 0:
+                ru.discard_committed(S, v, i)
+    winner = ru.fest_winner(S, R, c, n)
+    for s in range(n):
+        if S.fest[s, C.F_IN]:
+            ru.trace(S, C.TR_FEST_SCORE, s, c, S.fest[s, C.F_BEER], S.fest[s, C.F_SCORE], S.fest[s, C.F_NC], 0)
+    ru.return_commits(S, n)
+    pile = ru.settle_fest(S, R, c, n, winner, game_id)
+    decided(S)
+    keep = min(max(pol.pile_to_leave(S, R, winner, pols[winner], c, pile), 0), pile)
+    S.city[c, C.CT_DEMAND] += keep
+    S.pl[winner, C.BANK] += pile - keep
+    ru.trace(S, C.TR_FEST_END, winner, c, pile, keep, 0, 0)
+    for s in range(n):
+        if S.fest[s, C.F_IN] and s != winner:
+            for _ in range(S.fest[s, C.F_SCORE]):
+                decided(S)
+                c2 = pol.demand_city(S, R, s, pols[s])
+                ru.add_demand(S, c2, 1)
+                ru.trace(S, C.TR_DEMAND, s, c2, 1, 0, 0, 0)
+    S.g[C.G_FESTS] += 1
+
+
+@jit_inline
+def brewfests(S, R, n, pols, game_id):
+    """One at a time, starting with the Brewfests of the first participant left of the dealer
+    (a player in two resolves them in city order)."""
+    dealer = S.g[C.G_DEALER]
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        for c in range(C.N_CITIES):
+            if S.city[c, C.CT_FEST] and in_fest(S, seat, c):
+                ru.trace(S, C.TR_FEST, seat, c, 0, 0, 0, 0)
+                brewfest(S, R, n, pols, c, game_id)
+
+
+# --- the game ----------------------------------------------------------------------------------------
+
+@jit_inline
+def verify(S, R, n, check, phase):
+    if not check:
+        return False
+    code = inv.check_state(S, R, n)
+    if code != inv.OK:
+        S.g[C.G_VIOLATION] = code
+        S.g[C.G_PHASE] = phase
+        return True
+    return False
+
+
+@jit_inline
+def play_round(S, R, n, pols, game_id, check):
+    auction(S, R, n, pols, game_id)
+    if verify(S, R, n, check, 1):
+        return
+    launch_phase(S, R, n, pols, game_id)
+    if verify(S, R, n, check, 2):
+        return
+    brewfests(S, R, n, pols, game_id)
+    if verify(S, R, n, check, 3):
+        return
+    ru.income(S, R, n)
+    verify(S, R, n, check, 4)
+
+
+@jit
+def play_game(S, R, n, pols, seed, game_id, check):
+    """Play one whole game; the result is left in S.pl."""
+    kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
+    S.g[:] = 0
+    S.g[C.G_EVENTS], S.g[C.G_TRACE] = kept_events, kept_trace
+    S.g[C.G_N] = n
+    S.g[C.G_LAST_ROUND] = -1
+    for s in range(C.MAX_PLAYERS):
+        for t in range(S.hand.shape[1]):
+            S.hand[s, t] = 0
+    seed_streams(S, seed, game_id)
+    ru.setup_decks(S, R, n)
+    ru.setup_players(S, R, n)
+    redraws(S, R, n, pols)
+    if verify(S, R, n, check, 0):
+        return
+    r = 0
+    while True:
+        S.g[C.G_ROUND] = r
+        S.g[C.G_DEALER] = r % n
+        ru.trace(S, C.TR_ROUND, r % n, r + 1, 0, 0, 0, 0)
+        play_round(S, R, n, pols, game_id, check)
+        if S.g[C.G_VIOLATION] or S.g[C.G_OVERFLOW]:
+            return
+        if S.g[C.G_LAST_ROUND] >= 0 and r >= S.g[C.G_LAST_ROUND]:
+            S.g[C.G_END_REASON] = C.END_THIRD
+            break
+        r += 1
+        if r >= ru.param(R, C.P_MAX_ROUNDS):
+            S.g[C.G_END_REASON] = C.END_LIMIT
+            break
+    S.g[C.G_ROUND] = r + 1  # rounds played
+    ru.final_score(S, R, n)
+    for s in range(n):
+        ru.trace(S, C.TR_SCORE, s, S.pl[s, C.VP_CITIES], S.pl[s, C.VP_REGIONS], S.pl[s, C.VP_BEERS],
+                 S.pl[s, C.VP_BANK], S.pl[s, C.SCORE])
+
+
+@jit_inline
+def assign_policies(game_id, n, seat_policies, n_policies, out):
+    """Rotate the policy list across seats game by game (every bot sits in every seat)."""
+    for s in range(n):
+        out[s] = seat_policies[(s + game_id) % n_policies]
+
+
+@jit_inline
+def rank_players(S, n, out_rank, out_win):
+    """Rank 1 = most VP; the rulebook gives no tie-breaker, so tied players share the win."""
+    best = -(1 << 40)
+    for s in range(n):
+        best = max(best, S.pl[s, C.SCORE])
+    winners = 0
+    for s in range(n):
+        if S.pl[s, C.SCORE] == best:
+            winners += 1
+    for s in range(n):
+        better = 0
+        for o in range(n):
+            if S.pl[o, C.SCORE] > S.pl[s, C.SCORE]:
+                better += 1
+        out_rank[s] = better + 1
+        out_win[s] = 1.0 / winners if S.pl[s, C.SCORE] == best else 0.0
+    return winners
+
+
+N_GAME_COLS = 9  # game_id, n_players, rounds, decisions, end_reason, n_winners, brewfests, demand, bag
+N_PLAYER_COLS = 6 + (C.N_PL - C.VP_CITIES)  # game_id, seat, policy, score, rank, launched, stats
+
+
+@jit
+def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
+              events_per_game_max, check):
+    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
+
+    games:   int64[n_games, N_GAME_COLS]; players: int64[n_games * 5, N_PLAYER_COLS];
+    wins_out: float64[n_games * 5] (1/k for a k-way shared win, else 0).
+    Returns (games done, player rows, event rows, status) like Dwarfest's run_chunk."""
+    pols, ranks = S.seats[C.ROW_POLICY], S.seats[C.ROW_RANK]
+    wins = S.vals
+    S.g[C.G_EVENTS] = 0
+    ev_rows = 0
+    prow = 0
+    for i in range(n_games):
+        if S.ev.shape[0] - ev_rows < events_per_game_max:
+            return i, prow, ev_rows, STATUS_FULL
+        game_id = first_game + i
+        n = player_counts[game_id % player_counts.shape[0]]
+        assign_policies(game_id, n, seat_policies, seat_policies.shape[0], pols)
+        play_game(S, R, n, pols, seed, game_id, check)
+        if S.g[C.G_OVERFLOW]:
+            return i, prow, ev_rows, STATUS_OVERFLOW
+        if S.g[C.G_VIOLATION]:
+            return i, prow, ev_rows, STATUS_VIOLATION
+        ev_rows = S.g[C.G_EVENTS]
+        winners = rank_players(S, n, ranks, wins)
+        for s in range(n):
+            row = players[prow]
+            row[0] = game_id
+            row[1] = s
+            row[2] = pols[s]
+            row[3] = S.pl[s, C.SCORE]
+            row[4] = ranks[s]
+            row[5] = S.pl[s, C.LAUNCHED]
+            for k in range(C.VP_CITIES, C.N_PL):
+                row[6 + k - C.VP_CITIES] = S.pl[s, k]
+            wins_out[prow] = wins[s]
+            prow += 1
+        demand = 0
+        for c in range(C.N_CITIES):
+            demand += S.city[c, C.CT_DEMAND]
+        g = games[i]
+        g[0] = game_id
+        g[1] = n
+        g[2] = S.g[C.G_ROUND]
+        g[3] = S.g[C.G_DECISIONS]
+        g[4] = S.g[C.G_END_REASON]
+        g[5] = winners
+        g[6] = S.g[C.G_FESTS]
+        g[7] = demand
+        g[8] = S.g[C.G_BAG]
+    return n_games, prow, ev_rows, STATUS_OK

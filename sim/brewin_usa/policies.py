@@ -1,0 +1,554 @@
+"""Brewin' USA bots. Every decision is one function taking (S, R, seat, p, ...) where p is the
+bot's row in the policy table (policies.toml); kind = random picks uniformly among legal
+moves, kind = heuristic scores the options with the weights W_* and takes the best.
+
+The heuristic ("greedy" and its styles) works in Victory Points (a cap is a VP):
+  * a beer in hand is worth (quality + expected city value) x (requirements met / 5)^3, where the
+    five requirements are the four core slots and the required adjunct (recipe fitting as in
+    rules.match_recipe, one bought quality allowed); a hand is worth the sum over its beers, plus
+    `fest_card_value` per quality point of its four best cards, plus `card_value` per card;
+  * a batch is worth the rise of the hand's value (the face-down card counts as an average card,
+    unseen); bids go up to `bid_share` of that, keeping `bank_reserve` caps;
+  * a city is worth its Market Demand (times the style multiplier when the beer matches), plus
+    `region_value` per city already held in its region, plus `income_rounds` caps of income; a
+    challenge is worth that times the chance of winning the Brewfest, estimated from the beer
+    qualities and the four best cards in hand (rivals' hands: size x 2, cards are hidden), with
+    `win_margin` of safety, plus the denial of the rival's city and `challenge_bonus`;
+  * Market Demand goes on the free city the bot is best placed to claim (2 VP per beer in hand or
+    skunked of the city's preferred style, `region_value` per city held in the region), less
+    `demand_spread` per cap already there: a dealer launches last, so a big pile mostly feeds the
+    rivals who launch first; adjuncts are used when their action is worth more than `adjunct_keep`.
+Random bots: bids pass or raise by 1-3 with equal chance (uniform over every raise amount would
+simply spend the bank on the first batch); other choices are uniform over the legal options.
+"""
+
+import numpy as np
+
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import randint
+
+from . import constants as C
+from . import rules as ru
+
+
+@jit_inline
+def is_random(R, p):
+    return R.pol_kind[p] == C.KIND_RANDOM
+
+
+@jit_inline
+def w(R, p, i):
+    return R.pol_w[p, i]
+
+
+@jit_inline
+def rnd(S, seat, k):
+    return randint(S.rng, ru.policy_stream(seat), k)
+
+
+# --- valuation helpers ------------------------------------------------------------------------
+
+@jit
+def top_quality(R, hand, k):
+    """Sum of the k best card qualities in `hand` (counts by type)."""
+    total, left = 0, k
+    for q in range(C.MAX_Q, 0, -1):
+        for kind in range(C.N_KINDS):
+            t = R.kq[kind, q]
+            if t < 0:
+                continue
+            take = min(left, hand[t])
+            total += take * q
+            left -= take
+            if left == 0:
+                return total
+    return total
+
+
+@jit_inline
+def mean_demand(S):
+    k, d = 0, 0
+    for c in range(C.N_CITIES):
+        if ru.is_unclaimed(S, c):
+            k += 1
+            d += S.city[c, C.CT_DEMAND]
+    return d / k if k else 0.0
+
+
+@jit
+def hand_value(S, R, seat, p, hand):
+    """Heuristic worth of holding ingredient `hand` with `seat`'s beers in hand."""
+    use = S.scratch[C.SC_USE]
+    city = mean_demand(S) + w(R, p, C.W_INCOME)
+    v = 0.0
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat:
+            continue
+        bt = R.phys[b]
+        met = ru.match_recipe(S, R, hand, use, bt, np.bool_(True)) / 5.0
+        v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
+    n = 0
+    for t in range(R.ing.shape[0]):
+        n += hand[t]
+    return v + w(R, p, C.W_FEST_CARD) * top_quality(R, hand, C.MAX_COMMIT) + w(R, p, C.W_CARD) * n
+
+
+@jit
+def batch_value(S, R, seat, p, b):
+    """Rise of the hand's value from batch b (its face-down card counted as an average card)."""
+    tmp = S.scratch[C.SC_HAND]
+    for t in range(R.ing.shape[0]):
+        tmp[t] = S.hand[seat, t]
+    before = hand_value(S, R, seat, p, tmp)
+    for i in range(S.batch[b, C.BT_N]):
+        if i != S.batch[b, C.BT_HIDDEN]:
+            tmp[S.batch[b, i]] += 1
+    after = hand_value(S, R, seat, p, tmp)
+    hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
+    return after - before + hidden
+
+
+@jit
+def cities_in_region(S, R, seat, region):
+    k = 0
+    for c in range(C.N_CITIES):
+        if R.city[c, C.CF_REGION] == region and ru.owner_of_city(S, c) == seat:
+            k += 1
+    return k
+
+
+@jit_inline
+def city_worth(S, R, p, seat, c, style):
+    mult = ru.param(R, C.P_STYLE_MULT) if style == R.city[c, C.CF_PREF] else 1
+    return (S.city[c, C.CT_DEMAND] * mult + w(R, p, C.W_REGION) * (1 + cities_in_region(S, R, seat, R.city[c, C.CF_REGION]))
+            + w(R, p, C.W_INCOME) * ru.param(R, C.P_INCOME))
+
+
+@jit_inline
+def fest_strength(S, R, seat, quality):
+    """Expected Brewfest score of `seat` with a beer of `quality`: its four best cards, one lost."""
+    best = top_quality(R, S.hand[seat], C.MAX_COMMIT)
+    return quality + best * 0.75
+
+
+@jit_inline
+def win_chance(S, R, p, seat, quality, c):
+    d = S.city[c, C.CT_BEER]
+    o = S.beer[d, C.B_OWNER]
+    rival = ru.beer_quality(R, d) + min(C.MAX_COMMIT, ru.hand_size(S, o)) * 2.0 * 0.75
+    diff = fest_strength(S, R, seat, quality) - rival - w(R, p, C.W_MARGIN)
+    return 1.0 / (1.0 + np.exp(-diff / 2.0))
+
+
+@jit_inline
+def target_value(S, R, p, seat, b, c):
+    style = ru.beer_style(R, b)
+    v = city_worth(S, R, p, seat, c, style)
+    d = S.city[c, C.CT_BEER]
+    if d < 0:
+        return v
+    o = S.beer[d, C.B_OWNER]
+    denial = city_worth(S, R, p, o, c, ru.beer_style(R, d))
+    return win_chance(S, R, p, seat, ru.beer_quality(R, b), c) * (v + denial) + w(R, p, C.W_CHALLENGE)
+
+
+# --- setup ----------------------------------------------------------------------------------------
+
+@jit_inline
+def wants_redraw(S, R, seat, p, b):
+    if is_random(R, p):
+        return rnd(S, seat, 2) == 1
+    bt = R.phys[b]
+    total = 0
+    for slot in range(4):
+        total += R.beer[bt, C.BF_REQ + slot]
+    return total > w(R, p, C.W_REDRAW)
+
+
+# --- auction ----------------------------------------------------------------------------------------
+
+@jit_inline
+def nominate(S, R, seat, p, n):
+    """The batch to put up for bid (an unsold one)."""
+    if is_random(R, p):
+        left = 0
+        for b in range(n):
+            if S.batch[b, C.BT_OWNER] < 0:
+                left += 1
+        k = rnd(S, seat, left)
+        for b in range(n):
+            if S.batch[b, C.BT_OWNER] < 0:
+                if k == 0:
+                    return b
+                k -= 1
+    best, best_v = -1, -1e18
+    for b in range(n):
+        if S.batch[b, C.BT_OWNER] < 0:
+            v = batch_value(S, R, seat, p, b)
+            if v > best_v:
+                best, best_v = b, v
+    return best
+
+
+@jit_inline
+def opening_bid(S, R, seat, p, b):
+    lo = ru.param(R, C.P_MIN_OPEN)
+    if is_random(R, p):
+        hi = min(S.pl[seat, C.BANK], lo + 2)
+        return lo + rnd(S, seat, max(hi - lo, 0) + 1)
+    return lo
+
+
+@jit_inline
+def bid_limit(S, R, seat, p, b):
+    cap = S.pl[seat, C.BANK] - np.int64(w(R, p, C.W_RESERVE))
+    return min(cap, np.int64(batch_value(S, R, seat, p, b) * w(R, p, C.W_BID_SHARE)))
+
+
+@jit_inline
+def raise_to(S, R, seat, p, b, high):
+    """A bid above `high` (within the bank), or -1 to pass."""
+    bank = S.pl[seat, C.BANK]
+    if bank <= high:
+        return -1
+    if is_random(R, p):
+        if rnd(S, seat, 2) == 0:
+            return -1
+        return min(bank, high + 1 + rnd(S, seat, 3))
+    if high + 1 <= bid_limit(S, R, seat, p, b):
+        return high + 1
+    return -1
+
+
+@jit
+def demand_city(S, R, seat, p):
+    """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
+    k = ru.count_unclaimed(S)
+    if k == 0:
+        return -1
+    if is_random(R, p):
+        pick = rnd(S, seat, k)
+        for c in range(C.N_CITIES):
+            if ru.is_unclaimed(S, c):
+                if pick == 0:
+                    return c
+                pick -= 1
+    best, best_v = -1, -1e18
+    for c in range(C.N_CITIES):
+        if not ru.is_unclaimed(S, c):
+            continue
+        v = w(R, p, C.W_REGION) * cities_in_region(S, R, seat, R.city[c, C.CF_REGION])
+        for b in range(C.BEER_DECK):
+            if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
+                if ru.beer_style(R, b) == R.city[c, C.CF_PREF]:
+                    v += 2.0
+        v -= (w(R, p, C.W_SPREAD) + 0.01) * S.city[c, C.CT_DEMAND]  # rivals may claim it first
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+# --- launching ----------------------------------------------------------------------------------------
+
+@jit_inline
+def can_launch_new(S, R, seat, b):
+    """Beer card b (in seat's hand) can be launched now; leaves the card fit in SC_USE."""
+    if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
+        return False
+    can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
+    return ru.match_recipe(S, R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
+
+
+@jit_inline
+def can_relaunch(S, R, seat, b):
+    return (S.beer[b, C.B_LOC] == C.LOC_SKUNKED and S.beer[b, C.B_OWNER] == seat
+            and S.pl[seat, C.BANK] >= ru.param(R, C.P_RELAUNCH_COST) and ru.has_target(S, seat))
+
+
+@jit
+def best_target_value(S, R, p, seat, b):
+    best = -1e18
+    for c in range(C.N_CITIES):
+        if ru.legal_target(S, seat, c):
+            best = max(best, target_value(S, R, p, seat, b, c))
+    return best
+
+
+@jit_inline
+def choose_launch(S, R, seat, p):
+    """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
+    options = 0
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_OWNER] != seat:
+            continue
+        loc = S.beer[b, C.B_LOC]
+        if (loc == C.LOC_HAND and can_launch_new(S, R, seat, b)) or (loc == C.LOC_SKUNKED and can_relaunch(S, R, seat, b)):
+            S.vals[options] = b
+            options += 1
+    if options == 0:
+        return -1
+    if is_random(R, p):
+        k = rnd(S, seat, options + 1)
+        return -1 if k == options else np.int64(S.vals[k])
+    best, best_v = -1, -1e18
+    for i in range(options):
+        b = np.int64(S.vals[i])
+        if S.beer[b, C.B_LOC] == C.LOC_HAND:
+            v = 100.0 + ru.beer_quality(R, b)
+        else:
+            v = best_target_value(S, R, p, seat, b) - ru.param(R, C.P_RELAUNCH_COST)
+            if v < w(R, p, C.W_RELAUNCH):
+                continue
+        if v > best_v:
+            best, best_v = b, v
+    return best
+
+
+@jit
+def choose_target(S, R, seat, p, b):
+    """The city beer b claims or challenges (a legal target exists)."""
+    if is_random(R, p):
+        k = 0
+        for c in range(C.N_CITIES):
+            if ru.legal_target(S, seat, c):
+                k += 1
+        pick = rnd(S, seat, k)
+        for c in range(C.N_CITIES):
+            if ru.legal_target(S, seat, c):
+                if pick == 0:
+                    return c
+                pick -= 1
+    best, best_v = -1, -1e18
+    for c in range(C.N_CITIES):
+        if ru.legal_target(S, seat, c):
+            v = target_value(S, R, p, seat, b, c)
+            if v > best_v:
+                best, best_v = c, v
+    return best
+
+
+@jit_inline
+def adjunct_value(S, R, seat, p, kind, n):
+    if kind == C.COFFEE:
+        got = 0
+        for o in range(n):
+            if o != seat:
+                got += min(ru.param(R, C.P_COFFEE), S.pl[o, C.BANK])
+        return got * (1.0 + 1.0 / max(n - 1, 1))
+    if kind == C.PUMPKIN:
+        return ru.param(R, C.P_PUMPKIN) * (w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD)) + 1.0
+    if kind == C.CITRUS:
+        b = citrus_beer(S, R, seat, p)
+        return best_target_value(S, R, p, seat, b) if b >= 0 else 0.0
+    return berry_gain(S, R, seat)
+
+
+@jit_inline
+def choose_adjunct(S, R, seat, p, use, n):
+    """An optional adjunct kind to add to the launch (cards beyond `use`), or -1."""
+    k = 0
+    for kind in range(C.BERRY, C.N_KINDS):
+        if ru.lowest_available(R, S.hand[seat], use, kind, np.int64(1)) >= 0:
+            S.vals[k] = kind
+            k += 1
+    if k == 0:
+        return -1
+    if is_random(R, p):
+        i = rnd(S, seat, k + 1)
+        return -1 if i == k else np.int64(S.vals[i])
+    best, best_v = -1, w(R, p, C.W_ADJ_KEEP)
+    for i in range(k):
+        kind = np.int64(S.vals[i])
+        v = adjunct_value(S, R, seat, p, kind, n)
+        if v > best_v:
+            best, best_v = kind, v
+    return best
+
+
+@jit_inline
+def movable(S, seat, b):
+    """Citrus may move a beer of `seat` lying skunked or holding a city without a pending Brewfest."""
+    if S.beer[b, C.B_OWNER] != seat:
+        return False
+    loc = S.beer[b, C.B_LOC]
+    if loc == C.LOC_SKUNKED:
+        return True
+    return loc == C.LOC_CITY and S.city[S.beer[b, C.B_CITY], C.CT_FEST] == 0
+
+
+@jit_inline
+def citrus_beer(S, R, seat, p):
+    """The beer Citrus moves, or -1 (the move is optional)."""
+    if not ru.has_target(S, seat):
+        return -1
+    if is_random(R, p):
+        k = 0
+        for b in range(C.BEER_DECK):
+            if movable(S, seat, b):
+                k += 1
+        i = rnd(S, seat, k + 1)
+        for b in range(C.BEER_DECK):
+            if movable(S, seat, b):
+                if i == 0:
+                    return b
+                i -= 1
+        return -1
+    best, best_v = -1, 0.0
+    for b in range(C.BEER_DECK):
+        if movable(S, seat, b) and S.beer[b, C.B_LOC] == C.LOC_SKUNKED:
+            v = best_target_value(S, R, p, seat, b)
+            if v > best_v:
+                best, best_v = b, v
+    return best
+
+
+@jit_inline
+def own_city_value(S, R, seat, c, demand):
+    b = S.city[c, C.CT_BEER]
+    if b < 0:
+        return 0.0
+    mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(R, b) == R.city[c, C.CF_PREF] else 1
+    return demand * mult * (1.0 if S.beer[b, C.B_OWNER] == seat else -0.5)
+
+
+@jit
+def berry_gain(S, R, seat):
+    """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2]."""
+    best = -1e18
+    for c1 in range(C.N_CITIES):
+        if S.city[c1, C.CT_ACTIVE] == 0:
+            continue
+        for c2 in range(c1 + 1, C.N_CITIES):
+            if S.city[c2, C.CT_ACTIVE] == 0:
+                continue
+            d1, d2 = S.city[c1, C.CT_DEMAND], S.city[c2, C.CT_DEMAND]
+            g = (own_city_value(S, R, seat, c1, d2) + own_city_value(S, R, seat, c2, d1)
+                 - own_city_value(S, R, seat, c1, d1) - own_city_value(S, R, seat, c2, d2))
+            if g > best:
+                best = g
+                S.seats[C.ROW_TMP, 0] = c1
+                S.seats[C.ROW_TMP, 1] = c2
+    return best
+
+
+@jit_inline
+def berry_pair(S, R, seat, p):
+    """Two active cities whose Market Demand to swap (into S.seats[ROW_TMP, 0:2])."""
+    if is_random(R, p):
+        k = 0
+        for c in range(C.N_CITIES):
+            k += S.city[c, C.CT_ACTIVE]
+        i, j = rnd(S, seat, k), rnd(S, seat, k - 1)
+        if j >= i:
+            j += 1
+        for c in range(C.N_CITIES):
+            if S.city[c, C.CT_ACTIVE]:
+                if i == 0:
+                    S.seats[C.ROW_TMP, 0] = c
+                if j == 0:
+                    S.seats[C.ROW_TMP, 1] = c
+                i -= 1
+                j -= 1
+        return
+    berry_gain(S, R, seat)
+
+
+@jit_inline
+def beer_to_discard(S, R, seat, p):
+    k = 0
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat:
+            S.vals[k] = b
+            k += 1
+    if is_random(R, p):
+        return np.int64(S.vals[rnd(S, seat, k)])
+    best, best_v = -1, 1e18
+    use = S.scratch[C.SC_USE]
+    for i in range(k):
+        b = np.int64(S.vals[i])
+        met = ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
+        v = ru.beer_quality(R, b) * (0.2 + met * met * met)
+        if v < best_v:
+            best, best_v = b, v
+    return best
+
+
+# --- brewfests ----------------------------------------------------------------------------------------
+
+@jit_inline
+def commit_cards(S, R, seat, p):
+    """Put up to brewfest_cards ingredient cards from hand into the Brewfest."""
+    limit = min(ru.param(R, C.P_FEST_CARDS), ru.hand_size(S, seat))
+    if is_random(R, p):
+        k = rnd(S, seat, limit + 1)
+        for _ in range(k):
+            pick = rnd(S, seat, ru.hand_size(S, seat))
+            for t in range(S.hand.shape[1]):
+                if pick < S.hand[seat, t]:
+                    ru.commit_card(S, seat, t)
+                    break
+                pick -= S.hand[seat, t]
+        return
+    for _ in range(limit):
+        for q in range(C.MAX_Q, 0, -1):
+            done = False
+            for kind in range(C.N_KINDS):
+                t = R.kq[kind, q]
+                if t >= 0 and S.hand[seat, t] > 0:
+                    ru.commit_card(S, seat, t)
+                    done = True
+                    break
+            if done:
+                break
+
+
+@jit_inline
+def fest_victim(S, R, seat, p, n):
+    """The rival whose committed card `seat` discards."""
+    k = 0
+    for s in range(n):
+        if s != seat and S.fest[s, C.F_IN]:
+            k += 1
+    if is_random(R, p):
+        pick = rnd(S, seat, k)
+        for s in range(n):
+            if s != seat and S.fest[s, C.F_IN]:
+                if pick == 0:
+                    return s
+                pick -= 1
+    best, best_v = -1, -1e18
+    for s in range(n):
+        if s != seat and S.fest[s, C.F_IN]:
+            v = ru.beer_quality(R, S.fest[s, C.F_BEER]) + 2.0 * S.fest[s, C.F_NC]
+            if v > best_v:
+                best, best_v = s, v
+    return best
+
+
+@jit_inline
+def blind_pick(S, seat, victim):
+    """Index of the committed card of `victim` that `seat` discards, unseen (uniform), or -1."""
+    k = 0
+    for i in range(S.fest[victim, C.F_NC]):
+        if S.fest[victim, C.F_C + i] >= 0:
+            k += 1
+    if k == 0:
+        return -1
+    pick = rnd(S, seat, k)
+    for i in range(S.fest[victim, C.F_NC]):
+        if S.fest[victim, C.F_C + i] >= 0:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1
+
+
+@jit_inline
+def pile_to_leave(S, R, seat, p, c, pile):
+    """How much of the winner's pile stays on city c (the rest goes to the bank)."""
+    if is_random(R, p):
+        return rnd(S, seat, pile + 1)
+    b = S.city[c, C.CT_BEER]
+    if w(R, p, C.W_LEAVE) > 0 and ru.beer_style(R, b) == R.city[c, C.CF_PREF]:
+        return pile
+    return 0

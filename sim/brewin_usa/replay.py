@@ -1,0 +1,94 @@
+"""`brewbalance replay`: replay one Brewin' USA game from its seed into a readable log."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.errors import BrewError
+
+from . import constants as C
+from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk
+from .state import make_rules, make_state
+
+TRACE_ROWS = 50000
+
+
+def replay_game(config, pols, seed, game_id, player_counts) -> list[str]:
+    rules = make_rules(config)
+    state = make_state(len(config.ing_ids), 4000, TRACE_ROWS)
+    games = np.zeros((1, N_GAME_COLS), np.int64)
+    players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
+    wins = np.zeros(C.MAX_PLAYERS, np.float64)
+    k, rows, _, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
+                              pols, games, players, wins, 1000, False)
+    if k != 1 or state.g[C.G_OVERFLOW]:
+        raise BrewError(f"replay of game {game_id} overflowed its buffers")
+    seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]
+    lines = [f"Brewin' USA game {game_id} (seed {seed}), {rows} players: "
+             + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
+    demand: dict[str, int] = {}
+    for row in state.trace[: state.g[C.G_TRACE]]:
+        if row[0] == C.TR_DEMAND:  # one row per cap: gathered into one line per placement run
+            key = config.city_names[row[3]] if row[3] >= 0 else "the bag"
+            demand[key] = demand.get(key, 0) + int(row[4])
+            who = int(row[2])
+            continue
+        if demand:
+            lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
+            demand = {}
+        lines.append(describe(row, config, state))
+    lines.append(f"End: {C.END_REASONS[games[0, 4]]} after {games[0, 2]} rounds")
+    lines.append("Result: " + ", ".join(
+        f"seat {s} {players[s, 3]} VP (rank {players[s, 4]})" for s in range(rows)))
+    return lines
+
+
+def beer_name(config, b) -> str:
+    return config.beer_names[config.beer_phys[b]]
+
+
+def describe(row, config, state) -> str:
+    code, rnd, seat, a, b, c, d, e = (int(x) for x in row)
+    who = f"  seat {seat}"
+    cities = config.city_names
+
+    def city(i):
+        return cities[i] if i >= 0 else "the bag"
+
+    if code == C.TR_SETUP:
+        return f"Setup: {cities[a]} is left out"
+    if code == C.TR_ROUND:
+        return f"Round {a}: seat {seat} deals"
+    if code == C.TR_BATCH:
+        cards = [config.ing_names[(d >> (6 * i)) & 63] + (" (face down)" if i == c else "") for i in range(b)]
+        return f"  batch {a}: " + ", ".join(cards)
+    if code == C.TR_BUY:
+        return f"{who} buys batch {a} ({c} cards) for {b} caps"
+    if code == C.TR_DEMAND:
+        return f"{who} puts {b} Market Demand on {city(a)}"
+    if code in (C.TR_LAUNCH, C.TR_RELAUNCH):
+        verb = "launches" if code == C.TR_LAUNCH else "relaunches"
+        how = "challenges" if d else "claims"
+        extra = f", paying {c} caps" if c else ""
+        adj = f" with {C.KINDS[e]}" if code == C.TR_LAUNCH and e >= 0 else ""
+        return f"{who} {verb} {beer_name(config, a)}{adj} and {how} {cities[b]}{extra}"
+    if code == C.TR_ADJUNCT:
+        kind = C.KINDS[a]
+        if a == C.COFFEE:
+            return f"{who} Coffee: takes {b} caps from rivals"
+        if a == C.PUMPKIN:
+            return f"{who} Pumpkin: draws {b} ingredient cards"
+        if a == C.CITRUS:
+            return f"{who} Citrus: moves {beer_name(config, b)} to {cities[c]}" if b >= 0 else f"{who} Citrus: no move"
+        return f"{who} {kind.title()}: swaps Market Demand of {cities[b]} and {cities[c]}"
+    if code == C.TR_TRIGGER:
+        return f"{who} has launched {a} beers: the end is triggered"
+    if code == C.TR_FEST:
+        return f"  Brewfest at {cities[a]}"
+    if code == C.TR_FEST_SCORE:
+        return f"  {who.strip()} {beer_name(config, b)} scores {c} with {d} cards committed"
+    if code == C.TR_FEST_END:
+        return f"{who} wins {cities[a]}; winner's pile {b}, {c} left on the city"
+    if code == C.TR_SCORE:
+        return f"{who} scores cities {a} + regions {b} + beers {c} + bank {d} = {e} VP"
+    return f"{who} code {code} {a} {b} {c} {d} {e}"

@@ -1,0 +1,676 @@
+"""Brewin' USA rules (after the rulebook in shared/rules/brewin_usa.txt), as small numba functions.
+
+Paraphrase of the game, as modelled here:
+  Setup: everyone gets 15 uncolored caps (bank) and 5 colored caps (owner markers); the rest of the
+  85 uncolored caps stay in the bag. Ingredient and beer decks are shuffled; the 12 city tiles sit in
+  four regions of three; with 2-3 players one random city per region is left out. Everyone gets three
+  beer cards and three quality-1 Organic ingredients, and may swap up to two beer cards for new ones.
+  A round has three phases, the dealer moving one seat to the left each round (seat 0 deals first):
+  1. Auction: the dealer lays one batch per player. A batch grows face up until a card repeats a
+     kind already in it (that card is kept) or it has 6 cards; when the second card repeats the
+     first, a third card is added face down. The player left of the dealer picks a batch and opens;
+     bidding goes clockwise, each raise at least one cap, no bidding after a pass, beyond the bank,
+     or once a batch is secured. The last bidder pays and takes the batch; the player left of that
+     winner picks the next batch. The last player takes the last batch free. The dealer spreads the
+     caps paid over unclaimed cities as Market Demand (into the bag when there is none).
+  2. Launch: from the left of the dealer, each player may launch up to two beers. A beer needs
+     Grain, Water, Hops and Yeast of at least the recipe's qualities (Organic stands in for any of
+     them), its required adjunct if it prints one, and may take one adjunct; one quality point may
+     be bought for 3 caps. The beer gets a colored cap, then claims a free city or challenges a
+     controlled one (a Brewfest). Ingredients used are discarded; an adjunct's action follows
+     (Coffee: a cap from each rival; Pumpkin: two ingredient cards; Citrus: move one of one's beers
+     in play; Berry: swap two cities' Market Demand). The player draws two beer cards and discards
+     back to three. A skunked beer may be relaunched for 5 caps instead.
+  3. Brewfests, one at a time from the player left of the dealer: each participant commits up to
+     four ingredient cards, then discards one unseen committed card of a rival of its choice; score
+     = beer quality + remaining cards' quality; the defender wins ties. Losers' beers are skunked
+     (they keep their quality VP). The city's Market Demand is split into equal piles per
+     participant, the remainder to the winner, who banks any part of its pile and leaves the rest;
+     losers spread their piles on unclaimed cities (or the bag).
+  Every beer holding a city then earns one cap from the bag. A player's third launched beer
+  triggers the end: the round is finished and one more round is played. Score: each city's Market
+  Demand to its controller (doubled for the preferred style), each region's total Market Demand to
+  the player holding most of its cities (ties: nobody), launched beers' quality, caps in the bank.
+"""
+
+import numpy as np
+
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import randint, shuffle
+
+from . import constants as C
+
+# --- small helpers ----------------------------------------------------------------------------
+
+@jit_inline
+def param(R, i):
+    return np.int64(R.p[i])
+
+
+@jit_inline
+def policy_stream(seat):
+    return 1 + C.MAX_PLAYERS + seat
+
+
+@jit_inline
+def trace(S, code, seat, a, b, c, d, e):
+    """Append one replay row when tracing (the trace buffer has more than one row)."""
+    cap = S.trace.shape[0]
+    if cap <= 1:
+        return
+    i = S.g[C.G_TRACE]
+    if i >= cap:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    row = S.trace[i]
+    row[0] = code
+    row[1] = S.g[C.G_ROUND]
+    row[2] = seat
+    row[3] = a
+    row[4] = b
+    row[5] = c
+    row[6] = d
+    row[7] = e
+    S.g[C.G_TRACE] = i + 1
+
+
+@jit_inline
+def log_event(S, game_id, seat, card, kind, amount, target):
+    i = S.g[C.G_EVENTS]
+    if i >= S.ev.shape[0]:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    row = S.ev[i]
+    row[0] = game_id
+    row[1] = seat
+    row[2] = S.g[C.G_ROUND]
+    row[3] = card
+    row[4] = kind
+    row[5] = amount
+    row[6] = target
+    S.g[C.G_EVENTS] = i + 1
+
+
+@jit_inline
+def beer_quality(R, b):
+    return R.beer[R.phys[b], C.BF_QUALITY]
+
+
+@jit_inline
+def beer_style(R, b):
+    return R.beer[R.phys[b], C.BF_STYLE]
+
+
+@jit_inline
+def owner_of_city(S, c):
+    b = S.city[c, C.CT_BEER]
+    return -1 if b < 0 else S.beer[b, C.B_OWNER]
+
+
+@jit_inline
+def is_unclaimed(S, c):
+    return S.city[c, C.CT_ACTIVE] == 1 and S.city[c, C.CT_BEER] < 0
+
+
+@jit_inline
+def count_unclaimed(S):
+    k = 0
+    for c in range(C.N_CITIES):
+        if is_unclaimed(S, c):
+            k += 1
+    return k
+
+
+@jit_inline
+def hand_size(S, seat):
+    k = 0
+    for t in range(S.hand.shape[1]):
+        k += S.hand[seat, t]
+    return k
+
+
+@jit_inline
+def beers_in_hand(S, seat):
+    k = 0
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat:
+            k += 1
+    return k
+
+
+# --- decks --------------------------------------------------------------------------------------
+
+@jit_inline
+def discard_ingredient(S, t):
+    S.piles[C.PILE_IDISC, S.g[C.G_IDISC]] = t
+    S.g[C.G_IDISC] += 1
+
+
+@jit
+def draw_ingredient(S):
+    """Top card of the ingredient deck (the discards reshuffled when it runs out), or -1."""
+    if S.g[C.G_IDECK] == 0:
+        k = S.g[C.G_IDISC]
+        if k == 0:
+            return -1
+        for i in range(k):
+            S.piles[C.PILE_IDECK, i] = S.piles[C.PILE_IDISC, i]
+        S.g[C.G_IDECK] = k
+        S.g[C.G_IDISC] = 0
+        shuffle(S.piles[C.PILE_IDECK], np.int64(k), S.rng, np.int64(0))
+    S.g[C.G_IDECK] -= 1
+    return S.piles[C.PILE_IDECK, S.g[C.G_IDECK]]
+
+
+@jit
+def discard_beer(S, b):
+    S.beer[b, C.B_LOC] = C.LOC_DISC
+    S.beer[b, C.B_OWNER] = -1
+    S.beer[b, C.B_CITY] = -1
+    S.piles[C.PILE_BDISC, S.g[C.G_BDISC]] = b
+    S.g[C.G_BDISC] += 1
+
+
+@jit
+def draw_beer(S, seat):
+    """Draw a beer card into `seat`'s hand (discards reshuffled when the deck is empty); -1 if none."""
+    if S.g[C.G_BDECK] == 0:
+        k = S.g[C.G_BDISC]
+        if k == 0:
+            return -1
+        for i in range(k):
+            b = S.piles[C.PILE_BDISC, i]
+            S.piles[C.PILE_BDECK, i] = b
+            S.beer[b, C.B_LOC] = C.LOC_DECK
+        S.g[C.G_BDECK] = k
+        S.g[C.G_BDISC] = 0
+        shuffle(S.piles[C.PILE_BDECK], np.int64(k), S.rng, np.int64(0))
+    S.g[C.G_BDECK] -= 1
+    b = S.piles[C.PILE_BDECK, S.g[C.G_BDECK]]
+    S.beer[b, C.B_LOC] = C.LOC_HAND
+    S.beer[b, C.B_OWNER] = seat
+    S.beer[b, C.B_CITY] = -1
+    return b
+
+
+@jit
+def setup_decks(S, R, n):
+    """Shuffle both decks after dealing the starting Organic cards; lay out the cities."""
+    starter = R.kq[C.ORGANIC, param(R, C.P_START_ORGANIC_Q)]
+    deal = param(R, C.P_START_ORGANIC)
+    for s in range(n):
+        S.hand[s, starter] = deal
+    k = 0
+    for t in range(R.ing.shape[0]):
+        copies = R.ing[t, C.IF_COUNT]
+        if t == starter:
+            copies -= deal * n
+        for _ in range(copies):
+            S.piles[C.PILE_IDECK, k] = t
+            k += 1
+    S.g[C.G_IDECK] = k
+    S.g[C.G_IDISC] = 0
+    shuffle(S.piles[C.PILE_IDECK], np.int64(k), S.rng, np.int64(0))
+    for b in range(C.BEER_DECK):
+        S.piles[C.PILE_BDECK, b] = b
+        S.beer[b, C.B_LOC] = C.LOC_DECK
+        S.beer[b, C.B_OWNER] = -1
+        S.beer[b, C.B_CITY] = -1
+        S.beer[b, C.B_SEQ] = 0
+    S.g[C.G_BDECK] = C.BEER_DECK
+    S.g[C.G_BDISC] = 0
+    shuffle(S.piles[C.PILE_BDECK], np.int64(C.BEER_DECK), S.rng, np.int64(0))
+    setup_cities(S, R, n)
+
+
+@jit_inline
+def setup_cities(S, R, n):
+    for c in range(C.N_CITIES):
+        S.city[c, C.CT_ACTIVE] = 1
+        S.city[c, C.CT_DEMAND] = 0
+        S.city[c, C.CT_BEER] = -1
+        S.city[c, C.CT_FEST] = 0
+    if n > param(R, C.P_SMALL_MAX):
+        return
+    for region in range(C.N_REGIONS):
+        for _ in range(param(R, C.P_CITIES_REMOVED)):
+            left = 0
+            for c in range(C.N_CITIES):
+                if R.city[c, C.CF_REGION] == region and S.city[c, C.CT_ACTIVE] == 1:
+                    left += 1
+            if left <= 1:
+                break
+            pick = randint(S.rng, 0, left)
+            for c in range(C.N_CITIES):
+                if R.city[c, C.CF_REGION] == region and S.city[c, C.CT_ACTIVE] == 1:
+                    if pick == 0:
+                        S.city[c, C.CT_ACTIVE] = 0
+                        trace(S, C.TR_SETUP, -1, c, 0, 0, 0, 0)
+                        break
+                    pick -= 1
+
+
+@jit_inline
+def setup_players(S, R, n):
+    S.g[C.G_TOTAL_CAPS] = param(R, C.P_TOTAL_CAPS)
+    S.g[C.G_BAG] = param(R, C.P_TOTAL_CAPS) - n * param(R, C.P_START_CAPS)
+    for s in range(n):
+        for f in range(C.N_PL):
+            S.pl[s, f] = 0
+        S.pl[s, C.BANK] = param(R, C.P_START_CAPS)
+        S.pl[s, C.COLORED] = param(R, C.P_COLORED)
+    for s in range(n):
+        for _ in range(param(R, C.P_BEER_HAND)):
+            draw_beer(S, s)
+
+
+# --- auction ------------------------------------------------------------------------------------
+
+@jit_inline
+def kind_in_batch(S, R, b, kind):
+    for i in range(S.batch[b, C.BT_N]):
+        if R.ing[S.batch[b, i], C.IF_KIND] == kind:
+            return True
+    return False
+
+
+@jit_inline
+def build_batch(S, R, b):
+    """Lay out batch b: face up until a card repeats a kind already there (kept) or the batch is
+    full; if the second card repeats the first, a third card goes on face down."""
+    S.batch[b, C.BT_N] = 0
+    S.batch[b, C.BT_HIDDEN] = -1
+    S.batch[b, C.BT_OWNER] = -1
+    S.batch[b, C.BT_PRICE] = 0
+    limit = param(R, C.P_BATCH_MAX)
+    while S.batch[b, C.BT_N] < limit:
+        t = draw_ingredient(S)
+        if t < 0:
+            return
+        k = S.batch[b, C.BT_N]
+        repeat = kind_in_batch(S, R, b, R.ing[t, C.IF_KIND])
+        S.batch[b, k] = t
+        S.batch[b, C.BT_N] = k + 1
+        if repeat:
+            if k == 1:
+                t = draw_ingredient(S)
+                if t >= 0:
+                    S.batch[b, 2] = t
+                    S.batch[b, C.BT_N] = 3
+                    S.batch[b, C.BT_HIDDEN] = 2
+            return
+
+
+@jit_inline
+def give_batch(S, R, seat, b, price, game_id):
+    """Seat takes batch b for `price` caps (paid into the dealer's pot)."""
+    for i in range(S.batch[b, C.BT_N]):
+        S.hand[seat, S.batch[b, i]] += 1
+    S.pl[seat, C.ST_BATCH_CARDS] += S.batch[b, C.BT_N]
+    S.batch[b, C.BT_OWNER] = seat
+    S.batch[b, C.BT_PRICE] = price
+    S.pl[seat, C.BANK] -= price
+    S.pl[seat, C.ST_CAPS_SPENT] += price
+    S.pl[seat, C.HAS_BATCH] = 1
+    S.g[C.G_POT] += price
+    log_event(S, game_id, seat, R.beer.shape[0], C.LOG_BUY, price, S.batch[b, C.BT_N])
+    trace(S, C.TR_BUY, seat, b, price, S.batch[b, C.BT_N], 0, 0)
+
+
+@jit_inline
+def add_demand(S, c, k):
+    """k caps of Market Demand onto city c (an unclaimed city), or into the bag when c < 0."""
+    if c < 0:
+        S.g[C.G_BAG] += k
+    else:
+        S.city[c, C.CT_DEMAND] += k
+
+
+# --- recipes ---------------------------------------------------------------------------------------
+
+@jit
+def lowest_available(R, hand, use, kind, q):
+    """The lowest-quality ingredient type of `kind` with quality >= q still free in hand, or -1."""
+    for qq in range(max(q, 1), C.MAX_Q + 1):
+        t = R.kq[kind, qq]
+        if t >= 0 and hand[t] - use[t] > 0:
+            return t
+    return -1
+
+
+@jit_inline
+def exact_available(R, hand, use, kind, q):
+    if q < 1 or q > C.MAX_Q:
+        return -1
+    t = R.kq[kind, q]
+    if t >= 0 and hand[t] - use[t] > 0:
+        return t
+    return -1
+
+
+@jit
+def match_recipe(S, R, hand, use, bt, can_buy):
+    """Fit the cards of `hand` to beer type bt's recipe; `use` receives the cards taken.
+
+    Each core slot takes the lowest-quality card of its kind that is good enough; slots left
+    open take the lowest sufficient Organic card, the most demanding slot first; with `can_buy`
+    one slot may take a card one quality short and buy the missing point (S.g[G_BUY_SLOT]
+    records that slot, else -1). The required adjunct takes its lowest card.
+    Returns how many of the five requirements (four slots and the adjunct) are met."""
+    for t in range(R.ing.shape[0]):
+        use[t] = 0
+    S.g[C.G_BUY_SLOT] = -1
+    met = 0
+    mask = 0
+    for slot in range(4):
+        t = lowest_available(R, hand, use, slot, R.beer[bt, C.BF_REQ + slot])
+        if t >= 0:
+            use[t] += 1
+            met += 1
+        else:
+            mask |= 1 << slot
+    while mask:
+        best, req = np.int64(-1), np.int64(-1)
+        for slot in range(4):
+            if mask & (1 << slot) and R.beer[bt, C.BF_REQ + slot] > req:
+                best, req = slot, R.beer[bt, C.BF_REQ + slot]
+        mask &= ~(1 << best)
+        t = lowest_available(R, hand, use, C.ORGANIC, req)
+        if t < 0 and can_buy and S.g[C.G_BUY_SLOT] < 0:
+            t = exact_available(R, hand, use, best, req - 1)
+            if t < 0:
+                t = exact_available(R, hand, use, C.ORGANIC, req - 1)
+            if t >= 0:
+                S.g[C.G_BUY_SLOT] = best
+        if t >= 0:
+            use[t] += 1
+            met += 1
+    adj = R.beer[bt, C.BF_ADJ]
+    if adj < 0:
+        met += 1
+    else:
+        t = lowest_available(R, hand, use, adj, np.int64(1))
+        if t >= 0:
+            use[t] += 1
+            met += 1
+    return met
+
+
+@jit_inline
+def spend_cards(S, seat, use):
+    """Cards in `use` leave the hand for the discard pile."""
+    for t in range(S.hand.shape[1]):
+        for _ in range(use[t]):
+            S.hand[seat, t] -= 1
+            discard_ingredient(S, t)
+
+
+# --- launching -----------------------------------------------------------------------------------
+
+@jit_inline
+def place_beer(S, b, seat, c):
+    """Beer b claims city c if it is free, else challenges it (a Brewfest at c)."""
+    S.beer[b, C.B_OWNER] = seat
+    S.beer[b, C.B_CITY] = c
+    if S.city[c, C.CT_BEER] < 0:
+        S.city[c, C.CT_BEER] = b
+        S.beer[b, C.B_LOC] = C.LOC_CITY
+        S.pl[seat, C.ST_CLAIMS] += 1
+    else:
+        S.beer[b, C.B_LOC] = C.LOC_FEST
+        S.g[C.G_SEQ] += 1
+        S.beer[b, C.B_SEQ] = S.g[C.G_SEQ]
+        S.city[c, C.CT_FEST] = 1
+        S.pl[seat, C.ST_CHALLENGES] += 1
+
+
+@jit
+def legal_target(S, seat, c):
+    """A city a beer of `seat` may go to: free, or held by a rival (and not already challenged
+    by another beer of this seat)."""
+    if S.city[c, C.CT_ACTIVE] == 0:
+        return False
+    b = S.city[c, C.CT_BEER]
+    if b < 0:
+        return True
+    if S.beer[b, C.B_OWNER] == seat:
+        return False
+    for x in range(C.BEER_DECK):
+        if S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat:
+            return False
+    return True
+
+
+@jit_inline
+def has_target(S, seat):
+    for c in range(C.N_CITIES):
+        if legal_target(S, seat, c):
+            return True
+    return False
+
+
+@jit_inline
+def lift_beer(S, b):
+    """Take beer b off its city (Citrus move); the city becomes free."""
+    c = S.beer[b, C.B_CITY]
+    if S.beer[b, C.B_LOC] == C.LOC_CITY and c >= 0 and S.city[c, C.CT_BEER] == b:
+        S.city[c, C.CT_BEER] = -1
+    S.beer[b, C.B_CITY] = -1
+    S.beer[b, C.B_LOC] = C.LOC_SKUNKED
+
+
+@jit_inline
+def skunk(S, b):
+    S.beer[b, C.B_LOC] = C.LOC_SKUNKED
+    S.beer[b, C.B_CITY] = -1
+    S.beer[b, C.B_SEQ] = 0
+
+
+@jit_inline
+def coffee(S, R, seat, n):
+    got = 0
+    for o in range(n):
+        if o == seat:
+            continue
+        k = min(param(R, C.P_COFFEE), S.pl[o, C.BANK])
+        S.pl[o, C.BANK] -= k
+        got += k
+    S.pl[seat, C.BANK] += got
+    return got
+
+
+@jit_inline
+def pumpkin(S, R, seat):
+    got = 0
+    for _ in range(param(R, C.P_PUMPKIN)):
+        t = draw_ingredient(S)
+        if t >= 0:
+            S.hand[seat, t] += 1
+            got += 1
+    return got
+
+
+@jit_inline
+def berry(S, c1, c2):
+    d = S.city[c1, C.CT_DEMAND]
+    S.city[c1, C.CT_DEMAND] = S.city[c2, C.CT_DEMAND]
+    S.city[c2, C.CT_DEMAND] = d
+
+
+# --- brewfests ----------------------------------------------------------------------------------
+
+@jit_inline
+def fest_setup(S, c, n):
+    """Mark the participants of the Brewfest at city c in S.fest; returns how many."""
+    k = 0
+    for s in range(n):
+        S.fest[s, C.F_IN] = 0
+        S.fest[s, C.F_BEER] = -1
+        S.fest[s, C.F_NC] = 0
+        S.fest[s, C.F_SCORE] = 0
+    d = S.city[c, C.CT_BEER]
+    if d >= 0:
+        o = S.beer[d, C.B_OWNER]
+        S.fest[o, C.F_IN] = 1
+        S.fest[o, C.F_BEER] = d
+        k += 1
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_LOC] == C.LOC_FEST and S.beer[b, C.B_CITY] == c:
+            o = S.beer[b, C.B_OWNER]
+            S.fest[o, C.F_IN] = 1
+            S.fest[o, C.F_BEER] = b
+            k += 1
+    return k
+
+
+@jit_inline
+def commit_card(S, seat, t):
+    S.hand[seat, t] -= 1
+    S.fest[seat, C.F_C + S.fest[seat, C.F_NC]] = t
+    S.fest[seat, C.F_NC] += 1
+
+
+@jit_inline
+def discard_committed(S, seat, i):
+    """Committed card i of seat is discarded for good (ignored if already gone)."""
+    t = S.fest[seat, C.F_C + i]
+    if t >= 0:
+        discard_ingredient(S, t)
+        S.fest[seat, C.F_C + i] = -1
+
+
+@jit_inline
+def fest_score(S, R, seat):
+    score = beer_quality(R, S.fest[seat, C.F_BEER])
+    for i in range(S.fest[seat, C.F_NC]):
+        t = S.fest[seat, C.F_C + i]
+        if t >= 0:
+            score += R.ing[t, C.IF_Q]
+    S.fest[seat, C.F_SCORE] = score
+    return score
+
+
+@jit_inline
+def fest_winner(S, R, c, n):
+    """Highest score wins; the defender wins ties; tied challengers: the first to challenge."""
+    defender = owner_of_city(S, c)
+    best = -1
+    for s in range(n):
+        if S.fest[s, C.F_IN] == 0:
+            continue
+        fest_score(S, R, s)
+        if best < 0:
+            best = s
+            continue
+        a, b = S.fest[s, C.F_SCORE], S.fest[best, C.F_SCORE]
+        if a > b:
+            best = s
+        elif a == b and best != defender:
+            if s == defender or S.beer[S.fest[s, C.F_BEER], C.B_SEQ] < S.beer[S.fest[best, C.F_BEER], C.B_SEQ]:
+                best = s
+    return best
+
+
+@jit_inline
+def return_commits(S, n):
+    for s in range(n):
+        for i in range(S.fest[s, C.F_NC]):
+            t = S.fest[s, C.F_C + i]
+            if t >= 0:
+                S.hand[s, t] += 1
+                S.fest[s, C.F_C + i] = -1
+        S.fest[s, C.F_NC] = 0
+
+
+@jit_inline
+def settle_fest(S, R, c, n, winner, game_id):
+    """Winner's beer holds city c, losers' beers are skunked. Returns the winner's pile; the
+    losers' piles are left in S.fest[seat, F_SCORE] for placement (the city keeps no demand)."""
+    k = 0
+    for s in range(n):
+        k += S.fest[s, C.F_IN]
+    demand = S.city[c, C.CT_DEMAND]
+    pile = demand // k
+    S.city[c, C.CT_DEMAND] = 0
+    S.city[c, C.CT_FEST] = 0
+    wb = S.fest[winner, C.F_BEER]
+    for s in range(n):
+        if S.fest[s, C.F_IN] == 0:
+            continue
+        b = S.fest[s, C.F_BEER]
+        bt = R.phys[b]
+        if s == winner:
+            S.pl[s, C.ST_FESTS_WON] += 1
+            log_event(S, game_id, s, bt, C.LOG_FEST_WIN, S.fest[s, C.F_SCORE], c)
+        else:
+            S.pl[s, C.ST_FESTS_LOST] += 1
+            log_event(S, game_id, s, bt, C.LOG_SKUNKED, S.fest[s, C.F_SCORE], c)
+            skunk(S, b)
+            S.fest[s, C.F_SCORE] = pile
+    S.city[c, C.CT_BEER] = wb
+    S.beer[wb, C.B_LOC] = C.LOC_CITY
+    S.beer[wb, C.B_CITY] = c
+    S.beer[wb, C.B_SEQ] = 0
+    return pile + demand - pile * k
+
+
+# --- income and scoring ----------------------------------------------------------------------------
+
+@jit_inline
+def income(S, R, n):
+    for c in range(C.N_CITIES):
+        b = S.city[c, C.CT_BEER]
+        if b < 0:
+            continue
+        o = S.beer[b, C.B_OWNER]
+        k = min(param(R, C.P_INCOME), S.g[C.G_BAG])
+        S.g[C.G_BAG] -= k
+        S.pl[o, C.BANK] += k
+        S.pl[o, C.ST_INCOME] += k
+
+
+@jit_inline
+def region_winner(S, R, region, n):
+    """The seat holding strictly the most cities of the region, or -1 (nobody or a tie)."""
+    best, best_k, tied = -1, 0, False
+    for s in range(n):
+        k = 0
+        for c in range(C.N_CITIES):
+            if R.city[c, C.CF_REGION] == region and owner_of_city(S, c) == s:
+                k += 1
+        if k > best_k:
+            best, best_k, tied = s, k, False
+        elif k == best_k and k > 0:
+            tied = True
+    return -1 if tied else best
+
+
+@jit_inline
+def final_score(S, R, n):
+    for s in range(n):
+        S.pl[s, C.VP_CITIES] = 0
+        S.pl[s, C.VP_REGIONS] = 0
+        S.pl[s, C.VP_BEERS] = 0
+        S.pl[s, C.ST_CITIES] = 0
+    for c in range(C.N_CITIES):
+        b = S.city[c, C.CT_BEER]
+        if b < 0:
+            continue
+        o = S.beer[b, C.B_OWNER]
+        mult = param(R, C.P_STYLE_MULT) if beer_style(R, b) == R.city[c, C.CF_PREF] else 1
+        S.pl[o, C.VP_CITIES] += S.city[c, C.CT_DEMAND] * mult
+        S.pl[o, C.ST_CITIES] += 1
+    for region in range(C.N_REGIONS):
+        w = region_winner(S, R, region, n)
+        if w < 0:
+            continue
+        for c in range(C.N_CITIES):
+            if R.city[c, C.CF_REGION] == region:
+                S.pl[w, C.VP_REGIONS] += S.city[c, C.CT_DEMAND]
+    for b in range(C.BEER_DECK):
+        loc = S.beer[b, C.B_LOC]
+        if loc == C.LOC_CITY or loc == C.LOC_SKUNKED or loc == C.LOC_FEST:
+            S.pl[S.beer[b, C.B_OWNER], C.VP_BEERS] += beer_quality(R, b)
+    for s in range(n):
+        S.pl[s, C.VP_BANK] = S.pl[s, C.BANK]
+        S.pl[s, C.SCORE] = S.pl[s, C.VP_CITIES] + S.pl[s, C.VP_REGIONS] + S.pl[s, C.VP_BEERS] + S.pl[s, C.VP_BANK]

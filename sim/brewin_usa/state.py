@@ -1,0 +1,61 @@
+"""Brewin' USA state and kernel inputs as NamedTuples of NumPy arrays (numba-friendly).
+
+State fields (N = MAX_PLAYERS, T = ingredient card types; column names in constants.py):
+  g        int64[N_G]              game counters (G_*), pile sizes, the caps in the bag
+  pl       int64[N, N_PL]          per seat: bank, colored caps, beers launched, auction flags,
+                                   final VP parts and statistics
+  hand     int64[N, T]             ingredient cards in hand, counted by type
+  piles    int64[4, 116]           rows PILE_*: ingredient deck and discards (types), beer deck and
+                                   discards (physical beer cards); the top of a deck is its last slot
+  beer     int64[36, 4]            per physical beer card: location (LOC_*), owner, city, challenge order
+  city     int64[12, 4]            per city tile: in play, Market Demand, controlling beer, brewfest pending
+  batch    int64[N, N_BT]          this round's ingredient batches: cards, size, face-down card, buyer, price
+  fest     int64[N, N_F]           brewfest scratch per seat: taking part, beer, committed cards, score
+  seats    int64[4, N]             rows ROW_*: turn order from the left of the dealer, bot per seat, rank, scratch
+  scratch  int64[4, SCRATCH]       rows SC_*: a hypothetical hand and recipe-matching scratch
+  rng      uint64[1 + 2N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots
+  ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
+  trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
+  vals     float64[64]             a bot's scores of its options (scratch)
+Kernels never allocate (see sim/core/jit.py): every buffer is here.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from . import constants as C
+from .data import BrewinConfig
+
+State = namedtuple("State", "g pl hand piles beer city batch fest seats scratch rng ev trace vals")
+EV_COLS = 7
+
+# Kernel inputs, few fields on purpose (numba's compile time grows with the tuple's size):
+#   p float64[params]  ing int64[T, 3]  kq int64[N_KINDS, MAX_Q+1]  beer int64[B, N_BF]
+#   phys int64[36]  city int64[12, 2]  pol_kind int64[P]  pol_w float64[P, W]
+Rules = namedtuple("Rules", "p ing kq beer phys city pol_kind pol_w")
+
+
+def make_rules(cfg: BrewinConfig) -> Rules:
+    return Rules(p=cfg.params, ing=cfg.ing, kq=cfg.ing_kq, beer=cfg.beer, phys=cfg.beer_phys, city=cfg.city,
+                 pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
+
+
+def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1) -> State:
+    n = C.MAX_PLAYERS
+    return State(
+        g=np.zeros(C.N_G, np.int64),
+        pl=np.zeros((n, C.N_PL), np.int64),
+        hand=np.zeros((n, n_types), np.int64),
+        piles=np.zeros((4, C.INGREDIENT_DECK), np.int64),
+        beer=np.zeros((C.BEER_DECK, 4), np.int64),
+        city=np.zeros((C.N_CITIES, 4), np.int64),
+        batch=np.zeros((n, C.N_BT), np.int64),
+        fest=np.zeros((n, C.N_F), np.int64),
+        seats=np.zeros((4, n), np.int64),
+        scratch=np.zeros((4, C.SCRATCH), np.int64),
+        rng=np.zeros(1 + 2 * n, np.uint64),
+        ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
+        trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
+        vals=np.zeros(64, np.float64),
+    )
