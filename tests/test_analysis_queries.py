@@ -108,7 +108,7 @@ def test_end_reasons(con):
 
 
 def test_card_value_compares_players_who_played_with_those_who_did_not(con):
-    got = rows(query(con, "card_value", kind="play"), "n_players", "card")
+    got = rows(query(con, "card_value", kinds=["play"]), "n_players", "card")
     bouncer = got[(2, "bouncer")]
     # played by g0 seat 0 (win), g1 seat 1 (half win), g2 seat 0 twice (win)
     assert (bouncer["players_with"], bouncer["games_with"], bouncer["plays"]) == (3, 3, 4)
@@ -207,7 +207,7 @@ def test_missing_events_give_an_empty_card_table(tmp_path):
     for f in (run / "events").iterdir():
         f.unlink()
     c = runfolder.connect(run)
-    assert query(c, "card_value", kind="play").is_empty()
+    assert query(c, "card_value", kinds=["play"]).is_empty()
 
 
 def test_a_folder_with_odd_characters_is_read_safely(tmp_path):

@@ -123,3 +123,15 @@ def test_changing_a_bot_does_not_reshuffle_the_decks():
         return [x for x in lines if x.startswith("  batch")][:3]
 
     assert first(a) == first(b)
+
+
+def test_every_adjunct_use_is_an_event_row_valued_with_the_cards():
+    cfg = config()
+    shard = GAME.simulate(cfg, 12, 0, 300, [3, 4], ["greedy", "random"])
+    ev = shard.frames["events"].filter(pl.col("kind") == "adjunct")
+    assert ev.height > 0
+    assert ev["card"].cast(pl.String).str.starts_with("adjunct_").all()
+    per_player = ev.group_by(["game_id", "seat"]).len()
+    p = shard.frames["players"].join(per_player, on=["game_id", "seat"], how="left").fill_null(0)
+    assert (p["adjunct_actions"] == p["len"]).all()
+    assert "adjunct" in GAME.manifest_extras(cfg)["value_kinds"]

@@ -2,7 +2,8 @@
 --          For each card and player count: how many players/games played it, the win
 --          rate of players who played it versus players who did not, both taken in games
 --          of that same player count, and how often it is played per game.
--- Parameters: $kind - the event kind that counts as playing a card (normally 'play').
+-- Parameters: $kinds - the event kinds that count as playing a card (normally ['play'];
+--             a game may add more in its manifest's value_kinds, e.g. adjuncts).
 -- Reads views: games, players, events.
 -- Returns: n_players, card, games_with, players_with, wins_with, rate_with,
 --          players_without, wins_without, rate_without, plays, plays_per_game, game_share.
@@ -31,7 +32,7 @@ plays AS (
         card,
         count(*) AS plays
     FROM events
-    WHERE kind = $kind
+    WHERE list_contains($kinds, CAST(kind AS VARCHAR))
     GROUP BY game_id, seat, card
 ),
 holders AS (

@@ -31,6 +31,12 @@ def events_bound(cfg: BrewinConfig) -> int:
     return rounds * per_round + 16
 
 
+def card_names(config) -> list[str]:
+    """Event `card` values: beer card ids, then "batch", then one id per ingredient kind
+    (used for adjuncts: adjunct_berry, ...), in the codes the kernel logs."""
+    return list(config.beer_ids) + ["batch"] + [f"adjunct_{k}" for k in C.KINDS]
+
+
 def enum_column(names, codes: np.ndarray) -> pl.Series:
     levels = list(names)
     return pl.Series(levels, dtype=pl.Enum(levels)).gather(codes.astype(np.uint32))
@@ -123,7 +129,7 @@ class BrewinUSA:
             "game_id": events[:, 0],
             "seat": events[:, 1].astype(np.int8),
             "round": events[:, 2].astype(np.int8),
-            "card": enum_column(list(config.beer_ids) + ["batch"], events[:, 3]),
+            "card": enum_column(card_names(config), events[:, 3]),
             "kind": enum_column(C.LOG_KINDS, events[:, 4]),
             "amount": events[:, 5].astype(np.int32),
             "target": events[:, 6].astype(np.int8),
@@ -141,7 +147,10 @@ class BrewinUSA:
             "estimates": config.estimates,
             "cards": [{"id": i, "name": n, "category": C.STYLES[styles[i]]}
                       for i, n in zip(config.beer_ids, config.beer_names, strict=True)]
-                     + [{"id": "batch", "name": "Ingredient batch", "category": "batch"}],
+                     + [{"id": "batch", "name": "Ingredient batch", "category": "batch"}]
+                     + [{"id": f"adjunct_{k}", "name": f"{k.title()} adjunct", "category": "adjunct"}
+                        for k in C.KINDS[C.BERRY:]],
+            "value_kinds": ["play", "adjunct"],  # card value covers beers and adjuncts
             "cities": [{"id": i, "name": n, "region": C.REGIONS[config.city[k, C.CF_REGION]],
                         "prefers": C.STYLES[config.city[k, C.CF_PREF]]}
                        for k, (i, n) in enumerate(zip(config.city_ids, config.city_names, strict=True))],

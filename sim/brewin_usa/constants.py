@@ -123,7 +123,8 @@ LOG_BUY = 1  # an ingredient batch bought (card = batch, amount = price, target 
 LOG_RELAUNCH = 2  # a skunked beer relaunched (amount = caps paid)
 LOG_FEST_WIN = 3  # brewfest won with this beer (target = city)
 LOG_SKUNKED = 4  # beer skunked in a brewfest (target = city)
-LOG_KINDS = ("play", "buy", "relaunch", "brewfest_win", "skunked")
+LOG_ADJUNCT = 5  # an adjunct used in a launch, its action taken (card = adjunct_<kind>, target = city)
+LOG_KINDS = ("play", "buy", "relaunch", "brewfest_win", "skunked", "adjunct")
 
 # --- parameters: index into the float64 vector built from params.toml -------------------------------
 PARAM_NAMES = (

@@ -197,6 +197,8 @@ def launch_new(S, R, n, pols, seat, b, game_id):
     ru.log_event(S, game_id, seat, R.phys[b], C.LOG_PLAY, paid, c)
     ru.trace(S, C.TR_LAUNCH, seat, b, c, paid, S.city[c, C.CT_FEST], kind)
     if kind >= 0:
+        # card code of an adjunct: after the beer cards and "batch" (see frames())
+        ru.log_event(S, game_id, seat, R.beer.shape[0] + 1 + kind, C.LOG_ADJUNCT, 0, c)
         adjunct_action(S, R, n, pols, seat, kind)
     refill_beers(S, R, seat, pols)
 
