@@ -14,7 +14,7 @@ from analysis.runfolder import query
 from analysis.stats import fairness_verdict, games_to_decide, newcombe_diff, wilson
 
 NO_FACTION = "none"
-PLAY_KIND = "play"
+PLAY_KINDS = ["play"]  # event kinds valued as "played"; a manifest may list more (value_kinds)
 
 
 @dataclass
@@ -114,7 +114,7 @@ def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
     """Card table with Wilson intervals for both rates, the Newcombe interval of their
     difference, and the display name from the manifest's card list."""
 
-    df = query(con, "card_value", kind=PLAY_KIND)
+    df = query(con, "card_value", kinds=list(manifest.get("value_kinds", PLAY_KINDS)))
     if df.is_empty():
         return df.with_columns(name=pl.lit(None, dtype=pl.String))
     df = with_interval(df, "wins_with", "players_with", "with_")

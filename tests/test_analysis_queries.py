@@ -122,10 +122,12 @@ def test_card_value_compares_players_who_played_with_those_who_did_not(con):
     assert got[(3, "bouncer")]["rate_with"] == 1.0 and got[(3, "bouncer")]["rate_without"] == 0.0
 
 
-def test_card_value_kind_is_a_parameter(con):
-    got = rows(query(con, "card_value", kind="discard"), "n_players", "card")
+def test_card_value_kinds_are_a_parameter(con):
+    got = rows(query(con, "card_value", kinds=["discard"]), "n_players", "card")
     assert list(got) == [(2, "keg")]
     assert got[(2, "keg")]["players_with"] == 1
+    both = rows(query(con, "card_value", kinds=["play", "discard"]), "n_players", "card")
+    assert set(both) == set(rows(query(con, "card_value", kinds=["play"]), "n_players", "card")) | {(2, "keg")}
 
 
 def test_extra_means_cover_every_numeric_extra_column(con):
@@ -186,7 +188,7 @@ def test_results_do_not_depend_on_how_parts_are_split(tmp_path):
 
     one = runfolder.connect(write_run(tmp_path / "one", TINY_GAMES, TINY_EVENTS))
     three = runfolder.connect(write_run(tmp_path / "three", TINY_GAMES, TINY_EVENTS, parts=3))
-    for name, params in (("seat_winrate", {}), ("card_value", {"kind": "play"}),
+    for name, params in (("seat_winrate", {}), ("card_value", {"kinds": ["play"]}),
                          ("margin_hist", {})):
         assert query(one, name, **params).equals(query(three, name, **params))
 
