@@ -50,6 +50,8 @@ def load_toml(path: Path) -> dict:
             return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise BrewError(f"{path}: malformed TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BrewError(f"{path}: not UTF-8 text (byte {exc.start}); TOML files must be UTF-8") from None
     except OSError as exc:
         raise BrewError(f"{path}: cannot read: {exc.strerror}") from None
 

@@ -2,9 +2,19 @@
 
 
 class BrewError(Exception):
-    """A failure the user can fix (bad data file, unwritable folder...). Exit code 1."""
+    """A failure the user can fix (bad data file, unwritable folder...). Exit code 1.
+
+    The message is always one line: line breaks inside user-supplied names (a data key, an
+    override) are shown escaped."""
 
     exit_code = 1
+
+    def __init__(self, message: str = ""):
+        super().__init__(one_line(str(message)))
+
+
+def one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 class UsageError(BrewError):
