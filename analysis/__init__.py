@@ -35,8 +35,15 @@ def analyze(run_dir: str | Path, band: float = 0.03) -> RunAnalysis:
     Returns:
         RunAnalysis with the manifest, the tables (seat_winrate, first_player, balance,
         faction_winrate, scores, score_hist, margins, margin_hist, game_length,
-        tie_rate, end_reasons, card_value), game-specific `extras`, plain-text
-        `verdicts` (most important first) and the manifest's `estimates`.
+        tie_rate, end_reasons, card_value, planner, game_shape), game-specific
+        `extras`, plain-text `verdicts` (most important first) and the manifest's
+        `estimates`.
+
+        Seat and faction tables also carry p_value (two-sided score test of the rate
+        against 1/n), p_holm (Holm-adjusted across the table) and significant_holm.
+        `planner` gives, per player count and deviation (1, 2, 3 pp), the games needed
+        to detect it at 95% confidence and 80% power; `game_shape` is one row per player
+        count with balance, first-player advantage, tie rate, mean length and margin.
 
         A seat or faction is 'outside' when its 95% interval lies entirely outside
         [fair - band, fair + band], 'inside' when entirely within, else 'undecided'
@@ -54,9 +61,14 @@ def compare(run_a: str | Path, run_b: str | Path, band: float = 0.03) -> Compari
     Covers seat win rates, first-player advantage, faction win rates (when both runs
     have factions), tie rate, mean score, mean game length (rounds, decisions) and the
     mean of every numeric game-specific column both runs have, all by player count.
-    Proportions get a Newcombe hybrid score interval, means a Welch t interval;
-    `significant` means the 95% interval excludes 0. The runs are treated as
-    independent samples.
+    When both manifests have the same seed and the same player_counts list, game i
+    of A and game i of B share their deals and dice: the games present in both are
+    compared game by game (paired t interval of the mean difference, with the
+    `variance_reduction` pairing buys; player-level means are averaged per game
+    first). Otherwise the runs are independent: proportions get a Newcombe hybrid
+    score interval, means a Welch t interval. `significant` means the 95% interval
+    excludes 0; seat and faction win-rate rows are also Holm-adjusted as one family
+    (p_holm, significant_holm). `Comparison.paired` / `n_paired` say which was used.
 
     Raises:
         RunFolderError: either folder is not a readable run folder.

@@ -6,15 +6,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import polars as pl
 
 from analysis import runfolder, verdicts
 from analysis.games import extras_for
 from analysis.runfolder import query
-from analysis.stats import fairness_verdict, games_to_decide, newcombe_diff, wilson
+from analysis.stats import (
+    fairness_verdict,
+    games_needed,
+    games_to_decide,
+    holm,
+    newcombe_diff,
+    rate_vs_fair_p,
+    wilson,
+)
 
 NO_FACTION = "none"
 PLAY_KINDS = ["play"]  # event kinds valued as "played"; a manifest may list more (value_kinds)
+ALPHA = 0.05
+PLANNER_DEVIATIONS = (0.01, 0.02, 0.03)
+PLANNER_POWER = 0.80
 
 
 @dataclass
@@ -25,7 +37,8 @@ class RunAnalysis:
     run_dir: str
     manifest: dict
     band: float
-    seat_winrate: pl.DataFrame      # n_players, seat, games, wins, rate, lo, hi, fair, deviation, verdict, more_games
+    seat_winrate: pl.DataFrame      # n_players, seat, games, wins, rate, lo, hi, fair, deviation, verdict,
+                                    # more_games, p_value, p_holm, significant_holm
     first_player: pl.DataFrame      # n_players, games, wins, rate, lo, hi, fair, advantage, verdict
     balance: pl.DataFrame           # n_players, balance, gap, best_seat, worst_seat
     faction_winrate: pl.DataFrame   # empty when every faction is 'none'
@@ -42,6 +55,8 @@ class RunAnalysis:
     estimates: list[dict] = field(default_factory=list)
     player_extra_means: pl.DataFrame = field(default_factory=pl.DataFrame)
     game_extra_means: pl.DataFrame = field(default_factory=pl.DataFrame)
+    planner: pl.DataFrame = field(default_factory=pl.DataFrame)     # see `planner`
+    game_shape: pl.DataFrame = field(default_factory=pl.DataFrame)  # see `game_shape`
 
     @property
     def has_factions(self) -> bool:
@@ -73,7 +88,17 @@ def with_fairness(df: pl.DataFrame, band: float) -> pl.DataFrame:
         deviation=pl.Series(rate - fair),
         verdict=pl.Series(fairness_verdict(lo, hi, fair, band), dtype=pl.String),
         more_games=pl.Series(more),
-    )
+    ).pipe(with_tests)
+
+
+def with_tests(df: pl.DataFrame) -> pl.DataFrame:
+    """Add p_value (two-sided score test of rate against fair, the test the Wilson
+    interval inverts), p_holm (Holm-adjusted across every row of the table: one
+    family) and significant_holm (p_holm < 5%) to a table with wins, games, fair."""
+    p = rate_vs_fair_p(df["wins"].to_numpy(), df["games"].to_numpy(), df["fair"].to_numpy())
+    adjusted = holm(p)
+    return df.with_columns(p_value=pl.Series(p), p_holm=pl.Series(adjusted),
+                           significant_holm=pl.Series(adjusted < ALPHA))
 
 
 def first_player(seat_winrate: pl.DataFrame) -> pl.DataFrame:
@@ -102,6 +127,46 @@ def balance(seat_winrate: pl.DataFrame) -> pl.DataFrame:
         .select("n_players", "balance", "gap", "best_seat", "worst_seat")
         .sort("n_players")
     )
+
+
+def planner(game_length: pl.DataFrame, deviations=PLANNER_DEVIATIONS,
+            confidence: float = 1 - ALPHA, power: float = PLANNER_POWER) -> pl.DataFrame:
+    """How many games tell a seat's deviation from its fair share 1/n, per player count.
+
+    One row per (n_players, deviation): fair, games_needed (each game gives one
+    observation per seat, so games = samples per seat; see `stats.games_needed`),
+    games (in this run at that count) and enough (games >= games_needed).
+    """
+    rows = [(n, d, g) for n, g in zip(game_length["n_players"], game_length["games"], strict=True)
+            for d in deviations]
+    n_players = np.array([r[0] for r in rows], dtype=np.int64)
+    deviation = np.array([r[1] for r in rows], dtype=float)
+    games = np.array([r[2] for r in rows], dtype=np.int64)
+    fair = 1.0 / n_players if rows else np.array([], dtype=float)
+    needed = games_needed(fair, deviation, confidence, power).astype(np.int64)
+    return pl.DataFrame({
+        "n_players": n_players, "deviation": deviation, "fair": fair,
+        "confidence": np.full(len(rows), confidence), "power": np.full(len(rows), power),
+        "games_needed": needed, "games": games, "enough": games >= needed,
+    })
+
+
+def game_shape(bal: pl.DataFrame, first: pl.DataFrame, ties: pl.DataFrame,
+               length: pl.DataFrame, margins: pl.DataFrame) -> pl.DataFrame:
+    """Ludii-style summary, one row per player count: games, balance, first-player
+    advantage, tie rate, mean rounds, mean decisions and mean winning margin."""
+    parts = [
+        length.select("n_players", "games", "mean_rounds", "mean_decisions"),
+        bal.select("n_players", "balance"),
+        first.select("n_players", first_player_advantage="advantage"),
+        ties.select("n_players", tie_rate="rate"),
+        margins.select("n_players", mean_margin="mean"),
+    ]
+    shape = parts[0]
+    for part in parts[1:]:
+        shape = shape.join(part, on="n_players", how="left")
+    return shape.select("n_players", "games", "balance", "first_player_advantage", "tie_rate",
+                        "mean_rounds", "mean_decisions", "mean_margin").sort("n_players")
 
 
 def with_interval(df: pl.DataFrame, successes: str, n: str, prefix: str = "") -> pl.DataFrame:
@@ -152,10 +217,15 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     factions = with_fairness(query(con, "faction_winrate", none_label=NO_FACTION), band)
     first = first_player(seat)
     bal = balance(seat)
+    length = query(con, "game_length")
+    margins = query(con, "margin_summary")
+    ties = with_interval(query(con, "tie_rate"), "ties", "games")
+    plan = planner(length)
     lines = (verdicts.fairness_lines(seat, "seat", band)
              + verdicts.first_player_lines(first)
              + verdicts.balance_line(bal)
-             + verdicts.fairness_lines(factions, "faction", band))
+             + verdicts.fairness_lines(factions, "faction", band)
+             + verdicts.planner_lines(plan))
     return RunAnalysis(
         run_dir=str(run_dir),
         manifest=manifest,
@@ -166,10 +236,10 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         faction_winrate=factions,
         scores=query(con, "score_summary"),
         score_hist=query(con, "score_hist"),
-        margins=query(con, "margin_summary"),
+        margins=margins,
         margin_hist=query(con, "margin_hist"),
-        game_length=query(con, "game_length"),
-        tie_rate=with_interval(query(con, "tie_rate"), "ties", "games"),
+        game_length=length,
+        tie_rate=ties,
         end_reasons=query(con, "end_reasons"),
         card_value=card_value(con, manifest),
         extras=extras_for(manifest.get("game"), con),
@@ -177,4 +247,6 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         estimates=[e for e in manifest.get("estimates") or [] if isinstance(e, dict)],
         player_extra_means=_extra_means(con, "players"),
         game_extra_means=_extra_means(con, "games"),
+        planner=plan,
+        game_shape=game_shape(bal, first, ties, length, margins),
     )

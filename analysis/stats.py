@@ -111,3 +111,109 @@ def games_to_decide(rate, lo, hi, n, fair, band: float) -> np.ndarray:
     extra = np.where(on_edge, np.inf, np.maximum(np.ceil(needed - n), 1.0))
     decided = fairness_verdict(lo, hi, fair, band) != UNDECIDED
     return np.where(decided, 0.0, extra)
+
+
+# ---------------------------------------------------------------- tests and planning
+def _two_sided_normal_p(z) -> np.ndarray:
+    return 2.0 * _sp.norm.sf(np.abs(np.asarray(z, dtype=float)))
+
+
+def _zero_se_p(diff) -> np.ndarray:
+    """p-value of an exactly known difference: 1 when it is 0, else 0."""
+    return np.where(np.asarray(diff, dtype=float) == 0, 1.0, 0.0)
+
+
+def rate_vs_fair_p(successes, n, fair) -> np.ndarray:
+    """Two-sided score test of a rate against a fixed share `fair`.
+
+    z = (s/n - fair) / sqrt(fair (1 - fair) / n), the test the Wilson interval inverts:
+    p < 1 - confidence exactly when `fair` lies outside the Wilson interval. Works for
+    fractional successes (shared victories). NaN where n == 0.
+    """
+    s, n, fair = (np.asarray(x, dtype=float) for x in (successes, n, fair))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (s / n - fair) / np.sqrt(fair * (1 - fair) / n)
+    return np.where(n > 0, _two_sided_normal_p(z), np.nan)
+
+
+def two_proportion_p(s1, n1, s2, n2) -> np.ndarray:
+    """Two-sided pooled z-test of p1 == p2 for independent proportions (the test
+    behind a 2x2 chi-square without continuity correction)."""
+    s1, n1, s2, n2 = (np.asarray(x, dtype=float) for x in (s1, n1, s2, n2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = (s1 + s2) / (n1 + n2)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        diff = s1 / n1 - s2 / n2
+        p = np.where(se > 0, _two_sided_normal_p(diff / se), _zero_se_p(diff))
+    return np.where((n1 > 0) & (n2 > 0), p, np.nan)
+
+
+def welch_p(mean1, sd1, n1, mean2, sd2, n2) -> np.ndarray:
+    """Two-sided Welch t-test p-value from summary statistics (the test matching
+    `mean_diff`'s interval). NaN where a sample has fewer than 2 values."""
+    m1, s1, k1, m2, s2, k2 = (np.asarray(x, dtype=float) for x in (mean1, sd1, n1, mean2, sd2, n2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v1, v2 = s1**2 / k1, s2**2 / k2
+        se = np.sqrt(v1 + v2)
+        df = (v1 + v2) ** 2 / (v1**2 / (k1 - 1) + v2**2 / (k2 - 1))
+        t = (m1 - m2) / se
+        p = np.where(se > 0, 2.0 * _sp.t.sf(np.abs(t), np.where(se > 0, df, 1.0)),
+                     _zero_se_p(m1 - m2))
+    return np.where((k1 >= 2) & (k2 >= 2), p, np.nan)
+
+
+def paired_t(mean_d, sd_d, n, confidence: float = 0.95):
+    """t interval and two-sided p-value for the mean of n paired differences.
+
+    Returns (lo, hi, p) arrays. A zero spread gives the exact interval [mean, mean]
+    (p 1 when the mean is 0, else 0); NaN where n < 2.
+    """
+    m, s, k = (np.asarray(x, dtype=float) for x in (mean_d, sd_d, n))
+    dof = np.where(k >= 2, k - 1, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = s / np.sqrt(k)
+        half = _sp.t.ppf(0.5 + confidence / 2, dof) * se
+        p = np.where(se > 0, 2.0 * _sp.t.sf(np.abs(m / se), dof), _zero_se_p(m))
+    ok = k >= 2
+    return (np.where(ok, m - half, np.nan), np.where(ok, m + half, np.nan),
+            np.where(ok, p, np.nan))
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm step-down adjusted p-values (family-wise error control under any
+    dependence). With p sorted ascending, adj_(i) = max_{j<=i} min(1, (m - j + 1) p_(j)).
+    NaN entries are not part of the family and stay NaN.
+    """
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    family = p[ok]
+    m = family.size
+    if m == 0:
+        return out
+    order = np.argsort(family, kind="stable")
+    scaled = (m - np.arange(m)) * family[order]
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(np.maximum.accumulate(scaled), 1.0)
+    out[ok] = adjusted
+    return out
+
+
+def games_needed(fair, deviation, confidence: float = 0.95, power: float = 0.80) -> np.ndarray:
+    """Samples needed to tell a rate of fair +/- deviation from `fair` (two-sided test
+    at `confidence`, with `power`), normal approximation:
+
+        n = (z_{1-a/2} sqrt(p0 q0) + z_{1-b} sqrt(p1 q1))^2 / d^2
+
+    taking whichever of p1 = p0 + d or p0 - d needs more (the one nearer 1/2).
+    Rounded up to a whole number.
+    """
+    p0, d = np.asarray(fair, dtype=float), np.asarray(deviation, dtype=float)
+    z_a, z_b = z_value(confidence), float(_sp.norm.ppf(power))
+
+    def n_for(p1):
+        return (z_a * np.sqrt(p0 * (1 - p0)) + z_b * np.sqrt(p1 * (1 - p1))) ** 2 / d**2
+
+    up = n_for(np.clip(p0 + d, 0.0, 1.0))
+    down = n_for(np.clip(p0 - d, 0.0, 1.0))
+    return np.ceil(np.maximum(up, down))

@@ -12,7 +12,7 @@ import math
 import polars as pl
 
 from analysis.stats import INSIDE, OUTSIDE, UNDECIDED
-from analysis.text import pct, plural, pp, seats
+from analysis.text import count, pct, plural, pp, seats
 
 
 def _band(band: float) -> str:
@@ -28,13 +28,26 @@ def _evidence(row: dict) -> str:
             f"{plural(row['games'], 'game')}) against a fair share of {pct(row['fair'])}")
 
 
-def _outside_line(row: dict, kind: str) -> str:
+def _holm(row: dict, family: int) -> str:
+    """' Significant / Not significant after Holm across N tests (p = ...).'"""
+    if "p_holm" not in row or row["p_holm"] is None or math.isnan(row["p_holm"]):
+        return ""
+    word = "Significant" if row["significant_holm"] else "Not significant"
+    return (f" {word} after Holm across {family} tests against the fair share "
+            f"(adjusted {_p(row['p_holm'])}).")
+
+
+def _p(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _outside_line(row: dict, kind: str, family: int = 0) -> str:
     direction = "too strong" if row["deviation"] > 0 else "too weak"
     return (f"{row['n_players']} players: {_who(row, kind)} is OUTSIDE the fairness band "
-            f"({direction}, {pp(row['deviation'])}): {_evidence(row)}.")
+            f"({direction}, {pp(row['deviation'])}): {_evidence(row)}.{_holm(row, family)}")
 
 
-def _undecided_line(row: dict, kind: str) -> str:
+def _undecided_line(row: dict, kind: str, family: int = 0) -> str:
     more = row["more_games"]
     # Past ~100x the current sample the 1/sqrt(n) extrapolation means "practically never".
     if math.isinf(more) or math.isnan(more) or more > 100 * row["games"]:
@@ -43,7 +56,19 @@ def _undecided_line(row: dict, kind: str) -> str:
         unit = plural(more, "more game") + ("" if kind == "seat" else " with this faction")
         settle = f"roughly {unit} at this player count would decide it"
     return (f"{row['n_players']} players: {_who(row, kind)} is undecided: {_evidence(row)}; "
-            f"{settle}.")
+            f"{settle}.{_holm(row, family)}")
+
+
+def _holm_summary(rows: list[dict], kind: str) -> list[str]:
+    """How many rows differ from their fair share after Holm, named."""
+    if not rows or "significant_holm" not in rows[0]:
+        return []
+    hits = [r for r in rows if r["significant_holm"]]
+    names = "; ".join(f"{_who(r, kind)} at {r['n_players']}p ({pp(r['deviation'])})" for r in hits)
+    plural = "seats" if kind == "seat" else "factions"
+    return [f"{plural.capitalize()} that differ from the fair share: {len(hits)} of {len(rows)}, "
+            f"significant after Holm across {len(rows)} tests (family-wise error 5%)"
+            + (f": {names}." if hits else ".")]
 
 
 def _inside_line(n_players: int, rows: list[dict], kind: str, band: float) -> str:
@@ -67,12 +92,12 @@ def fairness_lines(table: pl.DataFrame, kind: str, band: float) -> list[str]:
         f"{len(by_verdict[INSIDE])} inside, {len(by_verdict[UNDECIDED])} undecided "
         f"(band: fair share 1/n ± {_band(band)}, 95% intervals)."
     ]
-    lines += [_outside_line(r, kind) for r in by_verdict[OUTSIDE]]
-    lines += [_undecided_line(r, kind) for r in by_verdict[UNDECIDED]]
+    lines += [_outside_line(r, kind, len(rows)) for r in by_verdict[OUTSIDE]]
+    lines += [_undecided_line(r, kind, len(rows)) for r in by_verdict[UNDECIDED]]
     for n_players in sorted({r["n_players"] for r in by_verdict[INSIDE]}):
         group = [r for r in by_verdict[INSIDE] if r["n_players"] == n_players]
         lines.append(_inside_line(n_players, group, kind, band))
-    return lines
+    return lines + _holm_summary(rows, kind)
 
 
 def first_player_lines(first: pl.DataFrame) -> list[str]:
@@ -91,3 +116,16 @@ def balance_line(balance: pl.DataFrame) -> list[str]:
     parts = [f"{r['n_players']}p {r['balance']:.3f}" for r in balance.to_dicts()]
     return ["Balance (1 - largest gap between seat win rates; 1 is perfect): "
             + ", ".join(parts) + "."]
+
+
+def planner_lines(plan: pl.DataFrame, deviation: float = 0.01) -> list[str]:
+    """One line per player count: games needed to tell a `deviation` of one seat."""
+    rows = plan.filter((pl.col("deviation") - deviation).abs() < 1e-12).to_dicts() \
+        if not plan.is_empty() else []
+    return [
+        f"To tell a {100 * deviation:g} pp deviation of a seat from its fair share at "
+        f"{100 * r['confidence']:g}% confidence ({100 * r['power']:g}% power) you need about "
+        f"{count(r['games_needed'])} games at {r['n_players']} players; this run has "
+        f"{count(r['games'])}."
+        for r in rows
+    ]

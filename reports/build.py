@@ -61,10 +61,11 @@ def seat_section(a: RunAnalysis) -> Section:
         Column("games", "games", "int"), Column("wins", "wins", "num"),
         Column("rate", "win rate", "pct"), Column("ci", "95% interval"),
         Column("deviation", "vs fair", "pp"), Column("verdict", "verdict"),
-        Column("more", "games to decide"),
+        Column("more", "games to decide"), Column("p_holm", "p (Holm)", "p"),
     ], _rows(a.seat_winrate, ci=lambda r: _ci(r["lo"], r["hi"]),
              more=lambda r: "" if r["verdict"] != "undecided" else f"~{r['more_games']:,.0f}"),
-        caption="Wins count 1/k for a k-way shared victory.")
+        caption="Wins count 1/k for a k-way shared victory. p (Holm): two-sided test of the "
+                "rate against the fair share, Holm-adjusted across every seat in the table.")
     blocks = [Chart(charts.seat_forest(a.seat_winrate, a.band), charts.FOREST_CAPTION), table] if not a.seat_winrate.is_empty() else [table]
     return Section("Seat win rates", "seats", blocks, level=3)
 
@@ -93,6 +94,41 @@ def faction_section(a: RunAnalysis) -> Section:
     ], _rows(a.faction_winrate, ci=lambda r: _ci(r["lo"], r["hi"])),
         caption="Expected wins = sum of 1/n over the faction's games; a ratio above 1 means stronger than fair.")
     return Section("Factions", "factions", [Chart(charts.faction_forest(a.faction_winrate, a.band), charts.FOREST_CAPTION), table], level=3)
+
+
+def game_shape_section(a: RunAnalysis) -> Section:
+    """One compact row per player count: the shape of a typical game."""
+    table = Table([
+        Column("n_players", "players", "int"), Column("games", "games", "int"),
+        Column("balance", "balance", "num"),
+        Column("first_player_advantage", "first-player advantage", "pp"),
+        Column("tie_rate", "tie rate", "pct"), Column("mean_rounds", "mean rounds", "num"),
+        Column("mean_decisions", "mean decisions", "num"),
+        Column("mean_margin", "mean winning margin", "num"),
+    ], a.game_shape.to_dicts(),
+        caption="Balance = 1 - largest gap between seat win rates (1 is perfect). Winning "
+                "margin = winner's score minus runner-up's. Details and intervals below.")
+    return Section("Game shape", "game-shape", [table], level=3)
+
+
+def planner_section(a: RunAnalysis) -> Section:
+    """Games needed to tell a seat's 1, 2 or 3 pp deviation from its fair share."""
+    conf = a.planner["confidence"][0] if not a.planner.is_empty() else 0.95
+    power = a.planner["power"][0] if not a.planner.is_empty() else 0.80
+    table = Table([
+        Column("n_players", "players", "int"), Column("fair", "fair share", "pct"),
+        Column("deviation_text", "deviation to detect"),
+        Column("games_needed", "games needed", "int"), Column("games", "games in this run", "int"),
+        Column("enough_text", "enough?"),
+    ], _rows(a.planner, enough_text=lambda r: "yes" if r["enough"] else "no",
+                       deviation_text=lambda r: f"{100 * r['deviation']:g} pp"),
+        caption=f"Two-sided test of one seat's win rate against 1/n at {100 * conf:g}% "
+                f"confidence with {100 * power:g}% power, normal approximation: "
+                "n = (z(1-a/2) sqrt(p0 q0) + z(1-b) sqrt(p1 q1))^2 / d^2 with p1 = p0 +/- d. "
+                "Every game gives one result per seat, so games needed = n.")
+    return Section("How many games", "how-many-games", [
+        Paragraph("How many games at each player count it takes to tell a seat whose win "
+                  "rate is off its fair share by 1, 2 or 3 percentage points."), table])
 
 
 def _summary_table(df: pl.DataFrame, count_key: str, count_header: str) -> Table:
@@ -272,14 +308,14 @@ def bots_section() -> Section:
 
 def run_page(a: RunAnalysis) -> Page:
     """The full page of a single-run report."""
-    evidence = [seat_section(a), first_player_section(a)]
+    evidence = [game_shape_section(a), seat_section(a), first_player_section(a)]
     if a.has_factions:
         evidence.append(faction_section(a))
     evidence += [scores_section(a), margins_section(a), length_section(a), ties_section(a),
                  end_section(a), cards_section(a)]
     evidence += extras_sections(a)
     sections = ([verdict_section(a), Section("Evidence", "evidence", [])] + evidence
-                + [provenance_section(a.manifest, n_found=a.n_games),
+                + [planner_section(a), provenance_section(a.manifest, n_found=a.n_games),
                    estimates_section(a.estimates), bots_section()])
     title = f"Balance report: {a.game} ({a.manifest.get('variant', 'n/a')})"
     return Page(title, f"Run folder: {a.run_dir}", sections)
@@ -298,7 +334,20 @@ def _metric_rows(metrics: pl.DataFrame) -> list[dict]:
         ci=lambda r: (_ci(r["lo"], r["hi"], pp) if r["kind"] == "rate"
                       else _ci(r["lo"], r["hi"], signed)),
         sig=lambda r: "yes" if r["significant"] else "",
+        holm=lambda r: ("" if r["significant_holm"] is None
+                        else "yes" if r["significant_holm"] else "no"),
     )
+
+
+def _metrics_caption(c: Comparison) -> str:
+    holm = ("Holm: adjusted across the seat and faction win-rate rows as one family "
+            "(family-wise error 5%).")
+    if c.paired:
+        return (f"Paired: {c.n_paired:,} games shared by both runs (same seed and player "
+                "counts) compared game by game, t interval of the mean difference; "
+                "variance reduction = unpaired variance of the difference / paired variance. "
+                + holm)
+    return "Rates: Newcombe hybrid score interval. Means: Welch t interval. " + holm
 
 
 def compare_page(c: Comparison) -> Page:
@@ -306,7 +355,10 @@ def compare_page(c: Comparison) -> Page:
     metrics = Table([
         Column("metric", "metric"), Column("group", "group"), Column("a", "A"), Column("b", "B"),
         Column("d", "B - A"), Column("ci", "95% interval"), Column("sig", "significant"),
-    ], _metric_rows(c.metrics), caption="Rates: Newcombe hybrid score interval. Means: Welch t interval.")
+        Column("p_value", "p", "p"), Column("p_holm", "p (Holm)", "p"),
+        Column("holm", "Holm sig."),
+        Column("variance_reduction", "variance reduction", "ratio"),
+    ], _metric_rows(c.metrics), caption=_metrics_caption(c))
     seat = c.metrics.filter(pl.col("metric") == "seat win rate")
     evidence = [Section("Evidence", "evidence", [], level=2)]
     if not seat.is_empty():

@@ -44,12 +44,27 @@ def signed(x, digits: int = 2) -> str:
     return "n/a" if _missing(x) else f"{float(x):+,.{digits}f}"
 
 
+def pvalue(x) -> str:
+    """A p-value: 0.0342 -> '0.034'; below 0.001 -> '<0.001'."""
+    if _missing(x):
+        return "n/a"
+    return "<0.001" if float(x) < 0.001 else f"{float(x):.3f}"
+
+
+def ratio(x) -> str:
+    """A 'times' factor: 2.875 -> '2.9x'; inf -> 'inf'; missing -> ''."""
+    if _missing(x):
+        return ""
+    return "inf" if math.isinf(float(x)) else f"{float(x):,.1f}x"
+
+
 def text(x) -> str:
     return "" if x is None else str(x)
 
 
 FORMATTERS: dict[str, Callable] = {
     "pct": pct, "pp": pp, "num": num, "int": integer, "signed": signed, "text": text,
+    "p": pvalue, "ratio": ratio,
 }
 
 

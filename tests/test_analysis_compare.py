@@ -1,7 +1,7 @@
 """compare(): differences between two runs with intervals."""
 
 import pytest
-from runfixture import faction_run, tiny_run, write_run
+from runfixture import faction_run, manifest, tiny_run, write_run
 
 import analysis
 from analysis.stats import newcombe_diff
@@ -28,9 +28,12 @@ def test_identical_runs_show_no_difference(tmp_path):
 
 
 def test_a_real_change_is_significant_with_the_newcombe_interval(tmp_path):
+    # Different seeds: independent samples (the same seed would pair the games).
     a = write_run(tmp_path / "a", _games(1000, 500))
-    b = write_run(tmp_path / "b", _games(1000, 700, winner_score=12))
+    b = write_run(tmp_path / "b", _games(1000, 700, winner_score=12),
+                  manifest_data=manifest(n_games=1000, seed=8))
     c = analysis.compare(a, b)
+    assert not c.paired and not c.metrics["paired"].any()
     seat0 = c.metrics.filter((c.metrics["metric"] == "seat win rate")
                              & (c.metrics["group"] == "seat 0, 2p")).to_dicts()[0]
     diff, lo, hi = newcombe_diff(700, 1000, 500, 1000)

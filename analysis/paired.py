@@ -1,0 +1,122 @@
+"""Paired comparison of two runs that share their chance (common random numbers).
+
+Game i of a run is a pure function of (data, seed, i), with separate random streams for
+decks, dice and each seat's bot. Two runs with the same seed and the same player-count
+list therefore deal the same cards and roll the same dice in game i: game i of A and
+game i of B form a pair. Comparing each metric game by game (d_i = x_B,i - x_A,i) removes
+the luck the two runs share, so the interval of the mean difference is narrower.
+
+The unit of a pair is a game: player-level means (score, extras) are averaged over
+seats within each game first, so the seats of one game never count as independent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis import runfolder
+from analysis.runfolder import query
+from analysis.stats import paired_t
+
+GAME_KEYS = ["game_id", "n_players"]
+
+
+@dataclass
+class Units:
+    """Per-game (`games`) and per-seat (`players`) rows of one run, for pairing."""
+
+    players: pl.DataFrame  # game_id, n_players, seat, faction, policy, score, rank, win, extras
+    games: pl.DataFrame    # every games column plus tied (0.0 / 1.0)
+
+
+def shares_deals(manifest_a: dict, manifest_b: dict) -> bool:
+    """Whether two manifests promise the same deals game by game: the same (non-null)
+    seed and the same list of player counts."""
+    seed = manifest_a.get("seed")
+    return (seed is not None and seed == manifest_b.get("seed")
+            and manifest_a.get("player_counts") == manifest_b.get("player_counts"))
+
+
+def load_units(run_dir: str | Path) -> Units:
+    """Read the per-game and per-seat rows of a run folder."""
+    con = runfolder.connect(run_dir)
+    try:
+        return Units(players=query(con, "paired_players"), games=query(con, "paired_games"))
+    finally:
+        con.close()
+
+
+def common_games(a: Units, b: Units) -> int:
+    """Games present in both runs, at the same player count."""
+    return a.games.select(GAME_KEYS).join(b.games.select(GAME_KEYS), on=GAME_KEYS).height
+
+
+def numeric(column: str) -> pl.Expr:
+    """`column` as Float64 (non-numeric values become null, like SQL TRY_CAST)."""
+    return pl.col(column).cast(pl.Float64, strict=False)
+
+
+def per_game_mean(players: pl.DataFrame, column: str) -> pl.DataFrame:
+    """One row per game: the mean of a player column over the game's seats."""
+    return (players.group_by(GAME_KEYS)
+            .agg(numeric(column).mean().alias(column)))
+
+
+def seat_rows(players: pl.DataFrame, seat: int | None = None) -> pl.DataFrame:
+    """game_id, n_players, seat, win (optionally one seat only)."""
+    df = players.select(*GAME_KEYS, "seat", numeric("win").alias("win"))
+    return df if seat is None else df.filter(pl.col("seat") == seat)
+
+
+def faction_rows(players: pl.DataFrame) -> pl.DataFrame:
+    """One row per (game, faction) with the faction's win share in that game."""
+    return (players.group_by(*GAME_KEYS, "faction")
+            .agg(numeric("win").sum().alias("win")))
+
+
+def game_column(games: pl.DataFrame, column: str) -> pl.DataFrame:
+    """game_id, n_players and one game column as Float64."""
+    return games.select(*GAME_KEYS, numeric(column).alias(column))
+
+
+def paired_stats(a: pl.DataFrame, b: pl.DataFrame, keys: list[str], by: list[str],
+                 value: str, confidence: float = 0.95) -> pl.DataFrame:
+    """Paired difference of `value` between two unit tables matched on `keys`.
+
+    One row per `by` group: n (pairs), value_a, value_b, diff = mean(d) with
+    d = value_B - value_A per unit, its t interval lo..hi, p_value (paired t), and
+    variance_reduction = (Var_A + Var_B) / Var_d: how many times the unpaired
+    variance of the difference exceeds the paired one (inf when every d is equal
+    while A or B vary; NaN when nothing varies or n < 2).
+    """
+    joined = (a.select(*keys, value)
+              .join(b.select(*keys, value), on=keys, how="inner", suffix="_b")
+              .drop_nulls([value, f"{value}_b"]))
+    grouped = (joined.with_columns(d=pl.col(f"{value}_b") - pl.col(value))
+               .group_by(by)
+               .agg(n=pl.len(), value_a=pl.col(value).mean(), value_b=pl.col(f"{value}_b").mean(),
+                    var_a=pl.col(value).var(), var_b=pl.col(f"{value}_b").var(),
+                    var_d=pl.col("d").var(), diff=pl.col("d").mean())
+               .sort(by))
+    var_a, var_b, var_d = (grouped[c].to_numpy().astype(float) for c in ("var_a", "var_b", "var_d"))
+    lo, hi, p = paired_t(grouped["diff"].to_numpy().astype(float), np.sqrt(var_d),
+                         grouped["n"].to_numpy(), confidence)
+    return grouped.drop("var_a", "var_b", "var_d").with_columns(
+        lo=pl.Series(lo, dtype=pl.Float64), hi=pl.Series(hi, dtype=pl.Float64),
+        p_value=pl.Series(p, dtype=pl.Float64),
+        variance_reduction=pl.Series(variance_reduction(var_a, var_b, var_d), dtype=pl.Float64),
+    )
+
+
+def variance_reduction(var_a, var_b, var_d) -> np.ndarray:
+    """(Var_A/n + Var_B/n) / (Var_d/n); inf when only the paired variance is 0."""
+    var_a, var_b, var_d = (np.asarray(x, dtype=float) for x in (var_a, var_b, var_d))
+    unpaired = var_a + var_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = unpaired / var_d
+    return np.where((var_d == 0) & (unpaired > 0), np.inf,
+                    np.where((var_d == 0) & (unpaired == 0), np.nan, ratio))
