@@ -24,6 +24,7 @@ from analysis.stats import (
 
 NO_FACTION = "none"
 PLAY_KINDS = ["play"]  # event kinds valued as "played"; a manifest may list more (value_kinds)
+CARD_VALUE_MAX_GAMES = 300_000  # card value uses the first games of larger runs (see card_value.sql)
 ALPHA = 0.05
 PLANNER_DEVIATIONS = (0.01, 0.02, 0.03)
 PLANNER_POWER = 0.80
@@ -56,6 +57,7 @@ class RunAnalysis:
     player_extra_means: pl.DataFrame = field(default_factory=pl.DataFrame)
     game_extra_means: pl.DataFrame = field(default_factory=pl.DataFrame)
     planner: pl.DataFrame = field(default_factory=pl.DataFrame)     # see `planner`
+    card_value_games: int = 0       # games the card table was computed on (CARD_VALUE_MAX_GAMES)
     game_shape: pl.DataFrame = field(default_factory=pl.DataFrame)  # see `game_shape`
 
     @property
@@ -179,7 +181,8 @@ def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
     """Card table with Wilson intervals for both rates, the Newcombe interval of their
     difference, and the display name from the manifest's card list."""
 
-    df = query(con, "card_value", kinds=list(manifest.get("value_kinds", PLAY_KINDS)))
+    df = query(con, "card_value", kinds=list(manifest.get("value_kinds", PLAY_KINDS)),
+               max_game=CARD_VALUE_MAX_GAMES)
     if df.is_empty():
         return df.with_columns(name=pl.lit(None, dtype=pl.String))
     df = with_interval(df, "wins_with", "players_with", "with_")
@@ -242,6 +245,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         tie_rate=ties,
         end_reasons=query(con, "end_reasons"),
         card_value=card_value(con, manifest),
+        card_value_games=min(int(manifest.get("n_games") or 0), CARD_VALUE_MAX_GAMES),
         extras=extras_for(manifest.get("game"), con),
         verdicts=lines,
         estimates=[e for e in manifest.get("estimates") or [] if isinstance(e, dict)],

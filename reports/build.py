@@ -206,7 +206,9 @@ def cards_section(a: RunAnalysis) -> Section:
                 "without": lambda r: f"{pct(r['rate_without'])} ({_ci(r['without_lo'], r['without_hi'])})",
                 "difference": lambda r: f"{pp(r['diff'])} ({_ci(r['diff_lo'], r['diff_hi'], pp)})"}),
         caption="Compared within the same player count. Playing a card is a choice, so a "
-                "difference shows association with winning, not the card's causal effect.")
+                "difference shows association with winning, not the card's causal effect."
+                + (f" Computed on the first {a.card_value_games:,} games of this run's "
+                   f"{a.n_games:,} (intervals reflect that)." if 0 < a.card_value_games < a.n_games else ""))
     return Section("Card value", "cards", [Chart(charts.card_value(a.card_value)), table], level=3)
 
 

@@ -108,7 +108,7 @@ def test_end_reasons(con):
 
 
 def test_card_value_compares_players_who_played_with_those_who_did_not(con):
-    got = rows(query(con, "card_value", kinds=["play"]), "n_players", "card")
+    got = rows(query(con, "card_value", kinds=["play"], max_game=10**9), "n_players", "card")
     bouncer = got[(2, "bouncer")]
     # played by g0 seat 0 (win), g1 seat 1 (half win), g2 seat 0 twice (win)
     assert (bouncer["players_with"], bouncer["games_with"], bouncer["plays"]) == (3, 3, 4)
@@ -122,12 +122,18 @@ def test_card_value_compares_players_who_played_with_those_who_did_not(con):
     assert got[(3, "bouncer")]["rate_with"] == 1.0 and got[(3, "bouncer")]["rate_without"] == 0.0
 
 
+def test_card_value_uses_only_games_below_max_game(con):
+    everything = rows(query(con, "card_value", kinds=["play"], max_game=10**9), "n_players", "card")
+    nothing = query(con, "card_value", kinds=["play"], max_game=0)
+    assert everything and nothing.is_empty()
+
+
 def test_card_value_kinds_are_a_parameter(con):
-    got = rows(query(con, "card_value", kinds=["discard"]), "n_players", "card")
+    got = rows(query(con, "card_value", kinds=["discard"], max_game=10**9), "n_players", "card")
     assert list(got) == [(2, "keg")]
     assert got[(2, "keg")]["players_with"] == 1
-    both = rows(query(con, "card_value", kinds=["play", "discard"]), "n_players", "card")
-    assert set(both) == set(rows(query(con, "card_value", kinds=["play"]), "n_players", "card")) | {(2, "keg")}
+    both = rows(query(con, "card_value", kinds=["play", "discard"], max_game=10**9), "n_players", "card")
+    assert set(both) == set(rows(query(con, "card_value", kinds=["play"], max_game=10**9), "n_players", "card")) | {(2, "keg")}
 
 
 def test_extra_means_cover_every_numeric_extra_column(con):
@@ -188,7 +194,7 @@ def test_results_do_not_depend_on_how_parts_are_split(tmp_path):
 
     one = runfolder.connect(write_run(tmp_path / "one", TINY_GAMES, TINY_EVENTS))
     three = runfolder.connect(write_run(tmp_path / "three", TINY_GAMES, TINY_EVENTS, parts=3))
-    for name, params in (("seat_winrate", {}), ("card_value", {"kinds": ["play"]}),
+    for name, params in (("seat_winrate", {}), ("card_value", {"kinds": ["play"], "max_game": 10**9}),
                          ("margin_hist", {})):
         assert query(one, name, **params).equals(query(three, name, **params))
 
@@ -209,7 +215,7 @@ def test_missing_events_give_an_empty_card_table(tmp_path):
     for f in (run / "events").iterdir():
         f.unlink()
     c = runfolder.connect(run)
-    assert query(c, "card_value", kinds=["play"]).is_empty()
+    assert query(c, "card_value", kinds=["play"], max_game=10**9).is_empty()
 
 
 def test_a_folder_with_odd_characters_is_read_safely(tmp_path):
