@@ -160,9 +160,20 @@ class PlannerBot(RandomBot):
         self.extra = 0.0
         self.need = [0] * C.N_INGS
         self.y = pol["yields"]
+        self._ckey = None
+        self._cands = []
+        self._jkey = None
 
     # ------------------------------------------------------------------ planning
     def candidates(self, g, p):
+        key = tuple(p.book)
+        if key == self._ckey:
+            return self._cands
+        self._ckey = key
+        self._cands = self._candidates(g, p)
+        return self._cands
+
+    def _candidates(self, g, p):
         R = g.cfg.recipes
         barrels = [r for r in p.book if R[r]["deck"] == "barrel"]
         spices = [r for r in p.book if R[r]["deck"] == "spice"]
@@ -182,21 +193,23 @@ class PlannerBot(RandomBot):
         inv = list(p.inv if inv is None else inv)
         cands = self.candidates(g, p)
         judges = [g.cfg.judges[j] for j in g.judges]
+        jkey = (self._ckey, tuple(g.judges))
+        if jkey != self._jkey:
+            self._jkey = jkey
+            self._jv = [[J["vp"] * w["vp"] * pwin(J, c[2]) for J in judges] for c in cands]
+        jvs = self._jv
         used_cards, claimed, chosen = set(), set(), []
         while len(chosen) < maxn:
             best, bv = None, -1e9
-            for c in cands:
+            for ci, c in enumerate(cands):
                 b, combo, chars, vp, gold, needs = c
                 if b in used_cards or used_cards.intersection(combo):
                     continue
                 if feasible_only and not can_pay_needs(inv, needs):
                     continue
                 jv, jbest = 0.0, -1
-                for k, J in enumerate(judges):
-                    if k in claimed:
-                        continue
-                    v = J["vp"] * w["vp"] * pwin(J, chars)
-                    if v > jv:
+                for k, v in enumerate(jvs[ci]):
+                    if v > jv and k not in claimed:
                         jv, jbest = v, k
                 val = vp * w["vp"] + gold + w["judge_chase"] * jv
                 if not feasible_only:
@@ -238,23 +251,24 @@ class PlannerBot(RandomBot):
         self.refresh_need(g, p)
 
     def refresh_need(self, g, p):
-        need = [0] * C.N_INGS
+        """What the plan still lacks: worts it lacks become grain needs (two grains each);
+        mana weed covers the rest."""
+        req = [0] * C.N_INGS
         for c in self.plan:
             for i in c[5]:
-                need[i] += 1
-        for i in range(C.N_INGS):
-            need[i] = max(need[i] - p.inv[i], 0)
+                req[i] += 1
+        need = [max(req[i] - p.inv[i], 0) for i in range(C.N_INGS)]
+        for wt in C.WORTS:
+            if need[wt]:
+                for gr in C.WORT_OF[wt]:
+                    req[gr] += need[wt]
+        for gr in C.GRAINS:
+            need[gr] = max(req[gr] - p.inv[gr], 0)
         spare = p.inv[C.MANA]
-        for i in range(C.N_INGS):  # mana weed covers what is short
+        for i in C.MAGIC + C.WORTS + C.GRAINS:  # mana weed covers what is short
             d = min(need[i], spare)
             need[i] -= d
             spare -= d
-        for wt in C.WORTS:  # a missing wort can be mashed from its two grains
-            if need[wt]:
-                for gr in C.WORT_OF[wt]:
-                    need[gr] += need[wt]
-        for gr in C.GRAINS:
-            need[gr] = max(need[gr] - 0, 0)
         self.need = need
 
     # ------------------------------------------------------------------ values
@@ -439,7 +453,10 @@ class PlannerBot(RandomBot):
             cost = (g.cfg.brewery[t]["cost"] if row == 0 else g.cfg.events[t]["cost"])
             if p.gold - cost < w["gold_keep"]:
                 return -9.0
-            return self.card_value(g, p, row, t) - cost - w["min_gain"]
+            # keep the gold the plan needs to buy its magic ingredients at the Magic Trader
+            reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
+            short = max(0, reserve - (p.gold - cost))
+            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short
         if k == "spell":
             return self.spell_value(g, p, p.estate[mv[1]]) - w["min_gain"]
         if k == "servant":

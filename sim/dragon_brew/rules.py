@@ -980,7 +980,7 @@ def fall(g: Game):
                     say(g, f"  seat {p.seat} Shadow Judge: {g.cfg.judges[old]['name']} -> "
                            f"{g.cfg.judges[g.judges[slot]]['name']}")
     for p in g.players:
-        say(g, f"  seat {p.seat} presents {len(p.beers)} beers: " + "; ".join(
+        say(g, f"  seat {p.seat} presents {len(p.beers)} beers (left: {p.inv}, {p.gold} gold, book {len(p.book)}): " + "; ".join(
             f"{g.cfg.recipes[b[0]]['name']} C{b[2][0]} S{b[2][1]} B{b[2][2]}" for b in p.beers))
     judge_all(g)
     # profits in turn order
