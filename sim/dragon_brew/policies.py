@@ -324,7 +324,7 @@ class PlannerBot(RandomBot):
             if e == "gain":
                 y += 0.5 * self.gain_value([C.ING_INDEX[b["ingredient"]]])
             if b["kind"] == "spell" and p.ability in ("mana_spell", "spell_book"):
-                y += 1.0
+                y += 2.0  # the race power needs spells in play
             if b["kind"] == "upgrade" and p.card(b["target"]) is None:
                 return -9.0
             if e == "gnome_housing" and p.ability == "drain_gnome":
@@ -346,7 +346,9 @@ class PlannerBot(RandomBot):
         if k == "beer_festival":
             v -= self.lose_value(p, C.CLASSES[e["pay_kind"]], e["pay_n"])
         if k == "migrant_gnomes":
-            v += 3.0 + (2.0 if p.ability == "drain_gnome" else 0.0)
+            # one more brewer action this year, worth more early in the spring
+            left = p.on_race_card()
+            v += (4.5 if left >= 2 else 3.0) + (2.0 if p.ability == "drain_gnome" else 0.0)
         if k == "recipe_scroll":
             v += w["research"] * 0.5 * self.research_gap(g, p)
         if e["brewer"]:
@@ -411,8 +413,9 @@ class PlannerBot(RandomBot):
             vals = [self.card_value(g, p, r, (g.brow if r == 0 else g.erow)[s]) for r in (0, 1)
                     for s in range(len(g.brow)) if (g.brow if r == 0 else g.erow)[s] >= 0]
             return max(vals) + (g.cfg.events[0]["cost"] * 0) if vals else -1.0
-        if k == "mana_spell":
-            return 2.0 * sum(1 for c in p.estate if c.kind == "spell" and c.spell_used) - 1.2
+        if k == "mana_spell":  # worth the spells it makes ready again
+            return sum(max(1.0, self.spell_value(g, p, c)) for c in p.estate
+                       if c.kind == "spell" and c.spell_used) + 0.5
         return 0.0
 
     def spell_value(self, g, p, card, free=False):
@@ -437,6 +440,8 @@ class PlannerBot(RandomBot):
             v = 1.2 + (w["need_bonus"] if sum(self.need) > 0 else 0.0)
         else:
             v = 0.0
+        if p.ability == "mana_spell":
+            v += 1.0  # a cast spell can be made ready again by the Naga's Mana Spell
         return v - cost
 
     def move_value(self, g, p, mv):
