@@ -42,6 +42,12 @@ def play_one(cfg, seed, game_id, n, seat_policies, options=None, check=None, tra
     g.bots = [make_bot(cfg, pols[s], g.pol_rng[s]) for s in range(n)]
     if trace:
         g.trace = []
+        from .rules import judge_text, race_name
+
+        g.trace.append("Seats (turn order of year 1): " + ", ".join(
+            f"{p.seat} {race_name(g, p)} [{cfg.policies[p.policy]['id']}] {p.gold} gold {p.own_avail} brewers"
+            for p in g.players))
+        g.trace.append("Judges: " + "; ".join(judge_text(g, j) for j in g.judges))
     rank, winners = play(g, check)
     return g, rank, winners
 
