@@ -325,6 +325,8 @@ class PlannerBot(RandomBot):
                 y += 0.5 * self.gain_value([C.ING_INDEX[b["ingredient"]]])
             if b["kind"] == "spell" and p.ability in ("mana_spell", "spell_book"):
                 y += 2.0  # the race power needs spells in play
+            if p.ability == "mana_spell" and b["ingredient"] == "mana_weed":
+                y += 2.0  # ... and the Naga's needs mana weed
             if b["kind"] == "upgrade" and p.card(b["target"]) is None:
                 return -9.0
             if e == "gnome_housing" and p.ability == "drain_gnome":
@@ -414,8 +416,8 @@ class PlannerBot(RandomBot):
                     for s in range(len(g.brow)) if (g.brow if r == 0 else g.erow)[s] >= 0]
             return max(vals) + (g.cfg.events[0]["cost"] * 0) if vals else -1.0
         if k == "mana_spell":  # worth the spells it makes ready again
-            return sum(max(1.0, self.spell_value(g, p, c)) for c in p.estate
-                       if c.kind == "spell" and c.spell_used) + 0.5
+            return sum(max(2.5, self.spell_value(g, p, c)) for c in p.estate
+                       if c.kind == "spell" and c.spell_used) + 1.0
         return 0.0
 
     def spell_value(self, g, p, card, free=False):
