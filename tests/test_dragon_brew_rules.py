@@ -7,7 +7,7 @@ import pytest
 from sim.dragon_brew import rules
 from sim.dragon_brew.invariants import check_game
 from sim.dragon_brew.state import stream_seed
-from tests.dragon_brew_state import C, brewery, flags, game, judge, recipe, take_from_decks
+from dragon_brew_state import C, brewery, flags, game, judge, recipe, take_from_decks
 
 
 def ci(p, key):

@@ -842,7 +842,8 @@ def cast_spell(g, p: Player, bot, card: Card, pay_cost: bool, target=None, mark:
                 return
             target = bot.pick_servant(g, p, opts)
         q = g.players[target[0]]
-        perform(g, p, q, q.estate[target[1]], bot, "servant")
+        if usable_action(g, p, q, q.estate[target[1]], "servant"):  # paying the spell may have used the last mana
+            perform(g, p, q, q.estate[target[1]], bot, "servant")
     elif e == "raise_gnome":
         moved = 0
         for c in sorted(p.estate, key=lambda c: -c.gnome):
