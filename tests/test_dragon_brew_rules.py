@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from dragon_brew_state import C, brewery, flags, game, judge, recipe, take_from_decks
 
 from sim.dragon_brew import rules
 from sim.dragon_brew.invariants import check_game
 from sim.dragon_brew.state import stream_seed
-from dragon_brew_state import C, brewery, flags, game, judge, recipe, take_from_decks
 
 
 def ci(p, key):

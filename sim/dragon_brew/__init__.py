@@ -30,6 +30,7 @@ class DragonBrew:
     title = "Dragon Brew"
     player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
     default_players = (4,)
+    demo_games = 5000  # `make demo` size: this engine is pure Python (docs/games/dragon_brew.md)
 
     def build(self, data: GameData) -> DragonConfig:
         return build_config(data)

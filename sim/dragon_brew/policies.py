@@ -18,7 +18,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import constants as C
-from .rules import (NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult)
+from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult
 
 BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
 ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held

@@ -1009,7 +1009,7 @@ def judge_all(g: Game):
         if entries:
             pv = [J["pd"] * b[2][J["p"]] for _, b in entries]
             best = max(pv)
-            tied = [e for e, v in zip(entries, pv) if v == best]
+            tied = [e for e, v in zip(entries, pv, strict=True) if v == best]
             seats = {p.seat for p, _ in tied}
             if ogre_seat is not None and ogre_seat in seats:
                 winners = [best_of(g, J, [e for e in tied if e[0].seat == ogre_seat])]
@@ -1023,7 +1023,7 @@ def judge_all(g: Game):
             else:
                 sv = [J["sd"] * b[2][J["s"]] for _, b in tied]
                 best2 = max(sv)
-                tied2 = [e for e, v in zip(tied, sv) if v == best2]
+                tied2 = [e for e, v in zip(tied, sv, strict=True) if v == best2]
                 seats2 = sorted({p.seat for p, _ in tied2}, key=order_pos.get)
                 winners = [[e for e in tied2 if e[0].seat == s][0] for s in seats2]
         if bribe is not None:  # a bribe is spent, win or lose
@@ -1057,7 +1057,6 @@ def best_of(g, J, entries):
 
 def winter(g: Game):
     g.phase = 3
-    P = g.cfg.params
     for p in g.players:
         bot = g.bots[p.seat]
         for c in p.estate:
