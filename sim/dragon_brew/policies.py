@@ -15,6 +15,7 @@ abilities are valued like any other move, so each race uses its power whenever i
 
 from __future__ import annotations
 
+import heapq
 from itertools import combinations
 
 from . import constants as C
@@ -185,52 +186,69 @@ class PlannerBot(RandomBot):
                     chars = [sum(R[c]["chars"][x] for c in cards) for x in range(3)]
                     vp = sum(R[c]["vp"] for c in cards)
                     gold = sum(R[c]["gold"] for c in cards)
-                    out.append((b, combo, chars, vp, gold, beer_needs(g, b, combo)))
+                    needs = beer_needs(g, b, combo)
+                    cnt = {}
+                    for i in needs:
+                        cnt[i] = cnt.get(i, 0) + 1
+                    out.append((b, combo, chars, vp, gold, needs, cnt))
         return out
 
     def select(self, g, p, maxn, feasible_only, inv=None):
+        """Greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge
+        x win chance - cost of what is lacking). Lazy evaluation: a beer's value only falls as
+        ingredients and judges are taken, so a heap of stale values gives the same picks."""
         w = self.w
         inv = list(p.inv if inv is None else inv)
         cands = self.candidates(g, p)
-        judges = [g.cfg.judges[j] for j in g.judges]
         jkey = (self._ckey, tuple(g.judges))
         if jkey != self._jkey:
+            judges = [g.cfg.judges[j] for j in g.judges]
             self._jkey = jkey
             self._jv = [[J["vp"] * w["vp"] * pwin(J, c[2]) for J in judges] for c in cands]
         jvs = self._jv
         used_cards, claimed, chosen = set(), set(), []
-        while len(chosen) < maxn:
-            best, bv = None, -1e9
-            for ci, c in enumerate(cands):
-                b, combo, chars, vp, gold, needs = c
-                if b in used_cards or used_cards.intersection(combo):
-                    continue
-                if feasible_only and not can_pay_needs(inv, needs):
-                    continue
-                jv, jbest = 0.0, -1
-                for k, v in enumerate(jvs[ci]):
-                    if v > jv and k not in claimed:
-                        jv, jbest = v, k
-                val = vp * w["vp"] + gold + w["judge_chase"] * jv
-                if not feasible_only:
-                    val -= self.lack_cost(inv, needs)
-                val -= 0.05 * len(combo)  # prefer leaner beers on equal value
-                if val > bv:
-                    best, bv, bj = c, val, jbest
-            if best is None or (bv <= 0 and not feasible_only):
+        wvp, wj = w["vp"], w["judge_chase"]
+
+        def value(ci):
+            b, combo, chars, vp, gold, needs, cnt = cands[ci]
+            jv, jbest = 0.0, -1
+            for k, v in enumerate(jvs[ci]):
+                if v > jv and k not in claimed:
+                    jv, jbest = v, k
+            val = vp * wvp + gold + wj * jv - 0.05 * len(combo)
+            if not feasible_only:
+                val -= self.lack_cost(inv, cnt)
+            return val, jbest
+
+        heap = []
+        for ci in range(len(cands)):
+            if feasible_only and not can_pay_needs(inv, cands[ci][5]):
+                continue
+            heap.append((-value(ci)[0], ci))
+        heapq.heapify(heap)
+        while heap and len(chosen) < maxn:
+            _, ci = heapq.heappop(heap)
+            c = cands[ci]
+            if c[0] in used_cards or used_cards.intersection(c[1]):
+                continue
+            if feasible_only and not can_pay_needs(inv, c[5]):
+                continue
+            v, bj = value(ci)
+            if heap and v < -heap[0][0]:
+                heapq.heappush(heap, (-v, ci))
+                continue
+            if v <= 0 and not feasible_only:
                 break
-            chosen.append((best, bv))
-            used_cards.add(best[0])
-            used_cards.update(best[1])
+            chosen.append((c, v))
+            used_cards.add(c[0])
+            used_cards.update(c[1])
             if bj >= 0:
                 claimed.add(bj)
-            _take_soft(inv, best[5])
+            _take_soft(inv, c[5])
         return chosen
 
-    def lack_cost(self, inv, needs):
-        cnt = {}
-        for i in needs:
-            cnt[i] = cnt.get(i, 0) + 1
+    def lack_cost(self, inv, cnt):
+        """Planning cost of the ingredients (counts by type) that inv lacks, mana weed first."""
         cost, mana = 0.0, inv[C.MANA]
         for i, k in cnt.items():
             short = k - max(inv[i], 0)
