@@ -310,3 +310,149 @@ def test_a_full_game_lasts_three_years(variant):
     g = game(["naga", "wizard", "vampire", "leprechaun"], variant=variant)
     rank, winners = rules.play(g, check_game)
     assert g.year == 3 and winners
+
+
+def give(g, p, card_id):
+    t = brewery(g.cfg, card_id)
+    take_from_decks(g, t)
+    rules.add_brewery_card(g, p, t)
+    return ci(p, card_id) if p.card(card_id) else None
+
+
+def test_a_player_without_brewers_may_still_draft_and_must_use_a_drafted_gnome():
+    g = game(["human", "orc"])
+    hu = g.players[0]
+    hu.own_out, hu.own_avail = hu.own_avail, 0
+    t = [c["id"] for c in g.cfg.events].index("migrant_gnomes")
+    take_from_decks(g, t, "event")
+    g.edeck.append(g.erow[0])
+    g.erow[0] = t
+    hu.gold = 4
+    f = flags()
+    assert ("end",) in rules.legal_moves(g, hu, f)
+    assert ("draft", 1, 0) in rules.legal_moves(g, hu, f)
+    rules.apply_move(g, hu, g.bots[0], ("draft", 1, 0), f)
+    assert hu.gnome_avail == 1 and ("end",) not in rules.legal_moves(g, hu, f)
+
+
+def test_human_farmers_market_four_wheat_two_rye_for_three_gold():
+    g = game(["human", "orc"])
+    hu = g.players[0]
+    hu.inv, hu.gold = [0] * C.N_INGS, 3
+    g.bots[0].grain_script = [C.WHEAT, C.WHEAT, C.WHEAT, C.WHEAT, C.RYE, C.RYE]
+    for _ in range(3):
+        rules.apply_move(g, hu, g.bots[0], ("free", ci(hu, "farmers_market")), flags())
+    assert hu.gold == 0 and hu.inv[C.WHEAT] == 4 and hu.inv[C.RYE] == 2
+
+
+def test_merfolk_sea_port_two_gold_and_two_red_grain_for_an_orange_wort():
+    g = game(["merfolk", "orc"])
+    m = g.players[0]
+    m.inv, m.gold = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0], 2
+    g.bots[0].need = [0] * C.N_INGS
+    g.bots[0].need[C.ORANGE] = 1
+    rules.apply_move(g, m, g.bots[0], ("free", ci(m, "sea_port")), flags())
+    assert m.gold == 0 and m.inv == [0, 0, 0, 0, 1, 0, 0, 0, 0, 0]
+
+
+def test_tavern_six_grains_for_two_gold_and_transmutation_six_grains_for_mana():
+    g = game(["dwarf", "orc"])
+    d = g.players[0]
+    tv = give(g, d, "tavern")
+    d.inv, d.gold = [4, 2, 0, 0, 0, 0, 0, 0, 0, 0], 0
+    rules.apply_move(g, d, g.bots[0], ("free", tv), flags())
+    rules.apply_move(g, d, g.bots[0], ("free", tv), flags())
+    assert d.gold == 2 and sum(d.inv) == 0
+    ts = give(g, d, "transmutation_spell")
+    d.inv = [2, 2, 2, 0, 0, 0, 0, 0, 0, 0]
+    assert ("spell", ts) in rules.legal_moves(g, d, flags())
+    rules.apply_move(g, d, g.bots[0], ("spell", ts), flags())
+    assert d.inv[C.MANA] == 1 and sum(d.inv[:3]) == 0 and d.estate[ts].spell_used
+    assert ("spell", ts) not in rules.legal_moves(g, d, flags())
+
+
+def test_dwarf_gold_mine_orc_borrower_and_goblin_black_market():
+    g = game(["dwarf", "orc", "goblin"])
+    d, o, gob = g.players
+    gold = d.gold
+    rules.apply_move(g, d, g.bots[0], ("brewer", ci(d, "gold_mine"), 0), flags())
+    assert d.gold == gold + 5 and not d.card("gold_mine").locked
+    o.inv = [0] * C.N_INGS
+    gold = o.gold
+    rules.apply_move(g, o, g.bots[1], ("brewer", ci(o, "borrower"), 0), flags())
+    assert o.gold == gold + 2 and sum(o.inv[:3]) == 6
+    gold, drafted = gob.gold, gob.stats["cards_drafted"]
+    rules.apply_move(g, gob, g.bots[2], ("brewer", ci(gob, "black_market"), 0), flags())
+    assert gob.gold == gold and gob.stats["cards_drafted"] == drafted + 1
+    check_game(g, "spring-turn")
+
+
+def test_wizard_spell_book_casts_another_players_spell_without_the_magic_ingredient():
+    g = game(["wizard", "human"])
+    w, hu = g.players
+    rs = give(g, hu, "chaos_spell")
+    w.inv = [0] * C.N_INGS
+    mv = ("spellbook", ci(w, "spell_book"), 1, rs)
+    assert mv in rules.legal_moves(g, w, flags())
+    drafted = w.stats["cards_drafted"]
+    rules.apply_move(g, w, g.bots[0], mv, flags())
+    assert w.stats["cards_drafted"] == drafted + 2  # Chaos Spell: two free cards
+    assert not hu.estate[rs].spell_used and w.card("spell_book").locked
+    w.gnome_avail, w.own_avail = 1, 0
+    g.gnome_supply -= 1
+    w.card("spell_book").locked = False
+    assert not any(m[0] == "spellbook" for m in rules.legal_moves(g, w, flags()))  # no gnomes
+
+
+def test_vampire_drain_gnome_fairy_spinning_wheel_naga_mana_spell():
+    g = game(["vampire", "fairy", "naga"])
+    v, f, n = g.players
+    v.gnome_avail, g.gnome_supply = 1, g.gnome_supply - 1
+    v.inv = [0] * C.N_INGS
+    rules.apply_move(g, v, g.bots[0], ("free", ci(v, "drain_gnome")), flags())
+    assert v.inv[C.MANA] == 1 and v.gnome_avail == 0 and g.gnome_supply == 10
+    f.inv, gold = [2, 2, 2, 0, 0, 0, 0, 0, 0, 0], f.gold
+    rules.apply_move(g, f, g.bots[1], ("spell", ci(f, "spinning_wheel")), flags())
+    assert f.gold == gold + 6 and sum(f.inv) == 0
+    ts = give(g, n, "transmutation_spell")
+    n.estate[ts].spell_used = True
+    n.inv = [0] * C.N_INGS
+    n.inv[C.MANA] = 1
+    rules.apply_move(g, n, g.bots[2], ("brewer", ci(n, "mana_spell"), 0), flags())
+    assert not n.estate[ts].spell_used and n.inv[C.MANA] == 0 and n.card("mana_spell").locked
+
+
+def test_leprechaun_pot_o_gold_and_tree_men_sacred_grove_and_giant_stomper():
+    g = game(["leprechaun", "tree_men", "giant"])
+    lep, tm, gi = g.players
+    cfg = g.cfg
+    g.judges = []
+    barrel = next(r for r in lep.book if cfg.recipes[r]["deck"] == "barrel")
+    spice = next(r for r in lep.book if cfg.recipes[r]["deck"] == "spice")
+    for p in g.players:
+        p.inv = [0] * C.N_INGS
+    for i in rules.beer_needs(g, barrel, [spice]):
+        lep.inv[i] += 1
+
+    class OneBeer:
+        def __init__(self, beers):
+            self.beers = beers
+
+        def brew(self, g, p, n):
+            return self.beers
+
+        def shadow_swap(self, g, p):
+            return None
+
+    bots = g.bots
+    g.bots = [OneBeer([(barrel, [spice])]), OneBeer([]), OneBeer([])]
+    gold = lep.gold
+    rules.fall(g)
+    profit = cfg.recipes[barrel]["gold"] + cfg.recipes[spice]["gold"]
+    assert lep.stats["beers_brewed"] == 1 and lep.gold == gold + profit + 1  # +1 gold per beer
+    g.bots = bots
+    g.bots[1].grain_script = [C.WHEAT] * 4
+    g.bots[1].magic_script = [C.TOAD]
+    rules.apply_move(g, tm, g.bots[1], ("brewer", ci(tm, "grain_fields"), 0), flags())
+    assert tm.inv[C.WHEAT] == 4 and tm.inv[C.TOAD] == 1  # Sacred Grove: one magic ingredient
+    assert rules.mash_mult(g, gi) == 3  # Mash Stomper: +2
