@@ -184,3 +184,13 @@ def test_cli_faction_option_errors(tmp_path, args, needle):
     proc = cli("simulate", *args, "--games", "4", "--players", "2", "--out", tmp_path / "x", "--quiet",
                cwd=tmp_path)
     assert needle in error_line(proc, 2)
+
+
+def test_worker_processes_give_the_same_games(monkeypatch):
+    cfg = config()
+    monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "1")
+    a = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
+    monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "2")
+    b = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
+    for k in ("games", "players", "events"):
+        assert a[k].equals(b[k]), k

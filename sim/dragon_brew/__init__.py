@@ -7,6 +7,11 @@ polars DataFrames. Options (from the CLI): `factions` limits the race pool, `lin
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
 import numpy as np
 import polars as pl
 
@@ -18,6 +23,39 @@ from . import constants as C
 from .data import DragonConfig, build_config
 from .invariants import check_game
 from .kernel import run_games
+
+PROC_CHUNK = 200  # games per task of the process pool
+_POOL: ProcessPoolExecutor | None = None
+
+
+def n_processes() -> int:
+    """Worker processes for a shard. The engine is pure Python, so the runner's threads share
+    one GIL; spawned processes give the cores back. BREWBALANCE_DB_PROCESSES sets the number;
+    by default all cores when the program runs as `python -m brewbalance` or the `brewbalance`
+    script (spawned workers re-import the main module, which is only safe for guarded entry
+    points), else 1 (in-process)."""
+    env = os.environ.get("BREWBALANCE_DB_PROCESSES")
+    if env is not None:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            return 1
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    entry = (spec is not None and (spec.name or "").startswith("brewbalance")) or \
+        os.path.basename(getattr(main, "__file__", "") or "") == "brewbalance"
+    return (os.cpu_count() or 1) if entry else 1
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=n_processes(), mp_context=mp.get_context("spawn"))
+    return _POOL
+
+
+def _play_chunk(config, seed, first, n, counts, pols, options):
+    return run_games(config, seed, first, n, counts, pols, options, None, None)
 
 
 def enum_column(levels, values) -> pl.Series:
@@ -78,9 +116,41 @@ class DragonBrew:
                 raise UsageError(f"dragon_brew plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
         options = self.check_options(config, player_counts, options)
         pols = self.policy_indices(config, policies)
-        games, players, events = run_games(config, int(seed), first_game, n_games, list(player_counts), pols,
-                                           options, check_game if check else None, progress)
+        counts = list(player_counts)
+        if check or n_processes() < 2 or n_games < 2 * PROC_CHUNK:
+            games, players, events = run_games(config, int(seed), first_game, n_games, counts, pols,
+                                               options, check_game if check else None, progress)
+        else:
+            games, players, events = self.run_in_processes(config, int(seed), first_game, n_games, counts, pols,
+                                                           options, progress)
         return Shard(self.frames(config, games, players, events))
+
+    def run_in_processes(self, config, seed, first_game, n_games, counts, pols, options, progress):
+        """The same games split into chunks played by worker processes; rows come back in game
+        order, so the result is identical to the in-process run."""
+        starts = list(range(first_game, first_game + n_games, PROC_CHUNK))
+        pool = _pool()
+        futs = {pool.submit(_play_chunk, config, seed, a, min(PROC_CHUNK, first_game + n_games - a), counts, pols,
+                            options): a for a in starts}
+        results, pending = {}, set(futs)
+        try:
+            while pending:
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for f in done:
+                    results[futs[f]] = f.result()
+                    if progress is not None:
+                        progress(len(results[futs[f]][0]))
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
+        games, players, events = [], [], []
+        for a in starts:
+            g_, p_, e_ = results[a]
+            games += g_
+            players += p_
+            events += e_
+        return games, players, events
 
     def frames(self, config, games, players, events) -> dict[str, pl.DataFrame]:
         ga = np.array(games, np.int64).reshape(-1, 8)
