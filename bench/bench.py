@@ -6,7 +6,9 @@ Measures, and prints with the exact command or code path behind every figure:
 2. kernel-only throughput: `sim.dwarfest.kernel.run_chunk` in-process, 1 and N threads;
 3. end-to-end `brewbalance simulate` (Parquet included): games/s, share of kernel-only,
    Parquet bytes per game and peak memory (a 10x run with --full);
-4. `brewbalance report` on that run.
+4. `brewbalance report` on that run;
+5. Dragon Brew (pure-Python engine, no compile step): end-to-end `brewbalance simulate dragon_brew
+   --players 4 --policy greedy` on --db-games games with 1 job and with all cores.
 
 Usage: python bench/bench.py [--games N] [--quick] [--full]
 Progress goes to stderr, results to stdout. See bench/README.md for the targets.
@@ -160,6 +162,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1_000_000, help="games for steps 2-4 (default 1,000,000)")
     ap.add_argument("--quick", action="store_true", help="smoke run: --games 100000")
     ap.add_argument("--full", action="store_true", help="also a 10x run for peak memory")
+    ap.add_argument("--db-games", type=int, default=1000, help="Dragon Brew games for step 5 (0 skips it)")
     opts = ap.parse_args()
     n = 100_000 if opts.quick else opts.games
     jobs = n_cores()
@@ -234,6 +237,18 @@ def main() -> None:
         rows += [("report", f"{rep:.2f} s", "", None),
                  (f"simulate + report, {n:,} games", f"{total:.1f} s",
                   "< 30 s (1M games)", total < 30 if n == 1_000_000 else None)]
+
+        # 5. Dragon Brew: pure Python, so no compile; --jobs shares one GIL
+        if opts.db_games:
+            out(f"\n5. Dragon Brew end-to-end ({opts.db_games:,} games, 4 players, greedy, pure Python)")
+            for j in sorted({1, jobs}):
+                args = ["simulate", "dragon_brew", "--players", "4", "--policy", "greedy", "--games",
+                        str(opts.db_games), "--jobs", str(j), "--out", str(tmp / f"db_{j}"), "--quiet"]
+                wall, _, cmd = run_cli(args, cache)
+                out(f"   {j} job(s): {wall:.1f} s wall   {opts.db_games / wall:,.0f} games/s")
+                out(f"   command: {cmd}")
+                rows.append((f"dragon_brew simulate, {j} job(s)", f"{opts.db_games / wall:,.0f} games/s",
+                             ">= 50,000 (2 cores)", opts.db_games / wall >= 50_000))
 
         summary(rows)
         if len([d for d in cache.iterdir() if d.is_dir()]) > 1:

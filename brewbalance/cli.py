@@ -91,6 +91,8 @@ def simulate(
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     check: Annotated[bool, typer.Option(help="Assert the game's invariants after every phase.")] = False,
+    factions: Annotated[str | None, typer.Option(help="Limit the faction pool, e.g. dwarf,elf,orc,human (games with factions).")] = None,
+    lineup: Annotated[str | None, typer.Option(help="Fix the factions seat by seat, e.g. dwarf,elf (games with factions).")] = None,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
@@ -108,9 +110,30 @@ def simulate(
     pols = parse_policies(policy, policies, g.policies(conf))
     out = out or default_out(game, variant, seed, n_games)
     runner.check_out_folder(out, resume=False, force=force)
+    options = parse_faction_options(g, conf, factions, lineup, counts)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
-                           player_counts=counts, policies=pols, command=runner.command_line())
+                           player_counts=counts, policies=pols, command=runner.command_line(), options=options)
     _execute(g, conf, plan, out, jobs, quiet, check)
+
+
+def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts) -> dict:
+    """--factions / --lineup: checked against the game's factions; {} when neither is given."""
+    if factions is None and lineup is None:
+        return {}
+    known = g.factions(conf)
+    if known == ["none"]:
+        raise UsageError(f"{g.id} has no factions; --factions and --lineup apply to games with factions")
+    if factions is not None and lineup is not None:
+        raise UsageError("give --factions or --lineup, not both")
+    key, text = ("factions", factions) if factions is not None else ("lineup", lineup)
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    for x in items:
+        if x not in known:
+            raise UsageError(f"--{key}: unknown faction '{x}'; choose from {choices(known)}")
+    options = {key: items}
+    if hasattr(g, "check_options"):
+        g.check_options(conf, counts, options)
+    return options
 
 
 def _game_ids():
@@ -211,7 +234,8 @@ def replay(
     data = cfg.replay_overrides(manifest["game"], manifest["variant"], manifest["overrides"])
     if data.hashes != manifest["data_hashes"]:
         say("warning: data files changed since this run; the replay uses today's data")
-    lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"], manifest["policies"])
+    extra = {"options": manifest["options"]} if manifest.get("options") else {}
+    lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"], manifest["policies"], **extra)
     typer.echo("\n".join(lines))
 
 
@@ -232,7 +256,8 @@ def demo(
             conf = g.build(data)
             run = out / f"{g.id}_{variant}"
             runner.check_out_folder(run, resume=False, force=True)
-            plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=runner.DEFAULT_SHARD,
+            size = min(n_games, getattr(g, "demo_games", n_games))  # slow engines demo fewer games
+            plan = runner.new_plan(g, data, conf, n_games=size, shard_size=runner.DEFAULT_SHARD,
                                    seed=SEED_DEFAULT, player_counts=list(g.player_counts),
                                    policies=["greedy"], command=runner.command_line())
             _execute(g, conf, plan, run, jobs, quiet=False)

@@ -30,6 +30,7 @@ from reports import charts, formatting, model
 
 MARGIN = 16 * mm
 FRAME_WIDTH = A4[0] - 2 * MARGIN
+CHART_MAX_HEIGHT = A4[1] - 2 * MARGIN - 72  # a tall chart (e.g. 19 factions x 3 player counts) must fit a page
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -92,7 +93,7 @@ def _col_widths(block: model.Table) -> list[float]:
 def _chart(block: model.Chart) -> Image:
     png = charts.to_png(block.figure)
     width, height = block.figure.get_size_inches()
-    scale = min(1.0, FRAME_WIDTH / (width * 72))
+    scale = min(1.0, FRAME_WIDTH / (width * 72), CHART_MAX_HEIGHT / (height * 72))
     return Image(io.BytesIO(png), width=width * 72 * scale, height=height * 72 * scale)
 
 

@@ -5,9 +5,10 @@ from sim.core.errors import UsageError, choices
 
 def games() -> dict:
     from sim.brewin_usa import GAME as brewin_usa
+    from sim.dragon_brew import GAME as dragon_brew
     from sim.dwarfest import GAME as dwarfest
 
-    return {g.id: g for g in (dwarfest, brewin_usa)}
+    return {g.id: g for g in (dwarfest, brewin_usa, dragon_brew)}
 
 
 def get_game(game_id: str):

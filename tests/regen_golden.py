@@ -1,14 +1,19 @@
 """Rewrite the golden replay after a deliberate change of rules, data or RNG:
-    .venv/bin/python tests/regen_golden.py
+    .venv/bin/python tests/regen_golden.py            (every game)
+    .venv/bin/python tests/regen_golden.py dragon_brew (only the games named)
 """
 
+import sys
 from pathlib import Path
 
 from sim.core.config import prepare
 from sim.registry import games
 
 if __name__ == "__main__":
+    wanted = set(sys.argv[1:])
     for game in games().values():
+        if wanted and game.id not in wanted:
+            continue
         lines = game.replay(game.build(prepare(game.id, "base", [], [])), 7, 3, [4], ["greedy", "random"])
         path = Path(__file__).parent / "golden" / f"{game.id}_replay_seed7_game3.txt"
         path.write_text("\n".join(lines) + "\n")

@@ -37,12 +37,15 @@ class Game(Protocol):
     def variants(self, data: GameData) -> list[str]: ...
 
     def simulate(self, config: Any, seed: int, first_game: int, n_games: int,
-                 player_counts: list[int], policies: list[str], progress=None, check=False) -> Shard:
+                 player_counts: list[int], policies: list[str], progress=None, check=False,
+                 options: dict | None = None) -> Shard:
         """Play games first_game..first_game+n_games-1; `progress(k)` after each k games.
-        With `check`, assert the game's invariants after every phase (InvariantViolation)."""
+        With `check`, assert the game's invariants after every phase (InvariantViolation).
+        `options` (optional; only games with factions take it, and only when given): e.g.
+        {"factions": [...]} limits the faction pool, {"lineup": [...]} fixes the seats."""
 
     def replay(self, config: Any, seed: int, game_id: int, player_counts: list[int],
-               policies: list[str]) -> list[str]:
+               policies: list[str], options: dict | None = None) -> list[str]:
         """A readable turn-by-turn log of one game."""
 
     def manifest_extras(self, config: Any) -> dict:

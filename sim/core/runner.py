@@ -110,9 +110,10 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
                 progress.advance(task, k)
 
         def run_one(shard):
+            extra = {"options": plan["options"]} if plan.get("options") else {}
             result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
                                    plan["player_counts"], plan["policies"], progress=advance,
-                                   check=check)
+                                   check=check, **extra)
             return rf.write_shard(out, shard, result.frames)
 
         pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -133,7 +134,9 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
     return rf.read_manifest(out)
 
 
-def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command) -> dict:
+def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command,
+             options: dict | None = None) -> dict:
+    extra = {"options": options} if options else {}  # recorded only when given (faction games)
     return {
         "format": 1,
         "game": game.id,
@@ -149,6 +152,7 @@ def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, po
         "command": command,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "shards": plan_shards(n_games, shard_size),
+        **extra,
         **game.manifest_extras(config),
     }
 

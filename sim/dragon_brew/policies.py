@@ -1,0 +1,693 @@
+"""Dragon Brew bots.
+
+`random` (kind random): uniform over the legal moves of every decision, and uniform choices
+inside actions (which grain, which recipe, which beers among the brewable ones).
+
+`greedy` and `builder` (kind planner, weights in data/games/dragon_brew/policies.toml): at the
+start of each turn the planner picks the beers it will brew from its recipe book (one barrel +
+1..max_spices spices each, at most its Brewery capacity) by profit plus the estimated chance to win
+one of this year's judges, minus the cost of the ingredients it lacks; the ingredients those beers
+still need form its need vector. Every legal move is then valued in gold-equivalents (an
+ingredient is worth its base value plus `need_bonus` while the plan needs it, a VP is worth `vp`
+gold, an estate card its per-year `yields` x years left x `estate`) and the best is played. Race
+abilities are valued like any other move, so each race uses its power whenever it pays.
+"""
+
+from __future__ import annotations
+
+import heapq
+from itertools import combinations
+
+from . import constants as C
+from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult
+
+BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
+ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held
+
+
+def pwin(J, chars) -> float:
+    """Rough chance that a beer with these characteristics wins judge J."""
+    v = chars[J["p"]]
+    if J["pd"] > 0:
+        return min(max((v - 3) / 4.0, 0.0), 0.9)
+    return min(max((2.5 - v) / 3.0, 0.0), 0.85)
+
+
+class RandomBot:
+    kind = "random"
+
+    def __init__(self, cfg, pol, rng):
+        self.cfg, self.w, self.rng = cfg, pol, rng
+
+    def start_turn(self, g, p):
+        pass
+
+    def choose(self, g, p, moves, flags):
+        return moves[self.rng.randint(len(moves))]
+
+    def grains(self, g, p, n):
+        return [C.GRAINS[self.rng.randint(3)] for _ in range(n)]
+
+    def magic(self, g, p, n):
+        return [C.MAGIC[self.rng.randint(3)] for _ in range(n)]
+
+    def wort(self, g, p):
+        opts = [w for w, (a, b) in C.WORT_OF.items() if can_pay_needs(p.inv, [a, b])]
+        return opts[self.rng.randint(len(opts))] if opts else -1
+
+    def wort_any(self, g, p):
+        return C.WORTS[self.rng.randint(3)]
+
+    def spend(self, g, p, klass, n):
+        out, inv = [], list(p.inv)
+        for _ in range(n):
+            opts = [i for i in klass if inv[i] > 0]
+            if not opts:
+                break
+            i = opts[self.rng.randint(len(opts))]
+            inv[i] -= 1
+            out.append(i)
+        return out
+
+    def trader_count(self, g, p, mult, cost):
+        return self.rng.randint(mult + 1)
+
+    def black_market_clear(self, g, p):
+        return self.rng.randint(2) == 0
+
+    def pick_free_card(self, g, p, opts):
+        return opts[self.rng.randint(len(opts))]
+
+    def clear_offer(self, g, p):
+        return self.rng.randint(2) == 0
+
+    def offer_discards(self, g, p):
+        allpos = [(d, i) for d in ("barrel", "spice") for i in range(len(g.roffer[d]))]
+        self.rng.shuffle(allpos)
+        return allpos[:5]
+
+    def pick_recipe(self, g, p, offer_only=False):
+        opts = [("offer", d, i) for d in ("barrel", "spice") for i in range(len(g.roffer[d])) if g.roffer[d][i] >= 0]
+        if not offer_only:
+            opts += [("deck", "barrel"), ("deck", "spice")]
+        return opts[self.rng.randint(len(opts))] if opts else ("deck", "spice")
+
+    def clear_picks(self, g, p):
+        allpos = [(0, i) for i in range(len(g.brow))] + [(1, i) for i in range(len(g.erow))]
+        self.rng.shuffle(allpos)
+        return allpos[:g.cfg.params["clear_draft_n"]]
+
+    def guild_hire(self, g, p):
+        return self.rng.randint(2) == 0
+
+    def scroll_deck(self, g, p):
+        return ("barrel", "spice")[self.rng.randint(2)]
+
+    def pick_servant(self, g, p, opts):
+        return opts[self.rng.randint(len(opts))]
+
+    def brew(self, g, p, maxn):
+        inv = list(p.inv)
+        book = list(p.book)
+        self.rng.shuffle(book)
+        barrels = [r for r in book if g.cfg.recipes[r]["deck"] == "barrel"]
+        spices = [r for r in book if g.cfg.recipes[r]["deck"] == "spice"]
+        beers = []
+        for b in barrels:
+            if len(beers) >= maxn:
+                break
+            for s in spices:
+                needs = beer_needs(g, b, [s])
+                if can_pay_needs(inv, needs):
+                    _take(inv, needs)
+                    spices.remove(s)
+                    beers.append((b, [s]))
+                    break
+        return beers
+
+    def shadow_swap(self, g, p):
+        if self.rng.randint(2) == 0 or not g.shadow:
+            return None
+        return self.rng.randint(len(g.judges)), self.rng.randint(len(g.shadow))
+
+    def winter_keep(self, g, p, cap):
+        units = [i for i in range(C.N_INGS) for _ in range(p.inv[i])]
+        self.rng.shuffle(units)
+        keep = [0] * C.N_INGS
+        for i in units[:cap]:
+            keep[i] += 1
+        return keep
+
+    def book_keep(self, g, p, m):
+        book = list(p.book)
+        self.rng.shuffle(book)
+        return book[:m]
+
+
+def _take(inv, needs):
+    for i in needs:
+        if inv[i] > 0:
+            inv[i] -= 1
+        else:
+            inv[C.MANA] -= 1
+
+
+class PlannerBot(RandomBot):
+    kind = "planner"
+
+    def __init__(self, cfg, pol, rng):
+        super().__init__(cfg, pol, rng)
+        self.plan = []
+        self.extra = 0.0
+        self.need = [0] * C.N_INGS
+        self.y = pol["yields"]
+        self._ckey = None
+        self._cands = []
+        self._jkey = None
+
+    # ------------------------------------------------------------------ planning
+    def candidates(self, g, p):
+        key = tuple(p.book)
+        if key == self._ckey:
+            return self._cands
+        self._ckey = key
+        self._cands = self._candidates(g, p)
+        return self._cands
+
+    def _candidates(self, g, p):
+        R = g.cfg.recipes
+        barrels = [r for r in p.book if R[r]["deck"] == "barrel"]
+        spices = [r for r in p.book if R[r]["deck"] == "spice"]
+        out = []
+        for b in barrels:
+            for k in range(1, g.cfg.params["max_spices"] + 1):
+                for combo in combinations(spices, k):
+                    cards = (b,) + combo
+                    chars = [sum(R[c]["chars"][x] for c in cards) for x in range(3)]
+                    vp = sum(R[c]["vp"] for c in cards)
+                    gold = sum(R[c]["gold"] for c in cards)
+                    needs = beer_needs(g, b, combo)
+                    cnt = {}
+                    for i in needs:
+                        cnt[i] = cnt.get(i, 0) + 1
+                    out.append((b, combo, chars, vp, gold, needs, cnt))
+        return out
+
+    def select(self, g, p, maxn, feasible_only, inv=None):
+        """Greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge
+        x win chance - cost of what is lacking). Lazy evaluation: a beer's value only falls as
+        ingredients and judges are taken, so a heap of stale values gives the same picks."""
+        w = self.w
+        inv = list(p.inv if inv is None else inv)
+        cands = self.candidates(g, p)
+        jkey = (self._ckey, tuple(g.judges))
+        if jkey != self._jkey:
+            judges = [g.cfg.judges[j] for j in g.judges]
+            self._jkey = jkey
+            self._jv = [[J["vp"] * w["vp"] * pwin(J, c[2]) for J in judges] for c in cands]
+        jvs = self._jv
+        used_cards, claimed, chosen = set(), set(), []
+        wvp, wj = w["vp"], w["judge_chase"]
+
+        def value(ci):
+            b, combo, chars, vp, gold, needs, cnt = cands[ci]
+            jv, jbest = 0.0, -1
+            for k, v in enumerate(jvs[ci]):
+                if v > jv and k not in claimed:
+                    jv, jbest = v, k
+            val = vp * wvp + gold + wj * jv - 0.05 * len(combo)
+            if not feasible_only:
+                val -= self.lack_cost(inv, cnt)
+            return val, jbest
+
+        heap = []
+        for ci in range(len(cands)):
+            if feasible_only and not can_pay_needs(inv, cands[ci][5]):
+                continue
+            heap.append((-value(ci)[0], ci))
+        heapq.heapify(heap)
+        while heap and len(chosen) < maxn:
+            _, ci = heapq.heappop(heap)
+            c = cands[ci]
+            if c[0] in used_cards or used_cards.intersection(c[1]):
+                continue
+            if feasible_only and not can_pay_needs(inv, c[5]):
+                continue
+            v, bj = value(ci)
+            if heap and v < -heap[0][0]:
+                heapq.heappush(heap, (-v, ci))
+                continue
+            if v <= 0 and not feasible_only:
+                break
+            chosen.append((c, v))
+            used_cards.add(c[0])
+            used_cards.update(c[1])
+            if bj >= 0:
+                claimed.add(bj)
+            _take_soft(inv, c[5])
+        return chosen
+
+    def lack_cost(self, inv, cnt):
+        """Planning cost of the ingredients (counts by type) that inv lacks, mana weed first."""
+        cost, mana = 0.0, inv[C.MANA]
+        for i, k in cnt.items():
+            short = k - max(inv[i], 0)
+            while short > 0:
+                if mana > 0:
+                    mana -= 1
+                else:
+                    cost += ACQUIRE[BASE_CLASS[i]]
+                short -= 1
+        return cost
+
+    def start_turn(self, g, p):
+        mb = max_beers(g, p)
+        chosen = self.select(g, p, mb + 1, False)
+        self.plan = [c for c, _ in chosen[:mb]]
+        self.extra = chosen[mb][1] if len(chosen) > mb else 0.0
+        self.plan_value = sum(v for _, v in chosen[:mb])
+        self.refresh_need(g, p)
+
+    def refresh_need(self, g, p):
+        """What the plan still lacks: worts it lacks become grain needs (two grains each);
+        mana weed covers the rest."""
+        req = [0] * C.N_INGS
+        for c in self.plan:
+            for i in c[5]:
+                req[i] += 1
+        need = [max(req[i] - p.inv[i], 0) for i in range(C.N_INGS)]
+        for wt in C.WORTS:
+            if need[wt]:
+                for gr in C.WORT_OF[wt]:
+                    req[gr] += need[wt]
+        for gr in C.GRAINS:
+            need[gr] = max(req[gr] - p.inv[gr], 0)
+        spare = p.inv[C.MANA]
+        for i in C.MAGIC + C.WORTS + C.GRAINS:  # mana weed covers what is short
+            d = min(need[i], spare)
+            need[i] -= d
+            spare -= d
+        self.need = need
+
+    # ------------------------------------------------------------------ values
+    def ing_value(self, need, i):
+        if i == C.MANA:
+            return 1.2 + (self.w["need_bonus"] if sum(need) > 0 else 0.0)
+        base = self.w[BASE_CLASS[i]]
+        if need[i] > 0:
+            need[i] -= 1
+            return base + self.w["need_bonus"]
+        return base
+
+    def gain_value(self, items):
+        need = list(self.need)
+        return sum(self.ing_value(need, i) for i in items)
+
+    def best_of_class(self, klass, n, need=None):
+        need = list(self.need if need is None else need)
+        out = []
+        for _ in range(n):
+            i = max(klass, key=lambda x: need[x])
+            if need[i] > 0:
+                need[i] -= 1
+            out.append(i)
+        return out
+
+    def lose_value(self, p, klass, n):
+        """Value lost by paying n of a class (surplus first)."""
+        picks = self.spend(None, p, klass, n)
+        need = [0] * C.N_INGS
+        tot = 0.0
+        inv = list(p.inv)
+        for i in picks:
+            surplus = inv[i] - self.req(i)
+            tot += self.w[BASE_CLASS[i]] + (0 if surplus > 0 else self.w["need_bonus"])
+            inv[i] -= 1
+        tot += (n - len(picks)) * (1.2 + self.w["need_bonus"])
+        del need
+        return tot
+
+    def req(self, i):
+        return sum(c[5].count(i) for c in self.plan)
+
+    def yl(self, g):
+        return g.cfg.params["years"] - g.year + 1
+
+    def card_value(self, g, p, row, t):
+        w = self.w
+        if row == 0:
+            b = g.cfg.brewery[t]
+            e = b["effect"]
+            y = self.y["gain_once"] if (e == "gain" and not b["infinite"]) else self.y[e]
+            if e == "gain":
+                y += 0.5 * self.gain_value([C.ING_INDEX[b["ingredient"]]])
+            if b["kind"] == "spell" and p.ability in ("mana_spell", "spell_book"):
+                y += 2.0  # the race power needs spells in play
+            if p.ability == "mana_spell" and b["ingredient"] == "mana_weed":
+                y += 2.0  # ... and the Naga's needs mana weed
+            if b["kind"] == "upgrade" and p.card(b["target"]) is None:
+                return -9.0
+            if e == "gnome_housing" and p.ability == "drain_gnome":
+                y += 1.5
+            yl = self.yl(g)
+            return w["estate"] * y * yl - (0.3 if yl == 1 else 0.0)
+        e = g.cfg.events[t]
+        k = e["kind"]
+        v = e["gain_gold"] + e["gain_vp"] * w["vp"]
+        gk, gn = e["gain_kind"], e["gain_n"]
+        if gk == "each_grain":
+            v += self.gain_value(list(C.GRAINS) * gn)
+        elif gk == "grain":
+            v += self.gain_value(self.best_of_class(C.GRAINS, gn))
+        elif gk == "magic":
+            v += self.gain_value(self.best_of_class(C.MAGIC, gn))
+        elif gk == "wort":
+            v += self.gain_value(self.best_of_class(C.WORTS, gn))
+        if k == "beer_festival":
+            v -= self.lose_value(p, C.CLASSES[e["pay_kind"]], e["pay_n"])
+        if k == "migrant_gnomes":
+            # one more brewer action this year, worth more early in the spring
+            left = p.on_race_card()
+            v += (4.5 if left >= 2 else 3.0) + (2.0 if p.ability == "drain_gnome" else 0.0)
+        if k == "recipe_scroll":
+            v += w["research"] * 0.5 * self.research_gap(g, p)
+        if e["brewer"]:
+            v -= 2.0
+        return v
+
+    def research_gap(self, g, p):
+        gap = max(0, max_beers(g, p) - len(self.plan))
+        if self.plan_value < 4.0 * max(1, len(self.plan)):
+            gap += 1
+        return gap
+
+    def action_value(self, g, p, q, card):
+        """Gold-equivalent value of p performing q's action card now."""
+        w, A, k = self.w, g.cfg.abilities, card.key
+        R = g.cfg.races[q.race]
+        if k == "grain_fields":
+            n = R["grain_yield"]
+            items = self.best_of_class(C.GRAINS, n)
+            for u in card.upgrades:
+                b = g.cfg.brewery[u]
+                if b["effect"] == "grain_any":
+                    items += self.best_of_class(C.GRAINS, b["amount"])
+                elif b["effect"].startswith("grain_"):
+                    items += [C.ING_INDEX[b["effect"][6:]]] * b["amount"]
+            if q.ability == "fertile_fields":
+                items += self.best_of_class(C.GRAINS, A["fertile_fields"]["n"])
+            if q.ability == "sacred_grove":
+                items += self.best_of_class(C.MAGIC, A["sacred_grove"]["n"])
+            return self.gain_value(items)
+        if k == "study":
+            v = w["research"] * self.research_gap(g, p) + 0.3
+            if q.ability == "arcane_library":
+                v += A["arcane_library"]["gold"]
+            return v
+        if k == "brewery":
+            return 0.8 * self.extra
+        if k == "magic_trader":
+            cost = R["trader_cost"]
+            n = min(trader_mult(g, q), p.gold // cost, sum(self.need[i] for i in C.MAGIC))
+            return self.gain_value(self.best_of_class(C.MAGIC, n)) - n * cost if n else -1.0
+        if k == "mash_house":
+            inv, v = list(p.inv), 0.0
+            need = list(self.need)
+            for _ in range(mash_mult(g, q)):
+                opts = [wt for wt in C.WORTS if need[wt] > 0 and can_pay_needs(inv, list(C.WORT_OF[wt]))]
+                if not opts:
+                    break
+                wt = opts[0]
+                _take(inv, list(C.WORT_OF[wt]))
+                need[wt] -= 1
+                v += w["wort"] + w["need_bonus"] - 2 * w["grain"]
+            return v if v > 0 else -1.0
+        if card.bc >= 0:
+            b = g.cfg.brewery[card.bc]
+            return self.gain_value([C.ING_INDEX[b["ingredient"]]] * b["amount"])
+        if k == "gold_mine":
+            return float(A["gold_mine"]["gold"])
+        if k == "borrower":
+            return A["borrower"]["gold"] + self.gain_value(self.best_of_class(C.GRAINS, A["borrower"]["n"]))
+        if k == "black_market":
+            vals = [self.card_value(g, p, r, (g.brow if r == 0 else g.erow)[s]) for r in (0, 1)
+                    for s in range(len(g.brow)) if (g.brow if r == 0 else g.erow)[s] >= 0]
+            return max(vals) + (g.cfg.events[0]["cost"] * 0) if vals else -1.0
+        if k == "mana_spell":  # worth the spells it makes ready again
+            return sum(max(2.5, self.spell_value(g, p, c)) for c in p.estate
+                       if c.kind == "spell" and c.spell_used) + 1.0
+        return 0.0
+
+    def spell_value(self, g, p, card, free=False):
+        w = self.w
+        if card.key == "spinning_wheel":
+            A = g.cfg.abilities["spinning_wheel"]
+            return A["gold"] - self.lose_value(p, C.GRAINS, A["n"])
+        b = g.cfg.brewery[card.bc]
+        e = b["effect"]
+        sc = b["spell_cost"]
+        cost = 0.0
+        if not (free and sc in ("magic", "toadstool", "dragon_scale", "pixie_wing")):
+            klass = C.CLASSES.get(sc, (C.ING_INDEX.get(sc, C.MANA),))
+            cost = self.lose_value(p, klass, b["spell_n"])
+        if e == "chaos":
+            v = 2 * max(1.5, 0.5 * self.y["chaos"] * self.yl(g))
+        elif e == "intelligence":
+            v = w["research"] * self.research_gap(g, p) + 0.5
+        elif e == "raise_gnome":
+            v = 1.5 * min(b["amount"], sum(c.gnome for c in p.estate))
+        elif e == "transmutation":
+            v = 1.2 + (w["need_bonus"] if sum(self.need) > 0 else 0.0)
+        else:
+            v = 0.0
+        if p.ability == "mana_spell":
+            v += 1.0  # a cast spell can be made ready again by the Naga's Mana Spell
+        return v - cost
+
+    def move_value(self, g, p, mv):
+        k, w = mv[0], self.w
+        if k == "end":
+            return 0.0
+        if k == "pass":
+            return -0.5
+        if k == "clear_draft":
+            return -1.0
+        if k == "draft":
+            row, slot = mv[1], mv[2]
+            t = g.brow[slot] if row == 0 else g.erow[slot]
+            cost = (g.cfg.brewery[t]["cost"] if row == 0 else g.cfg.events[t]["cost"])
+            if p.gold - cost < w["gold_keep"]:
+                return -9.0
+            # keep the gold the plan needs to buy its magic ingredients at the Magic Trader
+            reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
+            short = max(0, reserve - (p.gold - cost))
+            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short
+        if k == "spell":
+            return self.spell_value(g, p, p.estate[mv[1]]) - w["min_gain"]
+        if k == "servant":
+            q = g.players[mv[2]]
+            b = g.cfg.brewery[p.estate[mv[1]].bc]
+            cost = self.lose_value(p, (C.ING_INDEX[b["spell_cost"]],), b["spell_n"])
+            return self.action_value(g, p, q, q.estate[mv[3]]) - cost - w["min_gain"]
+        if k == "free":
+            return self.free_value(g, p, p.estate[mv[1]]) - w["min_gain"]
+        if k == "bribe":
+            J = g.cfg.judges[g.judges[mv[1]]]
+            best = max((pwin(J, c[2]) for c in self.plan), default=0.0)
+            return w["bribe_share"] * J["vp"] * w["vp"] * (0.3 + best) - mv[2]
+        if k == "house":
+            return 0.1 if g.year < g.cfg.params["years"] else -1.0
+        if k == "brewer":
+            return self.action_value(g, p, p, p.estate[mv[1]])
+        if k == "guest":
+            q = g.players[mv[2]]
+            return self.action_value(g, p, q, q.estate[mv[3]]) + 0.2
+        if k == "sacrifice":
+            tc = p.estate[mv[2]]
+            freed = tc.own + tc.gnome
+            if freed < 1 or tc.key in ("brewery", "study"):
+                return -9.0
+            yl = g.cfg.params["years"] - g.year
+            return freed * 2.5 - (1 + len(tc.upgrades)) * yl * 2.0 - 1.5
+        if k == "ogre":
+            J = g.cfg.judges[g.judges[mv[2]]]
+            best = max((pwin(J, c[2]) for c in self.plan), default=0.0)
+            return J["vp"] * w["vp"] * (0.15 + 0.6 * best) + (0.5 if mv[2] in g.bribes else 0.0)
+        if k == "spellbook":
+            q = g.players[mv[2]]
+            return self.spell_value(g, p, q.estate[mv[3]], free=True) + 0.2
+        return 0.0
+
+    def free_value(self, g, p, card):
+        A, w = g.cfg.abilities, self.w
+        k = card.key
+        if k == "tavern":
+            return 1.0 - self.lose_value(p, C.GRAINS, g.cfg.brewery[card.bc]["amount"])
+        if k == "farmers_market":
+            return self.gain_value(self.best_of_class(C.GRAINS, A["farmers_market"]["n"])) - A["farmers_market"]["gold"]
+        if k == "sea_port":
+            wts = [i for i in C.WORTS if self.need[i] > 0]
+            if not wts:
+                return -1.0
+            return self.gain_value([wts[0]]) - A["sea_port"]["gold"] - self.lose_value(p, C.GRAINS, A["sea_port"]["n"])
+        if k == "drain_gnome":
+            brewer = 0.0 if p.gnome_avail == 0 else 1.5
+            return 1.2 + (w["need_bonus"] if sum(self.need) > 0 else 0.5) - brewer
+        return -1.0
+
+    def choose(self, g, p, moves, flags):
+        self.refresh_need(g, p)
+        best, bv = None, -1e9
+        for mv in moves:
+            v = self.move_value(g, p, mv)
+            if mv[0] in ("brewer", "guest", "sacrifice", "ogre", "spellbook", "pass"):
+                pass
+            elif mv[0] != "end" and v <= 0:
+                continue
+            if v > bv:
+                best, bv = mv, v
+        if best is None:
+            return moves[0]
+        return best
+
+    # ------------------------------------------------------------------ choices inside actions
+    def grains(self, g, p, n):
+        out = self.best_of_class(C.GRAINS, n)
+        for i in out:
+            if self.need[i] > 0:
+                self.need[i] -= 1
+        return out
+
+    def magic(self, g, p, n):
+        out = self.best_of_class(C.MAGIC, n)
+        for i in out:
+            if self.need[i] > 0:
+                self.need[i] -= 1
+        return out
+
+    def wort(self, g, p):
+        for wt in C.WORTS:
+            if self.need[wt] > 0 and can_pay_needs(p.inv, list(C.WORT_OF[wt])):
+                self.need[wt] -= 1
+                return wt
+        return -1
+
+    def wort_any(self, g, p):
+        return max(C.WORTS, key=lambda x: self.need[x])
+
+    def spend(self, g, p, klass, n):
+        inv, out = list(p.inv), []
+        for _ in range(n):
+            opts = [i for i in klass if inv[i] > 0]
+            if not opts:
+                break
+            i = max(opts, key=lambda x: inv[x] - self.req(x))
+            inv[i] -= 1
+            out.append(i)
+        return out
+
+    def trader_count(self, g, p, mult, cost):
+        return min(mult, sum(self.need[i] for i in C.MAGIC))
+
+    def black_market_clear(self, g, p):
+        return False
+
+    def pick_free_card(self, g, p, opts):
+        return max(opts, key=lambda o: self.card_value(g, p, o[0], (g.brow if o[0] == 0 else g.erow)[o[1]])
+                   + (g.cfg.brewery[g.brow[o[1]]]["cost"] if o[0] == 0 else g.cfg.events[g.erow[o[1]]]["cost"]))
+
+    def clear_offer(self, g, p):
+        return False
+
+    def recipe_score(self, g, r):
+        R = g.cfg.recipes[r]
+        js = [g.cfg.judges[j] for j in g.judges]
+        jv = max((J["vp"] * (R["chars"][J["p"]] if J["pd"] > 0 else 2 - R["chars"][J["p"]]) for J in js), default=0)
+        return R["vp"] * self.w["vp"] + R["gold"] + 0.4 * jv - 0.3 * len(R["need_idx"])
+
+    def pick_recipe(self, g, p, offer_only=False):
+        R = g.cfg.recipes
+        nb = sum(1 for r in p.book if R[r]["deck"] == "barrel")
+        ns = len(p.book) - nb
+        want = "barrel" if nb * 2 < ns else None
+        opts = [("offer", d, i) for d in ("barrel", "spice") for i in range(len(g.roffer[d])) if g.roffer[d][i] >= 0
+                and (want is None or d == want)]
+        if not opts:
+            opts = [("offer", d, i) for d in ("barrel", "spice") for i in range(len(g.roffer[d])) if g.roffer[d][i] >= 0]
+        if not opts:
+            return ("deck", want or "spice")
+        return max(opts, key=lambda o: self.recipe_score(g, g.roffer[o[1]][o[2]]))
+
+    def clear_picks(self, g, p):
+        allpos = [(0, i) for i in range(len(g.brow)) if g.brow[i] >= 0] + [(1, i) for i in range(len(g.erow)) if g.erow[i] >= 0]
+        allpos.sort(key=lambda o: self.card_value(g, p, o[0], (g.brow if o[0] == 0 else g.erow)[o[1]]))
+        return allpos[:g.cfg.params["clear_draft_n"]]
+
+    def guild_hire(self, g, p):
+        return p.gold >= 2 + self.w["gold_keep"]
+
+    def scroll_deck(self, g, p):
+        R = g.cfg.recipes
+        nb = sum(1 for r in p.book if R[r]["deck"] == "barrel")
+        return "barrel" if nb * 2 < len(p.book) - nb else "spice"
+
+    def pick_servant(self, g, p, opts):
+        return max(opts, key=lambda o: self.action_value(g, p, g.players[o[0]], g.players[o[0]].estate[o[1]]))
+
+    def brew(self, g, p, maxn):
+        chosen = self.select(g, p, maxn, True)
+        return [(c[0], list(c[1])) for c, _ in chosen]
+
+    def shadow_swap(self, g, p):
+        beers = p.beers
+        if not beers:
+            return None
+        best, bv = None, 0.25
+        for slot, j in enumerate(g.judges):
+            if slot in g.ogre:
+                continue
+            J = g.cfg.judges[j]
+            old = max(pwin(J, b[2]) for b in beers) * J["vp"]
+            for h, sj in enumerate(g.shadow):
+                S = g.cfg.judges[sj]
+                v = max(pwin(S, b[2]) for b in beers) * S["vp"] - old
+                if v > bv:
+                    best, bv = (slot, h), v
+        return best
+
+    def winter_keep(self, g, p, cap):
+        order = [C.MANA] + list(C.MAGIC) + list(C.WORTS) + list(C.GRAINS)
+        keep, room = [0] * C.N_INGS, cap
+        for i in order:
+            k = min(p.inv[i], room)
+            keep[i] = k
+            room -= k
+        return keep
+
+    def book_keep(self, g, p, m):
+        R = g.cfg.recipes
+        sc = sorted(p.book, key=lambda r: -(R[r]["vp"] * 2 + R[r]["gold"] + max(R[r]["chars"]) * 0.7))
+        barrels = [r for r in sc if R[r]["deck"] == "barrel"]
+        keep = barrels[:max(2, m // 3)]
+        for r in sc:
+            if len(keep) >= m:
+                break
+            if r not in keep:
+                keep.append(r)
+        return keep[:m]
+
+
+def _take_soft(inv, needs):
+    for i in needs:
+        if inv[i] > 0:
+            inv[i] -= 1
+        elif inv[C.MANA] > 0:
+            inv[C.MANA] -= 1
+
+
+def make_bot(cfg, pol_index, rng):
+    pol = cfg.policies[pol_index]
+    return (RandomBot if pol["kind"] == "random" else PlannerBot)(cfg, pol, rng)
+
+
+__all__ = ["RandomBot", "PlannerBot", "make_bot", "pwin", "NOT_BORROWABLE"]

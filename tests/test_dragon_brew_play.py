@@ -1,0 +1,196 @@
+"""Dragon Brew played whole: invariants under random play over every player count, variant,
+bot and race; bot strength; race-ability use; logging; golden replay; determinism; CLI options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from clihelp import cli, error_line
+from dragon_brew_state import config
+
+from sim.dragon_brew import GAME
+
+GOLDEN = Path(__file__).parent / "golden" / "dragon_brew_replay_seed7_game3.txt"
+BOTS = ["random", "greedy", "builder"]
+# Races whose power depends on what others do or on a rare combination, with the share of
+# games in which the greedy bot used it when measured (4 players, 300 games): see the
+# known gaps in docs/games/dragon_brew.md. Every other race must use its power in most games.
+CONDITIONAL = {"naga": 0.15, "free_gnomes": 0.3}
+
+
+@pytest.mark.parametrize("variant", ["base", "corrupt_judge"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_invariants_hold_after_every_phase(variant, n):
+    """check=True asserts after every phase: no negative gold/ingredients/brewers, Brewery,
+    Event, recipe and judge cards conserved, 10 migrant gnomes conserved, ribbons == judges won,
+    bribe tokens consistent, no brewer left on a race card after spring, year in bounds."""
+    cfg = config(variant)
+    shard = GAME.simulate(cfg, 11, 0, 40, [n], BOTS, check=True)
+    games, players = shard.frames["games"], shard.frames["players"]
+    assert games.height == 40 and (games["rounds"] == 3).all()
+    assert players.height == 40 * n
+    for col in ("score", "gold", "ribbons", "beers_brewed", "judges_won"):
+        assert players[col].min() >= 0, col
+    assert (players["vp_judges"] + players["vp_profit"] + players["vp_quests"] == players["score"]).all()
+    assert (players["ribbons"] == players["judges_won"]).all()
+    # every judge awards at most once (a split awards each tied player)
+    judged = shard.frames["events"].filter(pl.col("kind") == "judge_won").group_by("game_id", "round", "card").len()
+    assert judged.is_empty() or judged["len"].max() == 1
+    assert games["judges_awarded"].max() <= 3 * (n + 1)
+
+
+@pytest.mark.parametrize("variant", ["base", "corrupt_judge"])
+def test_every_race_in_every_bot_passes_the_invariants(variant):
+    cfg = config(variant)
+    ids = cfg.race_ids
+    for k in range(0, len(ids), 4):
+        lineup = [ids[(k + j) % len(ids)] for j in range(4)]
+        shard = GAME.simulate(cfg, 5, 0, 6, [4], BOTS, check=True, options={"lineup": lineup})
+        got = shard.frames["players"].sort("game_id", "seat")["faction"].cast(pl.String).to_list()[:4]
+        assert got == lineup
+
+
+def test_default_race_draw_is_distinct_and_covers_every_race_and_seat():
+    shard = GAME.simulate(config(), 1, 0, 200, [4], ["random"])
+    p = shard.frames["players"]
+    assert (p.group_by("game_id").agg(pl.col("faction").n_unique())["faction"] == 4).all()
+    assert p["faction"].n_unique() == 19
+    assert p.group_by("faction").agg(pl.col("seat").n_unique())["seat"].min() == 4
+
+
+def test_winner_is_consistent_with_score_ribbons_and_gold():
+    shard = GAME.simulate(config(), 5, 0, 150, [2, 3, 4], ["greedy", "random"])
+    p = shard.frames["players"]
+    for _, grp in p.group_by("game_id"):
+        key = list(zip(grp["score"], grp["ribbons"], grp["gold"], strict=True))
+        best = max(key)
+        wins = grp["win"].to_list()
+        assert abs(sum(wins) - 1.0) < 1e-9
+        for k, w in zip(key, wins, strict=True):
+            assert (w > 0) == (k == best)
+
+
+def test_greedy_beats_random_by_a_wide_margin():
+    shard = GAME.simulate(config(), 3, 0, 200, [2], ["greedy", "random"])
+    p = shard.frames["players"]
+    share = p.filter(pl.col("policy") == "greedy")["win"].sum() / 200
+    assert share > 0.85, share
+    sc = p.group_by("policy").agg(pl.col("score").mean())
+    assert dict(zip(sc["policy"], sc["score"], strict=True))["greedy"] > 2 * dict(
+        zip(sc["policy"], sc["score"], strict=True))["random"]
+
+
+def test_builder_beats_random_and_plays_differently_from_greedy():
+    shard = GAME.simulate(config(), 4, 0, 120, [2], ["builder", "random"])
+    p = shard.frames["players"]
+    assert p.filter(pl.col("policy") == "builder")["win"].sum() / 120 > 0.65
+    a = GAME.simulate(config(), 4, 0, 60, [3], ["builder"]).frames["players"]
+    b = GAME.simulate(config(), 4, 0, 60, [3], ["greedy"]).frames["players"]
+    assert a["judges_won"].mean() < b["judges_won"].mean()
+
+
+def test_every_race_uses_its_ability_in_most_games():
+    shard = GAME.simulate(config(), 3, 0, 300, [4], ["greedy"])
+    p, e = shard.frames["players"], shard.frames["events"]
+    used = e.filter(pl.col("kind") == "ability").select("game_id", "seat").unique().with_columns(used=pl.lit(1))
+    p = p.join(used, on=["game_id", "seat"], how="left").with_columns(pl.col("used").fill_null(0))
+    rates = dict(p.group_by("faction").agg(pl.col("used").mean()).iter_rows())
+    assert len(rates) == 19
+    for race, rate in rates.items():
+        assert rate >= CONDITIONAL.get(race, 0.5), (race, rate)
+
+
+def test_corrupt_judge_variant_bribes_and_only_then():
+    base = GAME.simulate(config(), 2, 0, 60, [4], ["greedy"]).frames["events"]
+    cor = GAME.simulate(config("corrupt_judge"), 2, 0, 60, [4], ["greedy"]).frames["events"]
+    assert base.filter(pl.col("kind") == "bribe").is_empty()
+    assert cor.filter(pl.col("kind") == "bribe").height > 0
+
+
+def test_every_draft_and_judge_is_an_event():
+    shard = GAME.simulate(config(), 6, 0, 30, [3], ["greedy", "random"])
+    e, p = shard.frames["events"], shard.frames["players"]
+    drafts = e.filter(pl.col("kind").is_in(["draft_brewery", "draft_event"])).group_by("game_id", "seat").len()
+    joined = p.join(drafts, on=["game_id", "seat"], how="left").with_columns(pl.col("len").fill_null(0))
+    assert (joined["len"] == joined["cards_drafted"]).all()
+    won = e.filter(pl.col("kind").is_in(["judge_won", "judge_split"])).group_by("game_id", "seat").len()
+    joined = p.join(won, on=["game_id", "seat"], how="left").with_columns(pl.col("len").fill_null(0))
+    assert (joined["len"] == joined["judges_won"]).all()
+
+
+def test_replay_matches_the_golden_log():
+    """A fixed seed replays to a fixed log. If rules, data or RNG change on purpose, rewrite it
+    with: python tests/regen_golden.py (and say so in the commit message)."""
+    lines = GAME.replay(config(), 7, 3, [4], ["greedy", "random"])
+    assert "\n".join(lines) + "\n" == GOLDEN.read_text()
+
+
+def test_replay_agrees_with_the_simulated_result():
+    cfg = config()
+    shard = GAME.simulate(cfg, 7, 0, 5, [4], ["greedy", "random"])
+    p = shard.frames["players"].filter(pl.col("game_id") == 3).sort("seat")
+    result = GAME.replay(cfg, 7, 3, [4], ["greedy", "random"])[-2]
+    for seat, score in enumerate(p["score"]):
+        assert f"seat {seat} " in result and f" {score} VP" in result
+
+
+def test_same_seed_same_games_and_independent_of_the_sharding():
+    cfg = config()
+    a = GAME.simulate(cfg, 21, 0, 30, [3, 4], ["greedy", "random"]).frames
+    b = GAME.simulate(cfg, 21, 10, 20, [3, 4], ["greedy", "random"]).frames
+    assert a["players"].filter(pl.col("game_id") >= 10).equals(b["players"])
+    assert a["events"].filter(pl.col("game_id") >= 10).equals(b["events"])
+    c = GAME.simulate(cfg, 22, 0, 30, [3, 4], ["greedy", "random"]).frames
+    assert not a["players"].equals(c["players"])
+
+
+def test_changing_a_bot_does_not_change_races_or_the_first_judges():
+    cfg = config()
+    a = GAME.replay(cfg, 30, 0, [3], ["greedy"])
+    b = GAME.replay(cfg, 30, 0, [3], ["random"])
+    assert a[2] == b[2]  # the year-1 judges
+    assert [x.split("[")[0] for x in a[1].split(",")] == [x.split("[")[0] for x in b[1].split(",")]
+
+
+def test_cli_factions_and_lineup(tmp_path):
+    out = tmp_path / "run"
+    proc = cli("simulate", "dragon_brew", "--games", "8", "--players", "2", "--factions", "dwarf,elf,orc",
+               "--out", out, "--quiet", "--jobs", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["options"] == {"factions": ["dwarf", "elf", "orc"]}
+    p = pl.read_parquet(out / "players")
+    assert set(p["faction"].cast(pl.String)) <= {"dwarf", "elf", "orc"}
+    rep = cli("replay", out, "3", cwd=tmp_path)
+    assert rep.returncode == 0 and ("Dwarves" in rep.stdout or "Elves" in rep.stdout or "Orcs" in rep.stdout)
+    out2 = tmp_path / "run2"
+    proc = cli("simulate", "dragon_brew", "--games", "4", "--players", "3", "--lineup", "ogre,naga,giant",
+               "--out", out2, "--quiet", "--jobs", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    p = pl.read_parquet(out2 / "players").sort("game_id", "seat")
+    assert p["faction"].cast(pl.String).to_list()[:3] == ["ogre", "naga", "giant"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (("dragon_brew", "--factions", "dwarf,elff"), "unknown faction 'elff'"),
+    (("dragon_brew", "--factions", "dwarf"), "cannot seat"),
+    (("dragon_brew", "--lineup", "dwarf,dwarf"), "distinct"),
+    (("dwarfest", "--factions", "dwarf,elf"), "no factions"),
+])
+def test_cli_faction_option_errors(tmp_path, args, needle):
+    proc = cli("simulate", *args, "--games", "4", "--players", "2", "--out", tmp_path / "x", "--quiet",
+               cwd=tmp_path)
+    assert needle in error_line(proc, 2)
+
+
+def test_worker_processes_give_the_same_games(monkeypatch):
+    cfg = config()
+    monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "1")
+    a = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
+    monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "2")
+    b = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
+    for k in ("games", "players", "events"):
+        assert a[k].equals(b[k]), k
