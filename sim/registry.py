@@ -6,8 +6,9 @@ from sim.core.errors import UsageError, choices
 def games() -> dict:
     from sim.brewin_usa import GAME as brewin_usa
     from sim.dwarfest import GAME as dwarfest
+    from sim.homebrewers import GAME as homebrewers
 
-    return {g.id: g for g in (dwarfest, brewin_usa)}
+    return {g.id: g for g in (dwarfest, brewin_usa, homebrewers)}
 
 
 def get_game(game_id: str):
