@@ -140,7 +140,8 @@ def _parse_events(tree):
 
 def _space(name, amount, where, key):
     check_range(amount, 0, 9, where, key)
-    return _effect(name, where, key, basic=True) * 8 + amount
+    eff = _effect(name, where, key, basic=True)
+    return eff * 8 + amount if eff != C.E_NONE else 0
 
 
 def _parse_tiles(tree):

@@ -313,9 +313,14 @@ def best_revealed_event(S, R, seat, p):
 def need(S, R, seat, p, a):
     """How much taking action a now is worth to the heuristic."""
     if a == C.SANITIZE:
-        if S.pl[seat, C.COVERED] == 0:
+        cov = S.pl[seat, C.COVERED]
+        if cov == 0:
             return 0.0
-        return w(R, p, C.W_SANITIZE) * (1.5 if ru.level(S, R, seat) == 0 else 1.0)
+        lv = ru.level(S, R, seat)
+        v = w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov)
+        if S.dice[seat, C.BREW] > 0:  # the next brew starts from a higher spot
+            v += (R.chars[S.pl[seat, C.FACTION], C.CH_LEVEL + cov - 1] - lv) * w(R, p, C.W_QUALITY)
+        return v
     if a == C.GRAIN:
         g = 0
         for r in range(C.N_RECIPES):
@@ -358,7 +363,7 @@ def dice_value(S, R, seat, p, row):
     v = brews * max(lv * w(R, p, C.W_QUALITY) + w(R, p, C.W_MEDAL), forgo)
     v += (d[C.BREW] - brews) * forgo
     v += d[C.GRAIN] * max(w(R, p, C.W_GRAIN) * (1.0 if gr + d[C.GRAIN] <= 3 else 0.4), forgo)
-    v += san_use * max(w(R, p, C.W_SANITIZE), forgo) + (d[C.SANITIZE] - san_use) * forgo
+    v += san_use * max(w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov), forgo) + (d[C.SANITIZE] - san_use) * forgo
     fv = max(card_draw_value(S, R, seat, p, -1), forgo)
     v += min(d[C.FLAVOR], 2) * fv + max(d[C.FLAVOR] - 2, 0) * forgo
     ev = max(event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]]), forgo)
@@ -507,6 +512,22 @@ def copy_choice(S, R, seat, p):
     return arg
 
 
+@jit_inline
+def marginal_ok(S, R, seat, b):
+    """Changing a die to b is only worth it if the dice already showing b leave work for it."""
+    if b == C.BREW:
+        g = 0
+        for r in range(C.N_RECIPES):
+            if ru.can_move(S, seat, r):
+                g += S.pl[seat, C.GRAIN0 + r]
+        return S.dice[seat, C.BREW] < g + S.dice[seat, C.GRAIN]
+    if b == C.SANITIZE:
+        return S.dice[seat, C.SANITIZE] < S.pl[seat, C.COVERED]
+    if b == C.EVENT:
+        return S.dice[seat, C.EVENT] == 0
+    return True
+
+
 ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 
@@ -535,6 +556,8 @@ def next_step(S, R, seat, p):
         if money - change >= w(R, p, C.W_RESERVE) * 0 and money >= change:
             for b in range(C.N_ACTIONS):
                 if b == a:
+                    continue
+                if not marginal_ok(S, R, seat, b):
                     continue
                 vb = need(S, R, seat, p, b) - change * w(R, p, C.W_MONEY)
                 if vb > best:
