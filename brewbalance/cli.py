@@ -91,6 +91,8 @@ def simulate(
     force: Annotated[bool, typer.Option(help="Replace a run already in --out.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     check: Annotated[bool, typer.Option(help="Assert the game's invariants after every phase.")] = False,
+    factions: Annotated[str | None, typer.Option(help="Factions to draw from, e.g. tony,evie,colt (games with factions).")] = None,
+    lineup: Annotated[str | None, typer.Option(help="Fixed factions by seat, e.g. andrew,gabriel (games with factions).")] = None,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
@@ -106,11 +108,33 @@ def simulate(
     conf = g.build(data)
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
+    options = parse_faction_options(factions, lineup, g.factions(conf), counts)
     out = out or default_out(game, variant, seed, n_games)
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
-                           player_counts=counts, policies=pols, command=runner.command_line())
+                           player_counts=counts, policies=pols, command=runner.command_line(), options=options)
     _execute(g, conf, plan, out, jobs, quiet, check)
+
+
+def parse_faction_options(factions: str | None, lineup: str | None, known: list[str], counts: list[int]) -> dict:
+    """--factions / --lineup as the game's `options` (empty when neither is given)."""
+    options: dict = {}
+    for flag, text in (("factions", factions), ("lineup", lineup)):
+        if text is None:
+            continue
+        names = [x.strip() for x in text.split(",") if x.strip()]
+        if known == ["none"] or not names:
+            raise UsageError(f"--{flag}: this game has no factions to choose" if known == ["none"]
+                             else f"--{flag}: give faction ids separated by commas")
+        for name in names:
+            if name not in known:
+                raise UsageError(f"--{flag}: unknown faction '{name}'; choose from {choices(known)}")
+        options[flag] = names
+    if "factions" in options and len(set(options["factions"])) < max(counts):
+        raise UsageError(f"--factions lists {len(set(options['factions']))} factions, fewer than {max(counts)} players")
+    if "lineup" in options and len(options["lineup"]) < max(counts):
+        raise UsageError(f"--lineup names {len(options['lineup'])} factions, fewer than {max(counts)} players")
+    return options
 
 
 def _game_ids():
@@ -211,7 +235,9 @@ def replay(
     data = cfg.replay_overrides(manifest["game"], manifest["variant"], manifest["overrides"])
     if data.hashes != manifest["data_hashes"]:
         say("warning: data files changed since this run; the replay uses today's data")
-    lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"], manifest["policies"])
+    extra = {"options": manifest["options"]} if manifest.get("options") else {}
+    lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"], manifest["policies"],
+                     **extra)
     typer.echo("\n".join(lines))
 
 

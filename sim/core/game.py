@@ -39,7 +39,9 @@ class Game(Protocol):
     def simulate(self, config: Any, seed: int, first_game: int, n_games: int,
                  player_counts: list[int], policies: list[str], progress=None, check=False) -> Shard:
         """Play games first_game..first_game+n_games-1; `progress(k)` after each k games.
-        With `check`, assert the game's invariants after every phase (InvariantViolation)."""
+        With `check`, assert the game's invariants after every phase (InvariantViolation).
+        Games with factions may also take `options: dict | None = None` ({"factions": [...] to limit
+        the pool, "lineup": [...] to fix the seats}); the runner passes it only when it is set."""
 
     def replay(self, config: Any, seed: int, game_id: int, player_counts: list[int],
                policies: list[str]) -> list[str]:

@@ -110,9 +110,10 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
                 progress.advance(task, k)
 
         def run_one(shard):
+            extra = {"options": plan["options"]} if plan.get("options") else {}  # only games that take them
             result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
                                    plan["player_counts"], plan["policies"], progress=advance,
-                                   check=check)
+                                   check=check, **extra)
             return rf.write_shard(out, shard, result.frames)
 
         pool = ThreadPoolExecutor(max_workers=max(1, jobs))
@@ -133,8 +134,10 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
     return rf.read_manifest(out)
 
 
-def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command) -> dict:
+def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command,
+             options: dict | None = None) -> dict:
     return {
+        **({"options": options} if options else {}),
         "format": 1,
         "game": game.id,
         "variant": data.variant,
