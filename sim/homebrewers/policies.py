@@ -452,8 +452,10 @@ def power_step(S, R, seat, p, phase):
     if is_random(R, p):
         return rnd(S, seat, 3) == 0
     cost = ru.param(R, C.P_POWER) * w(R, p, C.W_MONEY)
-    if ch == C.ANANYA or ch == C.EVIE:
-        return phase == 0 and (S.pl[seat, C.MONEY] >= 2 or ch == C.ANANYA)
+    if ch == C.ANANYA:
+        return phase == 0
+    if ch == C.EVIE:  # a card is worth it only with money left to act and months left to play it
+        return phase == 0 and S.pl[seat, C.MONEY] >= 3 and months_left(S) > 0
     if ch == C.COLT:
         best_revealed_event(S, R, seat, p)
         return phase == 2 and S.vals[0] > cost
