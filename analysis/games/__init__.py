@@ -11,13 +11,14 @@ from collections.abc import Callable
 import duckdb
 import polars as pl
 
-from analysis.games import brewin_usa, dwarfest
+from analysis.games import brewin_usa, dwarfest, homebrewers
 
 ExtrasFn = Callable[[duckdb.DuckDBPyConnection], dict[str, pl.DataFrame]]
 
 EXTRAS: dict[str, ExtrasFn] = {
     "dwarfest": dwarfest.extras,
     "brewin_usa": brewin_usa.extras,
+    "homebrewers": homebrewers.extras,
 }
 
 
