@@ -12,6 +12,7 @@ from sim.core.errors import BrewError
 from sim.homebrewers import GAME
 from sim.homebrewers import constants as C
 from sim.homebrewers import kernel as K
+from sim.homebrewers import policies as pol
 from sim.homebrewers import rules as ru
 
 ALE, PORTER, STOUT, IPA = range(4)
@@ -37,6 +38,8 @@ def test_trade_example_both_sides_gain():
     S.dice[chris] = 0
     S.dice[jenn, C.GRAIN], S.dice[jenn, C.FLAVOR] = 2, 1
     S.dice[chris, C.SANITIZE], S.dice[chris, C.BREW] = 2, 1
+    for s in range(2):
+        pol.prep_trade(S, R, s, pols[s])
     K.player_trades(S, R, 2, pols)
     assert S.dice[jenn, C.SANITIZE] >= 1 and S.dice[jenn, C.GRAIN] <= 1
     assert S.dice[chris, C.GRAIN] >= 1 and S.dice[chris, C.SANITIZE] <= 1
@@ -226,7 +229,6 @@ def test_ananya_extra_die_cannot_be_changed_or_forgone():
     power(S, R, pols, 0)
     face = S.pl[0, C.EXTRA_DIE]
     assert 0 <= face < C.N_ACTIONS
-    from sim.homebrewers import policies as pol
     step = pol.next_step(S, R, 0, pols[0])
     assert step // 64 == C.STEP_EXTRA_DIE  # the only thing to do with it is to use it (or lose it)
     K.action_turn(S, R, 0, pols)

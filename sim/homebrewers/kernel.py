@@ -514,6 +514,8 @@ def charlie_reshuffle(S):
 @jit
 def trade_phase(S, R, n, pols):
     for s in range(n):
+        pol.prep_trade(S, R, s, pols[s])
+    for s in range(n):
         ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
         ru.trace(S, C.TR_ROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
     if n == 2:

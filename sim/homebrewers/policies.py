@@ -347,6 +347,16 @@ def need(S, R, seat, p, a):
 
 
 @jit
+def prep_trade(S, R, seat, p):
+    """Values dice_value needs that do not change while dice change hands (a flavor action, the
+    month's event), cached in S.vals[10 + seat] and S.vals[20 + seat]."""
+    if is_random(R, p):
+        return
+    S.vals[10 + seat] = card_draw_value(S, R, seat, p, -1)
+    S.vals[20 + seat] = event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+
+
+@jit
 def dice_value(S, R, seat, p, row):
     """Worth of the dice in S.dice[row] to seat's plan (used to value trades)."""
     d = S.dice[row]
@@ -364,9 +374,9 @@ def dice_value(S, R, seat, p, row):
     v += (d[C.BREW] - brews) * forgo
     v += d[C.GRAIN] * max(w(R, p, C.W_GRAIN) * (1.0 if gr + d[C.GRAIN] <= 3 else 0.4), forgo)
     v += san_use * max(w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov), forgo) + (d[C.SANITIZE] - san_use) * forgo
-    fv = max(card_draw_value(S, R, seat, p, -1), forgo)
+    fv = max(S.vals[10 + seat], forgo)  # set by prep_trade (they do not depend on the dice)
     v += min(d[C.FLAVOR], 2) * fv + max(d[C.FLAVOR] - 2, 0) * forgo
-    ev = max(event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]]), forgo)
+    ev = max(S.vals[20 + seat], forgo)
     v += min(d[C.EVENT], 1) * ev + max(d[C.EVENT] - 1, 0) * forgo
     return v
 
