@@ -5,7 +5,7 @@ Chance is forced: states are built by hand (tests/homebrewers_state.py), dice ar
 
 import numpy as np
 import pytest
-from homebrewers_state import blank, card_of, config, quality, under
+from homebrewers_state import blank, config, quality, under
 
 from sim.core.config import prepare
 from sim.core.errors import BrewError
