@@ -582,7 +582,7 @@ def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
         S.pl[s, C.EXTRA_DIE] = -1
     ru.trace(S, C.TR_SETUP, -1, S.board[C.B_JUDGES, 1], S.board[C.B_JUDGES, 2], S.board[C.B_JUDGES, 3],
              S.board[C.B_JUDGES, 4], 0)
-    for k in range(ru.param(R, C.P_START_GRAIN)):
+    for _ in range(ru.param(R, C.P_START_GRAIN)):
         for s in range(n):
             gain_basic(S, R, s, pols, C.E_GRAIN, 1)
     if verify(S, R, n, check, C.PH_SETUP):
