@@ -87,7 +87,7 @@ class Homebrewers:
         rules = make_rules(config)
         pols = self.policy_indices(config, policies)
         counts = np.array(player_counts, np.int64)
-        state = make_state(min(CHUNK, max(n_games, 1)) * 300 + EVENTS_PER_GAME)
+        state = make_state(min(CHUNK, max(n_games, 1)) * 160 + EVENTS_PER_GAME)  # a full chunk stops early and resumes
         games = np.zeros((n_games, N_GAME_COLS), np.int64)
         players = np.zeros((n_games * C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
         wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)

@@ -38,7 +38,7 @@ def decided(S):
     S.g[C.G_DECISIONS] += 1
 
 
-@jit
+@jit_inline
 def assign_factions(S, R, n, pool, n_pool, lineup):
     """Faction of each seat from the faction stream only: distinct characters drawn uniformly from
     the pool in random seat order, or the fixed lineup; everyone `standard` in the standard variant."""
@@ -180,7 +180,7 @@ def brew(S, R, seat, pols, r, gabriel):
             S.pl[seat, C.ST_POWERS] += 1
             ru.log_event(S, seat, R.cards.shape[0] + C.ANDREW, C.LOG_POWER, ru.param(R, C.P_POWER), r)
             ru.trace(S, C.TR_POWER, seat, C.ANDREW, r, 0, 0, 0)
-        # step 1: move (track benefits are step 4, after the flavors; collected by replaying the span)
+        # step 1: move (the spaces passed pay in step 4, after the flavors)
         S.pl[seat, C.Q0 + r] = target
         if target == C.MAX_Q:
             S.g[C.G_LOCK0 + r] = seat
@@ -192,17 +192,17 @@ def brew(S, R, seat, pols, r, gabriel):
     S.pl[seat, C.ST_BREWS] += 1
     ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_BREW + r, C.LOG_BREW, moved, r)
     ru.trace(S, C.TR_BREW, seat, r, moved, S.pl[seat, C.Q0 + r], 1 if gabriel else 0, 1 if keep else 0)
+    # step 3: flavor tops under this recipe (a +1 quality top pays the spaces it passes at once)
+    for c in range(C.DECK):
+        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
+            apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
     if not gabriel:
-        # step 4's spaces for the main move, paid now in order (benefits may be taken in any order)
+        # step 4: the track spaces the main move passed or landed on
         for lv in range(q0 + 1, target + 1):
             b = S.board[r, lv]
             if b > 0:
                 ru.trace(S, C.TR_GAIN, seat, b // 8, b % 8, r, lv, 0)
                 gain_basic(S, R, seat, pols, b // 8, b % 8)
-    # step 3: flavor tops under this recipe
-    for c in range(C.DECK):
-        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
-            apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
 
 
 @jit
@@ -232,7 +232,7 @@ def gain_effect(S, R, seat, pols, e, amt):
             apply_top(S, R, seat, pols, S.card[c, 2], R.cards[R.phys[c], C.CF_TOP])
 
 
-@jit
+@jit_inline
 def do_event(S, R, seat, pols, ev, bottom):
     if bottom:
         S.pl[seat, C.MONEY] -= ru.param(R, C.P_EVENT_BOTTOM)
@@ -445,7 +445,7 @@ def player_trades(S, R, n, pols):
     reroll_triples(S, R, n, pols)
 
 
-@jit
+@jit_inline
 def charlie_phase(S, R, pols):
     """2 players: the start player rolls Charlie's dice; turns of single trades with Charlie until
     both pass in a row; then Charlie's top card advances him."""
@@ -473,7 +473,7 @@ def charlie_phase(S, R, pols):
             do_trade(S, R, s, C.CHARLIE, code // 8, code % 8)
 
 
-@jit
+@jit_inline
 def charlie_advance(S, R, pols):
     pos = S.g[C.G_CHARLIE_POS] % C.CHARLIE_DECK
     S.g[C.G_CHARLIE_POS] += 1
@@ -494,7 +494,7 @@ def charlie_advance(S, R, pols):
              S.pl[C.CHARLIE, C.Q0 + 2] * 16 + S.pl[C.CHARLIE, C.Q0 + 3])
 
 
-@jit
+@jit_inline
 def charlie_reshuffle(S):
     """After Summerfest Charlie's five cards are shuffled back into one stack."""
     shuffle_n = C.CHARLIE_DECK
@@ -511,7 +511,7 @@ def charlie_reshuffle(S):
     S.g[C.G_CHARLIE_POS] = 0
 
 
-@jit
+@jit_inline
 def trade_phase(S, R, n, pols):
     for s in range(n):
         pol.prep_trade(S, R, s, pols[s])
@@ -626,7 +626,7 @@ def assign_policies(game_id, n, seat_policies, n_policies, out):
         out[s] = seat_policies[(s + game_id) % n_policies]
 
 
-@jit
+@jit_inline
 def rank_players(S, n, out_rank, out_win):
     """Rank by reputation, then Octoberfest golds, silvers, bronzes; exact ties share the win."""
     for s in range(n):

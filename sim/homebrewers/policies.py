@@ -94,7 +94,7 @@ def eff_value(S, R, seat, p, e, amt):
     return 0.0
 
 
-@jit
+@jit_inline
 def move_value(S, R, seat, p, r, amt):
     """Worth of moving recipe r up by amt (capped by the lock rule), with medals and the lowest judge."""
     q = S.pl[seat, C.Q0 + r]
@@ -169,7 +169,7 @@ def choose_brew(S, R, seat, p):
     return arg
 
 
-@jit
+@jit_inline
 def choose_grain(S, R, seat, p):
     if is_random(R, p):
         return rnd(S, seat, C.N_RECIPES)
@@ -254,7 +254,7 @@ def choose_draw(S, R, seat, p):
     return arg
 
 
-@jit
+@jit_inline
 def choose_flavor(S, R, seat, p):
     """-1 to draw, else the play code of best_play."""
     has = ru.hand_size(S, seat) > 0
@@ -270,7 +270,7 @@ def choose_flavor(S, R, seat, p):
     return -1
 
 
-@jit
+@jit_inline
 def event_bottom(S, R, seat, p, ev):
     cost = ru.param(R, C.P_EVENT_BOTTOM)
     if S.pl[seat, C.MONEY] < cost:
@@ -346,7 +346,7 @@ def need(S, R, seat, p, a):
     return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
 
 
-@jit
+@jit_inline
 def prep_trade(S, R, seat, p):
     """Values dice_value needs that do not change while dice change hands (a flavor action, the
     month's event), cached in S.vals[10 + seat] and S.vals[20 + seat]."""
@@ -415,7 +415,7 @@ def wants_reroll(S, R, seat, p, row):
     return False
 
 
-@jit
+@jit_inline
 def charlie_trade(S, R, seat, p):
     """Trade with Charlie: give * 8 + get, or -1 to pass."""
     if is_random(R, p):
@@ -480,7 +480,7 @@ def power_step(S, R, seat, p, phase):
     return False
 
 
-@jit
+@jit_inline
 def andrew_keeps(S, R, seat, p):
     if S.pl[seat, C.POWER_USED] or not ru.has_power(S, R, seat) or S.pl[seat, C.FACTION] != C.ANDREW:
         return False
@@ -504,14 +504,14 @@ def lowest_choice(S, R, seat, p):
     return arg
 
 
-@jit
+@jit_inline
 def evie_keep(S, R, seat, p, a, b):
     if is_random(R, p) or b < 0:
         return a if (b < 0 or rnd(S, seat, 2) == 0) else b
     return a if card_draw_value(S, R, seat, p, a) >= card_draw_value(S, R, seat, p, b) else b
 
 
-@jit
+@jit_inline
 def copy_choice(S, R, seat, p):
     """Card under one of seat's recipes whose top to copy, or -1."""
     best, arg = -1.0, -1

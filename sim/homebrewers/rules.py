@@ -219,7 +219,7 @@ def to_hand(S, seat, c):
     S.card[c, 2] = -1
 
 
-@jit
+@jit_inline
 def refresh_row(S):
     for i in range(C.ROW):
         c = S.pile[C.PILE_ROW, i]
@@ -292,7 +292,7 @@ def medal_group(n):
     return n - 3
 
 
-@jit
+@jit_inline
 def award_medals(S, R, n, fest, out):
     """Medals of one festival (fest 0 Summerfest, 1 Octoberfest): fills out[row] with reputation
     won and S.tmp[16 + 4 * row + place] counts (place 0..3 gold..honorable), rows include Charlie
@@ -340,7 +340,7 @@ def award_medals(S, R, n, fest, out):
 
 # --- setup --------------------------------------------------------------------------------------------
 
-@jit
+@jit_inline
 def setup_board(S, R, n):
     """Judges, quality tiles, events, flavor deck and row, Charlie's deck (deck stream)."""
     t = S.tmp
@@ -391,7 +391,7 @@ def setup_board(S, R, n):
         S.g[C.G_CHARLIE_POS] = 0
 
 
-@jit
+@jit_inline
 def setup_players(S, R, n):
     for s in range(C.N_ROWS):
         for f in range(C.N_PL):
