@@ -412,6 +412,9 @@ def player_trades(S, R, n, pols):
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
         reroll_triples(S, R, n, pols)
         best, bi, bj, ba, bb = -1e9, -1, -1, -1, -1
+        for i in range(n):  # each seat's current dice value, once per round of proposals
+            if not pol.is_random(R, pols[i]):
+                S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
         for i in range(n):
             for j in range(i + 1, n):
                 for a in range(C.N_ACTIONS):
@@ -423,11 +426,11 @@ def player_trades(S, R, n, pols):
                         gi = 0.0
                         gj = 0.0
                         if not pol.is_random(R, pols[i]):
-                            gi = pol.swap_gain(S, R, i, pols[i], a, b)
+                            gi = pol.swap_gain_from(S, R, i, pols[i], a, b, S.vals[30 + i])
                             if gi <= R.pol_w[pols[i], C.W_TRADE_MARGIN]:
                                 continue
                         if not pol.is_random(R, pols[j]):
-                            gj = pol.swap_gain(S, R, j, pols[j], b, a)
+                            gj = pol.swap_gain_from(S, R, j, pols[j], b, a, S.vals[30 + j])
                             if gj <= R.pol_w[pols[j], C.W_TRADE_MARGIN]:
                                 continue
                         if gi + gj > best:

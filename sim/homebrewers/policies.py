@@ -383,7 +383,12 @@ def dice_value(S, R, seat, p, row):
 
 @jit
 def swap_gain(S, R, seat, p, give, get):
-    before = dice_value(S, R, seat, p, seat)
+    return swap_gain_from(S, R, seat, p, give, get, dice_value(S, R, seat, p, seat))
+
+
+@jit
+def swap_gain_from(S, R, seat, p, give, get, before):
+    """Rise of seat's dice value if it gives a die showing `give` for one showing `get`."""
     S.dice[seat, give] -= 1
     S.dice[seat, get] += 1
     after = dice_value(S, R, seat, p, seat)
