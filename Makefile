@@ -25,6 +25,7 @@ test: setup  ## the whole test suite
 
 bench: setup  ## throughput, compile time and peak memory (prints the commands it ran)
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/bench.py --game homebrewers --games 100000
 
 lint: setup
 	$(BIN)/ruff check brewbalance sim analysis reports tests bench

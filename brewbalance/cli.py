@@ -108,16 +108,17 @@ def simulate(
     conf = g.build(data)
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
+    options = parse_faction_options(g, conf, factions, lineup, counts)
     out = out or default_out(game, variant, seed, n_games)
     runner.check_out_folder(out, resume=False, force=force)
-    options = parse_faction_options(g, conf, factions, lineup, counts)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line(), options=options)
     _execute(g, conf, plan, out, jobs, quiet, check)
 
 
 def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts) -> dict:
-    """--factions / --lineup: checked against the game's factions; {} when neither is given."""
+    """--factions / --lineup as the game's `options`, checked against its factions (the game may
+    check more through `check_options`); {} when neither is given."""
     if factions is None and lineup is None:
         return {}
     known = g.factions(conf)
@@ -127,12 +128,20 @@ def parse_faction_options(g, conf, factions: str | None, lineup: str | None, cou
         raise UsageError("give --factions or --lineup, not both")
     key, text = ("factions", factions) if factions is not None else ("lineup", lineup)
     items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items:
+        raise UsageError(f"--{key}: give faction ids separated by commas")
     for x in items:
         if x not in known:
             raise UsageError(f"--{key}: unknown faction '{x}'; choose from {choices(known)}")
+    if key == "factions" and len(set(items)) < max(counts):
+        raise UsageError(f"--factions lists {len(set(items))} factions, fewer than {max(counts)} players: "
+                         "they cannot seat every player (factions are distinct in a game)")
+    if key == "lineup" and len(items) < max(counts):
+        raise UsageError(f"--lineup names {len(items)} factions, fewer than {max(counts)} players")
     options = {key: items}
     if hasattr(g, "check_options"):
         g.check_options(conf, counts, options)
+    return options
     return options
 
 

@@ -7,8 +7,9 @@ def games() -> dict:
     from sim.brewin_usa import GAME as brewin_usa
     from sim.dragon_brew import GAME as dragon_brew
     from sim.dwarfest import GAME as dwarfest
+    from sim.homebrewers import GAME as homebrewers
 
-    return {g.id: g for g in (dwarfest, brewin_usa, dragon_brew)}
+    return {g.id: g for g in (dwarfest, brewin_usa, homebrewers, dragon_brew)}
 
 
 def get_game(game_id: str):

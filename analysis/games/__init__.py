@@ -11,7 +11,7 @@ from collections.abc import Callable
 import duckdb
 import polars as pl
 
-from analysis.games import brewin_usa, dragon_brew, dwarfest
+from analysis.games import brewin_usa, dragon_brew, dwarfest, homebrewers
 
 ExtrasFn = Callable[[duckdb.DuckDBPyConnection], dict[str, pl.DataFrame]]
 
@@ -19,6 +19,7 @@ EXTRAS: dict[str, ExtrasFn] = {
     "dwarfest": dwarfest.extras,
     "brewin_usa": brewin_usa.extras,
     "dragon_brew": dragon_brew.extras,
+    "homebrewers": homebrewers.extras,
 }
 
 

@@ -161,6 +161,8 @@ def _coerce(key: str, old, value):
 
 def apply_variant(data: GameData, variant: str) -> None:
     variants = data.tree.get("variants", {}).get("variant", {})
+    if variant == "base" and variant not in variants and variants:
+        variant = next(iter(variants))  # a game without a `base` variant: its first variant is the default
     if variant not in variants:
         raise UsageError(f"unknown variant '{variant}' for {data.game}; choose from {choices(variants)}")
     for key, value in variants[variant].get("set", {}).items():

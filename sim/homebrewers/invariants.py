@@ -1,0 +1,92 @@
+"""Homebrewers invariants, checked after every phase by `simulate --check` and by the tests.
+
+Each check returns 0 when the state is sound, else the code of the first broken rule (VIOLATIONS
+names them).
+"""
+
+from sim.core.jit import jit
+
+from . import constants as C
+from .rules import n_slots
+
+VIOLATIONS = (
+    "ok", "negative money, reputation or grain", "sanitization out of range", "quality outside 0-12",
+    "more than one marker on a locked level", "flavor cards not conserved", "flavors under recipes miscounted",
+    "more than one extra action or power use in a month", "dice count wrong", "month out of range",
+)
+(OK, NEGATIVE, SANITIZE, QUALITY, LOCK, CARDS, FLAVORS, EXTRA, DICE, MONTH) = range(len(VIOLATIONS))
+
+
+@jit
+def check_all(S, R, n):
+    if S.g[C.G_MONTH] < 0 or S.g[C.G_MONTH] >= C.MONTHS:
+        return MONTH
+    for s in range(C.N_ROWS):
+        active = s < n or (s == C.CHARLIE and n == 2)
+        if not active:
+            continue
+        for r in range(C.N_RECIPES):
+            q = S.pl[s, C.Q0 + r]
+            if q < 0 or q > C.MAX_Q:
+                return QUALITY
+        if s == C.CHARLIE:
+            continue
+        if S.pl[s, C.MONEY] < 0 or S.pl[s, C.REP] < 0:
+            return NEGATIVE
+        for r in range(C.N_RECIPES):
+            if S.pl[s, C.GRAIN0 + r] < 0:
+                return NEGATIVE
+        if S.pl[s, C.COVERED] < 0 or S.pl[s, C.COVERED] > n_slots(S, R, s):
+            return SANITIZE
+        if S.pl[s, C.EXTRA_USED] > 1 or S.pl[s, C.POWER_USED] > 1 or S.pl[s, C.ST_EXTRAS] > S.g[C.G_MONTH] + 1:
+            return EXTRA
+        k = 0
+        for a in range(C.N_ACTIONS):
+            if S.dice[s, a] < 0:
+                return DICE
+            k += S.dice[s, a]
+        if S.g[C.G_PHASE] == C.PH_TRADE and k != 3:
+            return DICE
+        if S.g[C.G_PHASE] == C.PH_ACTION and k != 0:
+            return DICE
+    for r in range(C.N_RECIPES):
+        at12 = 0
+        for s in range(C.N_ROWS):
+            if (s < n or (s == C.CHARLIE and n == 2)) and S.pl[s, C.Q0 + r] == C.MAX_Q:
+                at12 += 1
+                if S.g[C.G_LOCK0 + r] != s:
+                    return LOCK
+        if at12 > 1 or (at12 == 0 and S.g[C.G_LOCK0 + r] >= 0):
+            return LOCK
+    deck, disc, row, other = 0, 0, 0, 0
+    for c in range(C.DECK):
+        loc = S.card[c, 0]
+        if loc == C.LOC_DECK:
+            deck += 1
+        elif loc == C.LOC_DISCARD:
+            disc += 1
+        elif loc == C.LOC_ROW:
+            row += 1
+        elif loc == C.LOC_HAND or loc == C.LOC_RECIPE:
+            if S.card[c, 1] < 0 or S.card[c, 1] >= n:
+                return CARDS
+            other += 1
+        else:
+            return CARDS
+    if deck != S.g[C.G_DECK_N] or disc != S.g[C.G_DISC_N] or deck + disc + row + other != C.DECK:
+        return CARDS
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0 and S.card[c, 0] != C.LOC_ROW:
+            return CARDS
+    for s in range(n):
+        for r in range(C.N_RECIPES):
+            for k in range(C.N_KINDS):
+                cnt = 0
+                for c in range(C.DECK):
+                    if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == s and S.card[c, 2] == r \
+                            and R.cards[R.phys[c], C.CF_KIND] == k:
+                        cnt += 1
+                if cnt != S.fl[s, r, k]:
+                    return FLAVORS
+    return OK

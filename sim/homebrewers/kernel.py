@@ -1,0 +1,709 @@
+"""Homebrewers game flow: 8 months of trade and action phases, Summerfest and Octoberfest, for a
+batch of games. `run_chunk` is the compiled entry point; sim/homebrewers/__init__.py wraps it.
+
+Actions that need a decision (where grain goes, which card to draw) live here, between the pure
+rules (rules.py) and the bots (policies.py).
+"""
+
+import numpy as np
+
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
+
+from . import constants as C
+from . import invariants as inv
+from . import policies as pol
+from . import rules as ru
+from .state import RNG_DICE0, RNG_FACTION, RNG_POL0
+
+STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
+STREAM_FACTIONS = 101
+
+
+@jit_inline
+def seed_streams(S, seed, game_id):
+    for s in range(13):
+        stream, sub = STREAM_DECKS, 0
+        if s == RNG_FACTION:
+            stream, sub = STREAM_FACTIONS, 0
+        elif s >= RNG_POL0:
+            stream, sub = STREAM_POLICY, s - RNG_POL0
+        elif s >= RNG_DICE0:
+            stream, sub = STREAM_DICE, s - RNG_DICE0
+        S.rng[s] = stream_seed(seed, game_id, stream, sub)
+
+
+@jit_inline
+def decided(S):
+    S.g[C.G_DECISIONS] += 1
+
+
+@jit_inline
+def assign_factions(S, R, n, pool, n_pool, lineup):
+    """Faction of each seat from the faction stream only: distinct characters drawn uniformly from
+    the pool in random seat order, or the fixed lineup; everyone `standard` in the standard variant."""
+    if ru.param(R, C.P_USE_CHARACTERS) == 0 or ru.param(R, C.P_STANDARD_TILE) == 1:
+        for s in range(C.MAX_PLAYERS):
+            S.board[C.B_FACTION, s] = C.STANDARD
+        return
+    if lineup[0] >= 0:
+        for s in range(n):
+            S.board[C.B_FACTION, s] = lineup[s % lineup.shape[0]]
+        return
+    t = S.tmp
+    for i in range(n_pool):
+        t[i] = pool[i]
+    for s in range(n):  # partial Fisher-Yates
+        j = s + randint(S.rng, RNG_FACTION, n_pool - s)
+        x = t[s]
+        t[s] = t[j]
+        t[j] = x
+        S.board[C.B_FACTION, s] = t[s]
+
+
+# --- effects -------------------------------------------------------------------------------------
+
+@jit
+def draw_card(S, R, seat, pols, choice):
+    """Draw one flavor card: choice 0..3 face-up, 4 deck (+8: pay to refresh the row first)."""
+    if choice >= 8:
+        if S.pl[seat, C.MONEY] >= ru.param(R, C.P_REFRESH):
+            S.pl[seat, C.MONEY] -= ru.param(R, C.P_REFRESH)
+            ru.refresh_row(S)
+            ru.trace(S, C.TR_REFRESH, seat, 0, 0, 0, 0, 0)
+        choice -= 8
+    c = -1
+    if choice < 4:
+        c = S.pile[C.PILE_ROW, choice]
+        if c >= 0:
+            S.pile[C.PILE_ROW, choice] = -1
+            ru.to_hand(S, seat, c)
+            ru.refill_row(S)
+    if c < 0:
+        c = ru.draw_top(S)
+        if c < 0:
+            return
+        ru.to_hand(S, seat, c)
+    S.pl[seat, C.ST_DRAWN] += 1
+    ru.log_event(S, seat, R.phys[c], C.LOG_DRAW, 1, choice)
+    ru.trace(S, C.TR_DRAW, seat, c, choice, 0, 0, 0)
+
+
+@jit
+def gain_basic(S, R, seat, pols, e, amt):
+    """Money, reputation, grain, sanitize, draw: the effects allowed on track spaces."""
+    p = pols[seat]
+    if e == C.E_MONEY:
+        S.pl[seat, C.MONEY] += amt
+    elif e == C.E_REP:
+        S.pl[seat, C.REP] += amt
+    elif e == C.E_GRAIN:
+        for _ in range(amt):
+            decided(S)
+            r = pol.choose_grain(S, R, seat, p)
+            S.pl[seat, C.GRAIN0 + r] += 1
+            ru.trace(S, C.TR_GRAIN, seat, r, 0, 0, 0, 0)
+    elif e == C.E_SANITIZE:
+        for _ in range(amt):
+            if S.pl[seat, C.COVERED] > 0:
+                S.pl[seat, C.COVERED] -= 1
+                ru.trace(S, C.TR_SANITIZE, seat, S.pl[seat, C.COVERED], 0, 0, 0, 0)
+    elif e == C.E_DRAW:
+        for _ in range(amt):
+            decided(S)
+            draw_card(S, R, seat, pols, pol.choose_draw(S, R, seat, p))
+
+
+@jit
+def move_quality(S, R, seat, pols, r, amt):
+    """Move seat's marker on recipe r up by amt, stopping at 12 (or 11 if someone else locked it);
+    every track space passed or landed on pays its benefit (not to Charlie). Returns levels moved."""
+    q = S.pl[seat, C.Q0 + r]
+    target = min(q + amt, ru.cap_for(S, seat, r))
+    if target <= q:
+        return np.int64(0)
+    S.pl[seat, C.Q0 + r] = target
+    if target == C.MAX_Q:
+        S.g[C.G_LOCK0 + r] = seat
+    if seat == C.CHARLIE:
+        return target - q
+    for lv in range(q + 1, target + 1):
+        b = S.board[r, lv]
+        if b > 0:
+            ru.trace(S, C.TR_GAIN, seat, b // 8, b % 8, r, lv, 0)
+            gain_basic(S, R, seat, pols, b // 8, b % 8)
+    return target - q
+
+
+@jit
+def apply_top(S, R, seat, pols, r, top):
+    if top == C.T_MONEY:
+        S.pl[seat, C.MONEY] += 2
+    elif top == C.T_REP:
+        S.pl[seat, C.REP] += 1
+    elif top == C.T_QUALITY:
+        move_quality(S, R, seat, pols, r, 1)
+    else:  # adjacent recipe (left or right, wrapping) +1 unless it is already at 6 or more
+        left = (r + C.N_RECIPES - 1) % C.N_RECIPES
+        right = (r + 1) % C.N_RECIPES
+        ql, qr = S.pl[seat, C.Q0 + left], S.pl[seat, C.Q0 + right]
+        tgt = -1
+        if ql < 6 and qr < 6:
+            tgt = left if ql <= qr else right
+        elif ql < 6:
+            tgt = left
+        elif qr < 6:
+            tgt = right
+        if tgt >= 0:
+            move_quality(S, R, seat, pols, tgt, 1)
+
+
+@jit
+def brew(S, R, seat, pols, r, gabriel):
+    """The four brewing steps. gabriel: the Contender's brew at quality 1, no grain, no trub."""
+    p = pols[seat]
+    q0 = np.int64(0)
+    target = np.int64(0)
+    if gabriel:
+        moved = move_quality(S, R, seat, pols, r, 1)
+        keep = True
+    else:
+        lv = ru.level(S, R, seat)
+        q0 = S.pl[seat, C.Q0 + r]
+        target = min(q0 + lv, ru.cap_for(S, seat, r))
+        keep = False
+        decided(S)
+        if pol.andrew_keeps(S, R, seat, p):
+            keep = True
+            S.pl[seat, C.POWER_USED] = 1
+            S.pl[seat, C.MONEY] -= ru.param(R, C.P_POWER)
+            S.pl[seat, C.ST_POWERS] += 1
+            ru.log_event(S, seat, R.cards.shape[0] + C.ANDREW, C.LOG_POWER, ru.param(R, C.P_POWER), r)
+            ru.trace(S, C.TR_POWER, seat, C.ANDREW, r, 0, 0, 0)
+        # step 1: move (the spaces passed pay in step 4, after the flavors)
+        S.pl[seat, C.Q0 + r] = target
+        if target == C.MAX_Q:
+            S.g[C.G_LOCK0 + r] = seat
+        moved = target - q0
+        # step 2: the grain becomes trub on the leftmost uncovered spot (unless Andrew keeps it)
+        if not keep:
+            S.pl[seat, C.GRAIN0 + r] -= 1
+            S.pl[seat, C.COVERED] += 1
+    S.pl[seat, C.ST_BREWS] += 1
+    ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_BREW + r, C.LOG_BREW, moved, r)
+    ru.trace(S, C.TR_BREW, seat, r, moved, S.pl[seat, C.Q0 + r], 1 if gabriel else 0, 1 if keep else 0)
+    # step 3: flavor tops under this recipe (a +1 quality top pays the spaces it passes at once)
+    for c in range(C.DECK):
+        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
+            apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
+    if not gabriel:
+        # step 4: the track spaces the main move passed or landed on
+        for lv in range(q0 + 1, target + 1):
+            b = S.board[r, lv]
+            if b > 0:
+                ru.trace(S, C.TR_GAIN, seat, b // 8, b % 8, r, lv, 0)
+                gain_basic(S, R, seat, pols, b // 8, b % 8)
+
+
+@jit
+def gain_effect(S, R, seat, pols, e, amt):
+    p = pols[seat]
+    if e < C.BASIC_EFFECTS and e != C.E_QUALITY_LOWEST:
+        gain_basic(S, R, seat, pols, e, amt)
+    elif e == C.E_QUALITY_LOWEST:
+        for _ in range(amt):
+            decided(S)
+            r = pol.lowest_choice(S, R, seat, p)
+            if r >= 0:
+                move_quality(S, R, seat, pols, r, 1)
+    elif e == C.E_BREW:
+        for _ in range(amt):
+            decided(S)
+            r = pol.choose_brew(S, R, seat, p)
+            if r >= 0:
+                brew(S, R, seat, pols, r, False)
+    elif e == C.E_SAN_GRAIN:
+        gain_basic(S, R, seat, pols, C.E_SANITIZE, 1)
+        gain_basic(S, R, seat, pols, C.E_GRAIN, 1)
+    elif e == C.E_COPY:
+        decided(S)
+        c = pol.copy_choice(S, R, seat, p)
+        if c >= 0:
+            apply_top(S, R, seat, pols, S.card[c, 2], R.cards[R.phys[c], C.CF_TOP])
+
+
+@jit_inline
+def do_event(S, R, seat, pols, ev, bottom):
+    if bottom:
+        S.pl[seat, C.MONEY] -= ru.param(R, C.P_EVENT_BOTTOM)
+        gain_effect(S, R, seat, pols, R.events[ev, C.EV_BOT], R.events[ev, C.EV_BOT_N])
+        gain_effect(S, R, seat, pols, R.events[ev, C.EV_BOT2], R.events[ev, C.EV_BOT2_N])
+    else:
+        gain_effect(S, R, seat, pols, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
+    ru.trace(S, C.TR_EVENT, seat, ev, 1 if bottom else 0, 0, 0, 0)
+
+
+@jit
+def take_action(S, R, seat, pols, a):
+    """Resolve one action die (or extra action) of face a."""
+    p = pols[seat]
+    if a == C.SANITIZE:
+        gain_basic(S, R, seat, pols, C.E_SANITIZE, 1)
+    elif a == C.GRAIN:
+        gain_basic(S, R, seat, pols, C.E_GRAIN, 1)
+    elif a == C.BREW:
+        decided(S)
+        r = pol.choose_brew(S, R, seat, p)
+        if r >= 0:
+            brew(S, R, seat, pols, r, False)
+    elif a == C.EVENT:
+        ev = S.board[C.B_EVENTS, S.g[C.G_MONTH]]
+        decided(S)
+        do_event(S, R, seat, pols, ev, pol.event_bottom(S, R, seat, p, ev))
+    else:
+        decided(S)
+        code = pol.choose_flavor(S, R, seat, p)
+        if code < 0:
+            decided(S)
+            draw_card(S, R, seat, pols, pol.choose_draw(S, R, seat, p))
+        else:
+            c, t = code // 8, code % 8
+            if t < 4:
+                S.card[c, 0] = C.LOC_RECIPE
+                S.card[c, 2] = t
+                S.fl[seat, t, R.cards[R.phys[c], C.CF_KIND]] += 1
+                S.pl[seat, C.ST_TOP] += 1
+                ru.log_event(S, seat, R.phys[c], C.LOG_TOP, 1, t)
+                ru.trace(S, C.TR_PLAY_TOP, seat, c, t, 0, 0, 0)
+            else:
+                ru.discard(S, c)
+                S.pl[seat, C.ST_BOTTOM] += 1
+                ru.log_event(S, seat, R.phys[c], C.LOG_BOTTOM, 1, 4)
+                ru.trace(S, C.TR_PLAY_BOTTOM, seat, c, 0, 0, 0, 0)
+                gain_effect(S, R, seat, pols, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
+
+
+@jit
+def use_power(S, R, seat, pols):
+    p = pols[seat]
+    ch = S.pl[seat, C.FACTION]
+    S.pl[seat, C.POWER_USED] = 1
+    S.pl[seat, C.MONEY] -= ru.param(R, C.P_POWER)
+    S.pl[seat, C.ST_POWERS] += 1
+    a = -1
+    if ch == C.ANANYA:
+        a = ru.roll_face(S, R, RNG_DICE0 + seat)
+        S.pl[seat, C.EXTRA_DIE] = a
+    elif ch == C.COLT:
+        decided(S)
+        m = pol.best_revealed_event(S, R, seat, p)
+        ev = S.board[C.B_EVENTS, m]
+        a = ev
+        gain_effect(S, R, seat, pols, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
+    elif ch == C.EVIE:
+        c1 = ru.draw_top(S)
+        c2 = ru.draw_top(S)
+        if c1 >= 0:
+            decided(S)
+            keep = pol.evie_keep(S, R, seat, p, c1, c2)
+            other = c2 if keep == c1 else c1
+            ru.to_hand(S, seat, keep)
+            S.pl[seat, C.ST_DRAWN] += 1
+            ru.log_event(S, seat, R.phys[keep], C.LOG_DRAW, 1, 5)
+            if other >= 0:
+                ru.discard(S, other)
+            a = keep
+    elif ch == C.GABRIEL:
+        decided(S)
+        r = pol.lowest_choice(S, R, seat, p)
+        a = r
+        if r >= 0:
+            brew(S, R, seat, pols, r, True)
+    elif ch == C.KATHERINE:
+        a = S.pl[seat, C.COVERED]
+        S.pl[seat, C.COVERED] = 0
+    elif ch == C.TONY:
+        decided(S)
+        r = pol.lowest_choice(S, R, seat, p)
+        a = r
+        if r >= 0:
+            move_quality(S, R, seat, pols, r, 1)
+    ru.log_event(S, seat, R.cards.shape[0] + ch, C.LOG_POWER, ru.param(R, C.P_POWER), a)
+    ru.trace(S, C.TR_POWER, seat, ch, a, 0, 0, 0)
+
+
+@jit
+def action_turn(S, R, seat, pols):
+    p = pols[seat]
+    for _ in range(60):  # a turn has at most ~10 steps; the bound only guards against a bot bug
+        decided(S)
+        step = pol.next_step(S, R, seat, p)
+        kind, a, b = step // 64, (step // 8) % 8, step % 8
+        if kind == C.STEP_DONE:
+            break
+        if kind == C.STEP_USE:
+            S.dice[seat, a] -= 1
+            ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
+            take_action(S, R, seat, pols, a)
+        elif kind == C.STEP_CHANGE:
+            S.dice[seat, a] -= 1
+            S.dice[seat, b] += 1
+            S.pl[seat, C.MONEY] -= ru.param(R, C.P_CHANGE)
+            S.pl[seat, C.ST_CHANGES] += 1
+            ru.trace(S, C.TR_CHANGE, seat, a, b, 0, 0, 0)
+        elif kind == C.STEP_FORGO:
+            S.dice[seat, a] -= 1
+            S.pl[seat, C.MONEY] += ru.param(R, C.P_FORGO)
+            S.pl[seat, C.ST_FORGONE] += 1
+            ru.trace(S, C.TR_FORGO, seat, a, 0, 0, 0, 0)
+        elif kind == C.STEP_POWER:
+            use_power(S, R, seat, pols)
+        elif kind == C.STEP_EXTRA:
+            S.pl[seat, C.EXTRA_USED] = 1
+            S.pl[seat, C.MONEY] -= ru.param(R, C.P_EXTRA)
+            S.pl[seat, C.ST_EXTRAS] += 1
+            ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_EXTRA, C.LOG_EXTRA, ru.param(R, C.P_EXTRA), a)
+            ru.trace(S, C.TR_EXTRA, seat, a, 0, 0, 0, 0)
+            take_action(S, R, seat, pols, a)
+        else:  # Ananya's extra die: use it if its action is legal, else it is lost
+            S.pl[seat, C.EXTRA_DIE] = -1
+            ru.trace(S, C.TR_DIE, seat, a, 1, 0, 0, 0)
+            if pol.legal_use(S, R, seat, a):
+                take_action(S, R, seat, pols, a)
+    # unresolved dice (only after the guard) are forgone
+    for a in range(C.N_ACTIONS):
+        while S.dice[seat, a] > 0:
+            S.dice[seat, a] -= 1
+            S.pl[seat, C.MONEY] += ru.param(R, C.P_FORGO)
+    S.pl[seat, C.EXTRA_DIE] = -1
+
+
+# --- trade phase -------------------------------------------------------------------------------------
+
+@jit
+def reroll_triples(S, R, n, pols):
+    for s in range(n):
+        if ru.triple(S, s):
+            decided(S)
+            if pol.wants_reroll(S, R, s, pols[s], s):
+                ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
+                ru.trace(S, C.TR_REROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
+
+
+@jit
+def do_trade(S, R, i, j, a, b):
+    """Seat i gives a die showing a for j's die showing b (j may be Charlie)."""
+    S.dice[i, a] -= 1
+    S.dice[i, b] += 1
+    S.dice[j, b] -= 1
+    S.dice[j, a] += 1
+    S.pl[i, C.ST_TRADES] += 1
+    S.g[C.G_TRADES] += 1
+    ru.log_event(S, i, R.cards.shape[0] + C.SPECIAL_TRADE, C.LOG_TRADE, a, b)
+    if j < C.MAX_PLAYERS:
+        S.pl[j, C.ST_TRADES] += 1
+        ru.log_event(S, j, R.cards.shape[0] + C.SPECIAL_TRADE, C.LOG_TRADE, b, a)
+    ru.trace(S, C.TR_TRADE, i, j, a, b, 0, 0)
+
+
+@jit
+def player_trades(S, R, n, pols):
+    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly."""
+    for _ in range(ru.param(R, C.P_MAX_TRADES)):
+        reroll_triples(S, R, n, pols)
+        best, bi, bj, ba, bb = -1e9, -1, -1, -1, -1
+        for i in range(n):  # each seat's current dice value, once per round of proposals
+            if not pol.is_random(R, pols[i]):
+                S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
+        for i in range(n):
+            for j in range(i + 1, n):
+                for a in range(C.N_ACTIONS):
+                    if S.dice[i, a] == 0:
+                        continue
+                    for b in range(C.N_ACTIONS):
+                        if b == a or S.dice[j, b] == 0:
+                            continue
+                        gi = 0.0
+                        gj = 0.0
+                        if not pol.is_random(R, pols[i]):
+                            gi = pol.swap_gain_from(S, R, i, pols[i], a, b, S.vals[30 + i])
+                            if gi <= R.pol_w[pols[i], C.W_TRADE_MARGIN]:
+                                continue
+                        if not pol.is_random(R, pols[j]):
+                            gj = pol.swap_gain_from(S, R, j, pols[j], b, a, S.vals[30 + j])
+                            if gj <= R.pol_w[pols[j], C.W_TRADE_MARGIN]:
+                                continue
+                        if gi + gj > best:
+                            best, bi, bj, ba, bb = gi + gj, i, j, a, b
+        if bi < 0:
+            break
+        # a random bot in the pair decides by coin
+        decided(S)
+        if pol.is_random(R, pols[bi]) and not pol.accepts(S, R, bi, pols[bi], ba, bb):
+            break
+        decided(S)
+        if pol.is_random(R, pols[bj]) and not pol.accepts(S, R, bj, pols[bj], bb, ba):
+            break
+        do_trade(S, R, bi, bj, ba, bb)
+    reroll_triples(S, R, n, pols)
+
+
+@jit_inline
+def charlie_phase(S, R, pols):
+    """2 players: the start player rolls Charlie's dice; turns of single trades with Charlie until
+    both pass in a row; then Charlie's top card advances him."""
+    start = S.g[C.G_START]
+    ru.roll_dice(S, R, C.CHARLIE, RNG_DICE0 + C.CHARLIE, 3)
+    ru.trace(S, C.TR_ROLL, C.CHARLIE, S.dice[C.CHARLIE, 0], S.dice[C.CHARLIE, 1], S.dice[C.CHARLIE, 2],
+             S.dice[C.CHARLIE, 3], S.dice[C.CHARLIE, 4])
+    passes = 0
+    turn = 0
+    while passes < 2 and turn < ru.param(R, C.P_CHARLIE_TURNS):
+        s = (start + turn) % 2
+        turn += 1
+        if ru.triple(S, C.CHARLIE):
+            decided(S)
+            if pol.wants_reroll(S, R, s, pols[s], C.CHARLIE):
+                ru.roll_dice(S, R, C.CHARLIE, RNG_DICE0 + C.CHARLIE, 3)
+                ru.trace(S, C.TR_REROLL, C.CHARLIE, S.dice[C.CHARLIE, 0], S.dice[C.CHARLIE, 1],
+                         S.dice[C.CHARLIE, 2], S.dice[C.CHARLIE, 3], S.dice[C.CHARLIE, 4])
+        decided(S)
+        code = pol.charlie_trade(S, R, s, pols[s])
+        if code < 0:
+            passes += 1
+        else:
+            passes = 0
+            do_trade(S, R, s, C.CHARLIE, code // 8, code % 8)
+
+
+@jit_inline
+def charlie_advance(S, R, pols):
+    pos = S.g[C.G_CHARLIE_POS] % C.CHARLIE_DECK
+    S.g[C.G_CHARLIE_POS] += 1
+    card = S.board[C.B_CHARLIE, pos]
+    moved = 0
+    for r in range(C.N_RECIPES):
+        amt = R.charlie[card, r]
+        if amt > 0:
+            moved += move_quality(S, R, C.CHARLIE, pols, r, amt)
+    skip = 0
+    if moved == 0:  # he cannot move on this card: +1 on every other recipe instead
+        skip = 1
+        S.g[C.G_CHARLIE_SKIPS] += 1
+        for r in range(C.N_RECIPES):
+            if R.charlie[card, r] == 0:
+                move_quality(S, R, C.CHARLIE, pols, r, 1)
+    ru.trace(S, C.TR_CHARLIE, C.CHARLIE, card, skip, S.pl[C.CHARLIE, C.Q0], S.pl[C.CHARLIE, C.Q0 + 1],
+             S.pl[C.CHARLIE, C.Q0 + 2] * 16 + S.pl[C.CHARLIE, C.Q0 + 3])
+
+
+@jit_inline
+def charlie_reshuffle(S):
+    """After Summerfest Charlie's five cards are shuffled back into one stack."""
+    shuffle_n = C.CHARLIE_DECK
+    t = S.tmp
+    for i in range(shuffle_n):
+        t[i] = S.board[C.B_CHARLIE, i]
+    for k in range(shuffle_n - 1, 0, -1):
+        j = randint(S.rng, 0, k + 1)
+        x = t[k]
+        t[k] = t[j]
+        t[j] = x
+    for i in range(shuffle_n):
+        S.board[C.B_CHARLIE, i] = t[i]
+    S.g[C.G_CHARLIE_POS] = 0
+
+
+@jit_inline
+def trade_phase(S, R, n, pols):
+    for s in range(n):
+        pol.prep_trade(S, R, s, pols[s])
+    for s in range(n):
+        ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
+        ru.trace(S, C.TR_ROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
+    if n == 2:
+        charlie_phase(S, R, pols)
+    player_trades(S, R, n, pols)
+    if n == 2:
+        charlie_advance(S, R, pols)
+
+
+# --- scoring -----------------------------------------------------------------------------------------
+
+@jit
+def festival(S, R, n, fest):
+    out = S.tmp[40:46]
+    ru.award_medals(S, R, n, fest, out)
+    for s in range(n):
+        S.pl[s, C.REP] += out[s]
+        if out[s] > 0:
+            ru.log_event(S, s, R.cards.shape[0] + C.SPECIAL_MEDAL, C.LOG_MEDAL, out[s], fest)
+        if fest == 0:
+            S.pl[s, C.SUMMER_REP] = out[s]
+        else:
+            S.pl[s, C.MEDAL_REP] = out[s]
+            S.pl[s, C.GOLD] = S.tmp[16 + 4 * s]
+            S.pl[s, C.SILVER] = S.tmp[17 + 4 * s]
+            S.pl[s, C.BRONZE] = S.tmp[18 + 4 * s]
+            S.pl[s, C.HONORABLE] = S.tmp[19 + 4 * s]
+    if fest == 1:
+        for s in range(n):
+            for r in range(C.N_RECIPES):
+                S.pl[s, C.OCT_Q0 + r] = S.pl[s, C.Q0 + r]
+            j = ru.judges_total(S, R, s, False)
+            S.pl[s, C.JUDGE_REP] = j
+            S.pl[s, C.REP] += j
+            if j > 0:
+                ru.log_event(S, s, R.cards.shape[0] + C.SPECIAL_JUDGE, C.LOG_JUDGE, j, 0)
+            ru.trace(S, C.TR_JUDGE, s, j, 0, 0, 0, 0)
+
+
+@jit_inline
+def verify(S, R, n, check, phase):
+    S.g[C.G_PHASE] = phase
+    if check:
+        code = inv.check_all(S, R, n)
+        if code != 0:
+            S.g[C.G_VIOLATION] = code
+            return True
+    return False
+
+
+@jit
+def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
+    kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
+    for i in range(C.N_G):
+        S.g[i] = 0
+    S.g[C.G_EVENTS], S.g[C.G_TRACE] = kept_events, kept_trace
+    S.g[C.G_N] = n
+    S.g[C.G_GAME] = game_id
+    seed_streams(S, seed, game_id)
+    assign_factions(S, R, n, pool, n_pool, lineup)
+    ru.setup_board(S, R, n)
+    ru.setup_players(S, R, n)
+    for s in range(C.N_ROWS):
+        S.pl[s, C.EXTRA_DIE] = -1
+    ru.trace(S, C.TR_SETUP, -1, S.board[C.B_JUDGES, 1], S.board[C.B_JUDGES, 2], S.board[C.B_JUDGES, 3],
+             S.board[C.B_JUDGES, 4], 0)
+    for _ in range(ru.param(R, C.P_START_GRAIN)):
+        for s in range(n):
+            gain_basic(S, R, s, pols, C.E_GRAIN, 1)
+    if verify(S, R, n, check, C.PH_SETUP):
+        return
+    for m in range(C.MONTHS):
+        S.g[C.G_MONTH] = m
+        start = m % n
+        S.g[C.G_START] = start
+        ru.trace(S, C.TR_MONTH, start, m, S.board[C.B_EVENTS, m], 0, 0, 0)
+        for s in range(n):
+            S.pl[s, C.POWER_USED] = 0
+            S.pl[s, C.EXTRA_USED] = 0
+        trade_phase(S, R, n, pols)
+        if verify(S, R, n, check, C.PH_TRADE):
+            return
+        for k in range(n):
+            action_turn(S, R, (start + k) % n, pols)
+            if S.g[C.G_OVERFLOW]:
+                return
+        if verify(S, R, n, check, C.PH_ACTION):
+            return
+        if m == C.SUMMERFEST:
+            festival(S, R, n, 0)
+            if n == 2:
+                charlie_reshuffle(S)
+            if verify(S, R, n, check, C.PH_SUMMER):
+                return
+        elif m == C.OCTOBERFEST:
+            festival(S, R, n, 1)
+            if verify(S, R, n, check, C.PH_OCTOBER):
+                return
+    for s in range(n):
+        ru.trace(S, C.TR_SCORE, s, S.pl[s, C.REP], S.pl[s, C.SUMMER_REP], S.pl[s, C.MEDAL_REP],
+                 S.pl[s, C.JUDGE_REP], S.pl[s, C.MONEY])
+
+
+@jit_inline
+def assign_policies(game_id, n, seat_policies, n_policies, out):
+    """Rotate the policy list across seats game by game (every bot sits in every seat)."""
+    for s in range(n):
+        out[s] = seat_policies[(s + game_id) % n_policies]
+
+
+@jit_inline
+def rank_players(S, n, out_rank, out_win):
+    """Rank by reputation, then Octoberfest golds, silvers, bronzes; exact ties share the win."""
+    for s in range(n):
+        better = 0
+        for o in range(n):
+            if o == s:
+                continue
+            d = 0
+            for f in (C.REP, C.GOLD, C.SILVER, C.BRONZE):
+                if d == 0:
+                    if S.pl[o, f] > S.pl[s, f]:
+                        d = 1
+                    elif S.pl[o, f] < S.pl[s, f]:
+                        d = -1
+            if d > 0:
+                better += 1
+        out_rank[s] = better + 1
+    winners = 0
+    for s in range(n):
+        if out_rank[s] == 1:
+            winners += 1
+    for s in range(n):
+        out_win[s] = 1.0 / winners if out_rank[s] == 1 else 0.0
+    return winners
+
+
+N_GAME_COLS = 7  # game_id, n_players, rounds, decisions, end_reason, n_winners, trades
+N_PLAYER_COLS = 8 + 16 + 4  # game_id, seat, policy, score, rank, faction, money, reputation, stats
+
+
+@jit
+def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
+              events_per_game_max, check, pool, lineup):
+    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
+    Returns (games done, player rows, event rows, status)."""
+    pols = S.tmp[48:53]
+    ranks = S.tmp[53:58]
+    wins = S.vals[58:63]
+    S.g[C.G_EVENTS] = 0
+    ev_rows = 0
+    prow = 0
+    for i in range(n_games):
+        if S.ev.shape[0] - ev_rows < events_per_game_max:
+            return i, prow, ev_rows, STATUS_FULL
+        game_id = first_game + i
+        n = player_counts[game_id % player_counts.shape[0]]
+        assign_policies(game_id, n, seat_policies, seat_policies.shape[0], pols)
+        play_game(S, R, n, pols, seed, game_id, check, pool, pool.shape[0], lineup)
+        if S.g[C.G_OVERFLOW]:
+            return i, prow, ev_rows, STATUS_OVERFLOW
+        if S.g[C.G_VIOLATION]:
+            return i, prow, ev_rows, STATUS_VIOLATION
+        ev_rows = S.g[C.G_EVENTS]
+        winners = rank_players(S, n, ranks, wins)
+        for s in range(n):
+            row = players[prow]
+            row[0] = game_id
+            row[1] = s
+            row[2] = pols[s]
+            row[3] = S.pl[s, C.REP]
+            row[4] = ranks[s]
+            row[5] = S.pl[s, C.FACTION]
+            row[6] = S.pl[s, C.MONEY]
+            row[7] = S.pl[s, C.REP]
+            for k in range(20):
+                row[8 + k] = S.pl[s, C.ST_POWERS + k]
+            wins_out[prow] = wins[s]
+            prow += 1
+        g = games[i]
+        g[0] = game_id
+        g[1] = n
+        g[2] = C.MONTHS
+        g[3] = S.g[C.G_DECISIONS]
+        g[4] = 0
+        g[5] = winners
+        g[6] = S.g[C.G_TRADES]
+    return n_games, prow, ev_rows, STATUS_OK

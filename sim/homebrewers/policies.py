@@ -1,0 +1,655 @@
+"""Homebrewers bots. Every decision is one function taking (S, R, seat, p, ...) where p is the bot's
+row in the policy table (policies.toml); kind = random picks uniformly among legal moves, kind =
+heuristic scores the options with the weights W_* (in reputation) and takes the best.
+
+The heuristic ("greedy" and its styles "judge_hunter" and "racer"):
+  * a brew of recipe r is worth the levels gained x `quality` (+ `focus` per level when r already
+    leads its track for this bot), + `medal` per competitor overtaken (half when drawn level),
+    + `lowest` per level lifted off the bot's lowest recipe, + the flavor tops under r and the track
+    spaces passed (valued as effects);
+  * an effect is worth: money x `money`, reputation x `reputation`, grain x `grain`, a trub removed
+    x `sanitize`, a flavor card x `card`, a level on the lowest recipe `quality` + `lowest`;
+  * a flavor card played under a recipe is worth `judge` x the rise in judge reputation (judges other
+    than the lowest-recipe one) + `top` x its top benefit x the brews still expected on that recipe;
+    played for its bottom benefit it is worth the effect;
+  * a hand of dice is worth what the plan can do with it: brews possible with the grain and clean
+    spots (helped by grain and sanitize dice), then the rest at their effect values, never less than
+    the $2 of forgoing a die; a trade is accepted when it raises this by `trade_margin`;
+  * in the action phase the bot resolves its dice in the order flavor, event, sanitize, grain, brew,
+    using a die when its action is worth at least the forgo money, else changing it for $1 to the
+    most needed action (keeping `reserve` dollars) or forgoing it; it buys the extra action when the
+    best action is worth more than its $3, and uses its character's power when it pays, at the
+    moment it helps most (Ananya and Evie first, Katherine before brewing, Tony and Gabriel last,
+    Andrew on every brew, Colt for the best revealed event).
+Random bots choose uniformly among the legal steps and accept trades at even odds.
+"""
+
+import numpy as np
+
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import randint
+
+from . import constants as C
+from . import rules as ru
+from .state import RNG_POL0
+
+
+@jit_inline
+def is_random(R, p):
+    return R.pol_kind[p] == C.KIND_RANDOM
+
+
+@jit_inline
+def w(R, p, i):
+    return R.pol_w[p, i]
+
+
+@jit_inline
+def rnd(S, seat, k):
+    return randint(S.rng, RNG_POL0 + min(seat, C.MAX_PLAYERS - 1), k)
+
+
+@jit_inline
+def months_left(S):
+    return C.MONTHS - 1 - S.g[C.G_MONTH]
+
+
+@jit_inline
+def top_value(S, R, seat, p, top):
+    if top == C.T_MONEY:
+        return 2.0 * w(R, p, C.W_MONEY)
+    if top == C.T_REP:
+        return w(R, p, C.W_REP)
+    if top == C.T_QUALITY:
+        return w(R, p, C.W_QUALITY)
+    return 0.5 * w(R, p, C.W_QUALITY)
+
+
+@jit
+def eff_value(S, R, seat, p, e, amt):
+    if e == C.E_MONEY:
+        return amt * w(R, p, C.W_MONEY)
+    if e == C.E_REP:
+        return amt * w(R, p, C.W_REP)
+    if e == C.E_GRAIN:
+        return amt * w(R, p, C.W_GRAIN)
+    if e == C.E_SANITIZE:
+        return min(amt, S.pl[seat, C.COVERED]) * w(R, p, C.W_SANITIZE)
+    if e == C.E_DRAW:
+        return amt * w(R, p, C.W_CARD) * min(1.0, months_left(S) / 2.0)
+    if e == C.E_QUALITY_LOWEST:
+        return amt * (w(R, p, C.W_QUALITY) + w(R, p, C.W_LOWEST))
+    if e == C.E_BREW:
+        if ru.any_brew(S, R, seat):
+            return ru.level(S, R, seat) * w(R, p, C.W_QUALITY) + w(R, p, C.W_MEDAL) * 0.5
+        return 0.0
+    if e == C.E_SAN_GRAIN:
+        return w(R, p, C.W_GRAIN) + (w(R, p, C.W_SANITIZE) if S.pl[seat, C.COVERED] > 0 else 0.0)
+    if e == C.E_COPY:
+        best = 0.0
+        for c in range(C.DECK):
+            if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat:
+                best = max(best, top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]))
+        return best
+    return 0.0
+
+
+@jit_inline
+def move_value(S, R, seat, p, r, amt):
+    """Worth of moving recipe r up by amt (capped by the lock rule), with medals and the lowest judge."""
+    q = S.pl[seat, C.Q0 + r]
+    target = min(q + amt, ru.cap_for(S, seat, r))
+    if target <= q:
+        return 0.0
+    n = S.g[C.G_N]
+    v = (target - q) * w(R, p, C.W_QUALITY)
+    leader = True
+    lowest = True
+    second = C.MAX_Q + 1
+    for o in range(C.N_ROWS):
+        if o == seat or (o >= n and not (o == C.CHARLIE and n == 2)):
+            continue
+        qo = S.pl[o, C.Q0 + r]
+        if qo > q:
+            leader = False
+        if qo >= q and qo < target:
+            v += w(R, p, C.W_MEDAL)
+        elif qo == target:
+            v += 0.5 * w(R, p, C.W_MEDAL)
+    for k in range(C.N_RECIPES):
+        if k != r:
+            if S.pl[seat, C.Q0 + k] < q:
+                lowest = False
+            second = min(second, S.pl[seat, C.Q0 + k])
+    if leader:
+        v += (target - q) * w(R, p, C.W_FOCUS)
+    if lowest:
+        v += (min(target, second) - q) * w(R, p, C.W_LOWEST)
+    for lv in range(q + 1, target + 1):
+        b = S.board[r, lv]
+        if b > 0:
+            v += eff_value(S, R, seat, p, b // 8, b % 8)
+    if target == C.MAX_Q:
+        v += 2.0 * w(R, p, C.W_MEDAL)
+    return v
+
+
+@jit
+def brew_value(S, R, seat, p, r, amt):
+    v = move_value(S, R, seat, p, r, amt)
+    for k in range(C.DECK):
+        if S.card[k, 0] == C.LOC_RECIPE and S.card[k, 1] == seat and S.card[k, 2] == r:
+            v += top_value(S, R, seat, p, R.cards[R.phys[k], C.CF_TOP])
+    return v
+
+
+@jit
+def choose_brew(S, R, seat, p):
+    """Recipe to brew (must be brewable), or -1."""
+    if is_random(R, p):
+        k = 0
+        for r in range(C.N_RECIPES):
+            if ru.can_brew(S, R, seat, r):
+                k += 1
+        if k == 0:
+            return -1
+        x = rnd(S, seat, k)
+        for r in range(C.N_RECIPES):
+            if ru.can_brew(S, R, seat, r):
+                if x == 0:
+                    return r
+                x -= 1
+    best, arg = -1.0, -1
+    lv = ru.level(S, R, seat)
+    for r in range(C.N_RECIPES):
+        if ru.can_brew(S, R, seat, r):
+            v = brew_value(S, R, seat, p, r, lv)
+            if v > best:
+                best, arg = v, r
+    return arg
+
+
+@jit_inline
+def choose_grain(S, R, seat, p):
+    if is_random(R, p):
+        return rnd(S, seat, C.N_RECIPES)
+    lv = max(ru.level(S, R, seat), 2)
+    best, arg = -1e9, 0
+    for r in range(C.N_RECIPES):
+        v = brew_value(S, R, seat, p, r, lv) / (1.0 + 1.5 * S.pl[seat, C.GRAIN0 + r])
+        if v > best:
+            best, arg = v, r
+    return arg
+
+
+@jit
+def play_top_value(S, R, seat, p, c, r):
+    kind = R.cards[R.phys[c], C.CF_KIND]
+    before = ru.judges_total(S, R, seat, True)
+    S.fl[seat, r, kind] += 1
+    after = ru.judges_total(S, R, seat, True)
+    S.fl[seat, r, kind] -= 1
+    brews = months_left(S) * (0.6 if S.pl[seat, C.GRAIN0 + r] > 0 else 0.35) + 0.3
+    return w(R, p, C.W_JUDGE) * (after - before) + w(R, p, C.W_TOP) * brews * \
+        top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) + 0.15 * w(R, p, C.W_JUDGE)
+
+
+@jit
+def best_play(S, R, seat, p):
+    """Best card to play and where: (card * 8 + target) with target 0..3 a recipe, 4 the bottom;
+    S.vals[0] gets its value. -1 when the hand is empty."""
+    best, arg = -1e9, -1
+    rand_k = 0
+    for c in range(C.DECK):
+        if S.card[c, 0] != C.LOC_HAND or S.card[c, 1] != seat:
+            continue
+        for t in range(5):
+            if is_random(R, p):
+                rand_k += 1
+                continue
+            if t < 4:
+                v = play_top_value(S, R, seat, p, c, t)
+            else:
+                v = eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
+            if v > best:
+                best, arg = v, c * 8 + t
+    if is_random(R, p) and rand_k > 0:
+        x = rnd(S, seat, rand_k)
+        for c in range(C.DECK):
+            if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == seat:
+                if x < 5:
+                    S.vals[0] = 0.0
+                    return c * 8 + x
+                x -= 5
+    S.vals[0] = best
+    return arg
+
+
+@jit
+def card_draw_value(S, R, seat, p, c):
+    v = w(R, p, C.W_CARD) * min(1.0, months_left(S) / 2.0)
+    if c >= 0 and months_left(S) > 0:
+        best = 0.0
+        for r in range(C.N_RECIPES):
+            best = max(best, play_top_value(S, R, seat, p, c, r))
+        v += 0.3 * best
+    return v
+
+
+@jit
+def choose_draw(S, R, seat, p):
+    """0..3 a face-up card, 4 the deck top; + 8 to pay for a refresh of the row first."""
+    if is_random(R, p):
+        x = rnd(S, seat, 5)
+        if S.pl[seat, C.MONEY] >= ru.param(R, C.P_REFRESH) and rnd(S, seat, 2) == 1:
+            x += 8
+        return x
+    best, arg = card_draw_value(S, R, seat, p, -1), 4
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            v = card_draw_value(S, R, seat, p, c)
+            if v > best:
+                best, arg = v, i
+    return arg
+
+
+@jit_inline
+def choose_flavor(S, R, seat, p):
+    """-1 to draw, else the play code of best_play."""
+    has = ru.hand_size(S, seat) > 0
+    if is_random(R, p):
+        if has and rnd(S, seat, 2) == 1:
+            return best_play(S, R, seat, p)
+        return -1
+    if not has:
+        return -1
+    code = best_play(S, R, seat, p)
+    if S.vals[0] >= card_draw_value(S, R, seat, p, -1) or months_left(S) == 0:
+        return code
+    return -1
+
+
+@jit_inline
+def event_bottom(S, R, seat, p, ev):
+    cost = ru.param(R, C.P_EVENT_BOTTOM)
+    if S.pl[seat, C.MONEY] < cost:
+        return False
+    if is_random(R, p):
+        return rnd(S, seat, 2) == 1
+    top = eff_value(S, R, seat, p, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
+    bot = eff_value(S, R, seat, p, R.events[ev, C.EV_BOT], R.events[ev, C.EV_BOT_N]) + \
+        eff_value(S, R, seat, p, R.events[ev, C.EV_BOT2], R.events[ev, C.EV_BOT2_N])
+    return bot - cost * w(R, p, C.W_MONEY) > top
+
+
+@jit
+def event_worth(S, R, seat, p, ev):
+    top = eff_value(S, R, seat, p, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
+    if S.pl[seat, C.MONEY] >= ru.param(R, C.P_EVENT_BOTTOM):
+        bot = eff_value(S, R, seat, p, R.events[ev, C.EV_BOT], R.events[ev, C.EV_BOT_N]) + \
+            eff_value(S, R, seat, p, R.events[ev, C.EV_BOT2], R.events[ev, C.EV_BOT2_N]) - \
+            ru.param(R, C.P_EVENT_BOTTOM) * w(R, p, C.W_MONEY)
+        top = max(top, bot)
+    return top
+
+
+@jit
+def best_revealed_event(S, R, seat, p):
+    """Colt: the revealed month whose top action is worth most (S.vals[0] its value)."""
+    best, arg = -1.0, 0
+    for m in range(S.g[C.G_MONTH] + 1):
+        ev = S.board[C.B_EVENTS, m]
+        v = eff_value(S, R, seat, p, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
+        if is_random(R, p):
+            v = np.float64(rnd(S, seat, 100))
+        if v > best:
+            best, arg = v, m
+    S.vals[0] = best
+    return arg
+
+
+@jit
+def need(S, R, seat, p, a):
+    """How much taking action a now is worth to the heuristic."""
+    if a == C.SANITIZE:
+        cov = S.pl[seat, C.COVERED]
+        if cov == 0:
+            return 0.0
+        lv = ru.level(S, R, seat)
+        v = w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov)
+        if S.dice[seat, C.BREW] > 0:  # the next brew starts from a higher spot
+            v += (R.chars[S.pl[seat, C.FACTION], C.CH_LEVEL + cov - 1] - lv) * w(R, p, C.W_QUALITY)
+        return v
+    if a == C.GRAIN:
+        g = 0
+        for r in range(C.N_RECIPES):
+            if ru.can_move(S, seat, r):
+                g += S.pl[seat, C.GRAIN0 + r]
+        v = w(R, p, C.W_GRAIN)
+        if g >= 2 + S.dice[seat, C.BREW]:
+            v *= 0.5
+        if months_left(S) == 0 and S.dice[seat, C.BREW] == 0:
+            v = 0.0
+        return v
+    if a == C.BREW:
+        r = choose_brew(S, R, seat, p)
+        if r < 0:
+            return 0.0
+        return brew_value(S, R, seat, p, r, ru.level(S, R, seat))
+    if a == C.FLAVOR:
+        v = card_draw_value(S, R, seat, p, -1)
+        if ru.hand_size(S, seat) > 0:
+            best_play(S, R, seat, p)
+            v = max(v, S.vals[0])
+        return v
+    return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+
+
+@jit_inline
+def prep_trade(S, R, seat, p):
+    """Values dice_value needs that do not change while dice change hands (a flavor action, the
+    month's event), cached in S.vals[10 + seat] and S.vals[20 + seat]."""
+    if is_random(R, p):
+        return
+    S.vals[10 + seat] = card_draw_value(S, R, seat, p, -1)
+    S.vals[20 + seat] = event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+
+
+@jit
+def dice_value(S, R, seat, p, row):
+    """Worth of the dice in S.dice[row] to seat's plan (used to value trades)."""
+    d = S.dice[row]
+    gr = 0
+    for r in range(C.N_RECIPES):
+        if ru.can_move(S, seat, r):
+            gr += S.pl[seat, C.GRAIN0 + r]
+    cov = S.pl[seat, C.COVERED]
+    free = ru.n_slots(S, R, seat) - cov
+    san_use = min(d[C.SANITIZE], cov)
+    brews = min(d[C.BREW], gr + d[C.GRAIN], free + san_use)
+    lv = max(ru.level(S, R, seat), 1)
+    forgo = ru.param(R, C.P_FORGO) * w(R, p, C.W_MONEY)
+    v = brews * max(lv * w(R, p, C.W_QUALITY) + w(R, p, C.W_MEDAL), forgo)
+    v += (d[C.BREW] - brews) * forgo
+    v += d[C.GRAIN] * max(w(R, p, C.W_GRAIN) * (1.0 if gr + d[C.GRAIN] <= 3 else 0.4), forgo)
+    v += san_use * max(w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov), forgo) + (d[C.SANITIZE] - san_use) * forgo
+    fv = max(S.vals[10 + seat], forgo)  # set by prep_trade (they do not depend on the dice)
+    v += min(d[C.FLAVOR], 2) * fv + max(d[C.FLAVOR] - 2, 0) * forgo
+    ev = max(S.vals[20 + seat], forgo)
+    v += min(d[C.EVENT], 1) * ev + max(d[C.EVENT] - 1, 0) * forgo
+    return v
+
+
+@jit
+def swap_gain(S, R, seat, p, give, get):
+    return swap_gain_from(S, R, seat, p, give, get, dice_value(S, R, seat, p, seat))
+
+
+@jit
+def swap_gain_from(S, R, seat, p, give, get, before):
+    """Rise of seat's dice value if it gives a die showing `give` for one showing `get`."""
+    S.dice[seat, give] -= 1
+    S.dice[seat, get] += 1
+    after = dice_value(S, R, seat, p, seat)
+    S.dice[seat, give] += 1
+    S.dice[seat, get] -= 1
+    return after - before
+
+
+@jit
+def accepts(S, R, seat, p, give, get):
+    if is_random(R, p):
+        return rnd(S, seat, 2) == 1
+    return swap_gain(S, R, seat, p, give, get) > w(R, p, C.W_TRADE_MARGIN)
+
+
+@jit
+def wants_reroll(S, R, seat, p, row):
+    """Re-roll a triple (own dice, or Charlie's when row == CHARLIE)?"""
+    if is_random(R, p):
+        return rnd(S, seat, 2) == 1
+    for a in range(C.N_ACTIONS):
+        if S.dice[row, a] == 3:
+            if row == C.CHARLIE:
+                return a != C.BREW
+            if a == C.BREW and S.pl[seat, C.GRAIN0] + S.pl[seat, C.GRAIN0 + 1] + S.pl[seat, C.GRAIN0 + 2] + \
+                    S.pl[seat, C.GRAIN0 + 3] >= 2:
+                return False
+            return True
+    return False
+
+
+@jit_inline
+def charlie_trade(S, R, seat, p):
+    """Trade with Charlie: give * 8 + get, or -1 to pass."""
+    if is_random(R, p):
+        if rnd(S, seat, 2) == 0:
+            return -1
+        x = rnd(S, seat, 3)
+        give = 0
+        for a in range(C.N_ACTIONS):
+            if x < S.dice[seat, a]:
+                give = a
+                break
+            x -= S.dice[seat, a]
+        y = rnd(S, seat, 3)
+        get = 0
+        for a in range(C.N_ACTIONS):
+            if y < S.dice[C.CHARLIE, a]:
+                get = a
+                break
+            y -= S.dice[C.CHARLIE, a]
+        if give == get:
+            return -1
+        return give * 8 + get
+    best, arg = w(R, p, C.W_TRADE_MARGIN), -1
+    for give in range(C.N_ACTIONS):
+        if S.dice[seat, give] == 0:
+            continue
+        for get in range(C.N_ACTIONS):
+            if get == give or S.dice[C.CHARLIE, get] == 0:
+                continue
+            v = swap_gain(S, R, seat, p, give, get)
+            if v > best:
+                best, arg = v, give * 8 + get
+    return arg
+
+
+@jit
+def power_step(S, R, seat, p, phase):
+    """Use the character power now? phase 0 = start of turn, 1 = before a brew, 2 = end of turn."""
+    if S.pl[seat, C.POWER_USED] or not ru.has_power(S, R, seat) or S.pl[seat, C.MONEY] < ru.param(R, C.P_POWER):
+        return False
+    ch = S.pl[seat, C.FACTION]
+    if ch == C.ANDREW:
+        return False  # used inside a brew
+    if is_random(R, p):
+        return rnd(S, seat, 3) == 0
+    cost = ru.param(R, C.P_POWER) * w(R, p, C.W_MONEY)
+    if ch == C.ANANYA:
+        return phase == 0
+    if ch == C.EVIE:  # a card is worth it only with money left to act and months left to play it
+        return phase == 0 and S.pl[seat, C.MONEY] >= 3 and months_left(S) > 0
+    if ch == C.COLT:
+        best_revealed_event(S, R, seat, p)
+        return phase == 2 and S.vals[0] > cost
+    if ch == C.KATHERINE:
+        return phase == 1 and S.pl[seat, C.COVERED] >= 1
+    if ch == C.TONY or ch == C.GABRIEL:
+        if phase != 2:
+            return False
+        for r in range(C.N_RECIPES):
+            if S.pl[seat, C.Q0 + r] == ru.lowest_q(S, seat) and ru.can_move(S, seat, r):
+                return True
+    return False
+
+
+@jit_inline
+def andrew_keeps(S, R, seat, p):
+    if S.pl[seat, C.POWER_USED] or not ru.has_power(S, R, seat) or S.pl[seat, C.FACTION] != C.ANDREW:
+        return False
+    if S.pl[seat, C.MONEY] < ru.param(R, C.P_POWER):
+        return False
+    if is_random(R, p):
+        return rnd(S, seat, 2) == 1
+    return True
+
+
+@jit
+def lowest_choice(S, R, seat, p):
+    """Among the lowest recipes that can move, the one to raise (Tony, Gabriel, events)."""
+    lo = ru.lowest_q(S, seat)
+    best, arg = -1e9, -1
+    for r in range(C.N_RECIPES):
+        if S.pl[seat, C.Q0 + r] == lo and ru.can_move(S, seat, r):
+            v = brew_value(S, R, seat, p, r, 1) if not is_random(R, p) else np.float64(rnd(S, seat, 100))
+            if v > best:
+                best, arg = v, r
+    return arg
+
+
+@jit_inline
+def evie_keep(S, R, seat, p, a, b):
+    if is_random(R, p) or b < 0:
+        return a if (b < 0 or rnd(S, seat, 2) == 0) else b
+    return a if card_draw_value(S, R, seat, p, a) >= card_draw_value(S, R, seat, p, b) else b
+
+
+@jit_inline
+def copy_choice(S, R, seat, p):
+    """Card under one of seat's recipes whose top to copy, or -1."""
+    best, arg = -1.0, -1
+    for c in range(C.DECK):
+        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat:
+            v = top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) if not is_random(R, p) \
+                else np.float64(rnd(S, seat, 100))
+            if v > best:
+                best, arg = v, c
+    return arg
+
+
+@jit_inline
+def marginal_ok(S, R, seat, b):
+    """Changing a die to b is only worth it if the dice already showing b leave work for it."""
+    if b == C.BREW:
+        g = 0
+        for r in range(C.N_RECIPES):
+            if ru.can_move(S, seat, r):
+                g += S.pl[seat, C.GRAIN0 + r]
+        return S.dice[seat, C.BREW] < g + S.dice[seat, C.GRAIN]
+    if b == C.SANITIZE:
+        return S.dice[seat, C.SANITIZE] < S.pl[seat, C.COVERED]
+    if b == C.EVENT:
+        return S.dice[seat, C.EVENT] == 0
+    return True
+
+
+ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
+
+
+@jit
+def next_step(S, R, seat, p):
+    """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
+    money = S.pl[seat, C.MONEY]
+    change = ru.param(R, C.P_CHANGE)
+    if is_random(R, p):
+        return random_step(S, R, seat, p)
+    if power_step(S, R, seat, p, 0):
+        return C.STEP_POWER * 64
+    if S.pl[seat, C.EXTRA_DIE] >= 0:
+        return C.STEP_EXTRA_DIE * 64 + S.pl[seat, C.EXTRA_DIE] * 8
+    forgo = ru.param(R, C.P_FORGO) * w(R, p, C.W_MONEY)
+    for k in range(5):
+        a = ORDER[k]
+        if S.dice[seat, a] == 0:
+            continue
+        if a == C.BREW and power_step(S, R, seat, p, 1):
+            return C.STEP_POWER * 64
+        va = need(S, R, seat, p, a)
+        if va >= forgo and va > 0:
+            return C.STEP_USE * 64 + a * 8
+        best, arg = forgo, -1
+        if money - change >= w(R, p, C.W_RESERVE) * 0 and money >= change:
+            for b in range(C.N_ACTIONS):
+                if b == a:
+                    continue
+                if not marginal_ok(S, R, seat, b):
+                    continue
+                vb = need(S, R, seat, p, b) - change * w(R, p, C.W_MONEY)
+                if vb > best:
+                    best, arg = vb, b
+        if arg >= 0:
+            return C.STEP_CHANGE * 64 + a * 8 + arg
+        return C.STEP_FORGO * 64 + a * 8
+    if power_step(S, R, seat, p, 2):
+        return C.STEP_POWER * 64
+    cost = ru.param(R, C.P_EXTRA)
+    if S.pl[seat, C.EXTRA_USED] == 0 and money >= cost:
+        best, arg = cost * w(R, p, C.W_MONEY) + 0.5, -1
+        for b in range(C.N_ACTIONS):
+            vb = need(S, R, seat, p, b)
+            if vb > best:
+                best, arg = vb, b
+        if arg >= 0:
+            return C.STEP_EXTRA * 64 + arg * 8
+    return C.STEP_DONE * 64
+
+
+@jit_inline
+def legal_use(S, R, seat, a):
+    if a == C.SANITIZE:
+        return S.pl[seat, C.COVERED] > 0
+    if a == C.BREW:
+        return ru.any_brew(S, R, seat)
+    return True
+
+
+@jit
+def random_step(S, R, seat, p):
+    """Uniform over the legal steps: for each die face held: use (if legal), forgo, change to each
+    other face ($1); the power; the extra action for each legal face; done once no dice are left."""
+    money = S.pl[seat, C.MONEY]
+    if S.pl[seat, C.EXTRA_DIE] >= 0:
+        return C.STEP_EXTRA_DIE * 64 + S.pl[seat, C.EXTRA_DIE] * 8
+    k = 0
+    x = -1
+    for pass_ in range(2):
+        if pass_ == 1:
+            if k == 0:
+                return C.STEP_DONE * 64
+            x = rnd(S, seat, k)
+        idx = 0
+        for a in range(C.N_ACTIONS):
+            if S.dice[seat, a] == 0:
+                continue
+            if legal_use(S, R, seat, a):
+                if pass_ == 1 and idx == x:
+                    return C.STEP_USE * 64 + a * 8
+                idx += 1
+            if pass_ == 1 and idx == x:
+                return C.STEP_FORGO * 64 + a * 8
+            idx += 1
+            if money >= ru.param(R, C.P_CHANGE):
+                for b in range(C.N_ACTIONS):
+                    if b != a and legal_use(S, R, seat, b):
+                        if pass_ == 1 and idx == x:
+                            return C.STEP_CHANGE * 64 + a * 8 + b
+                        idx += 1
+        if (not S.pl[seat, C.POWER_USED]) and ru.has_power(S, R, seat) and money >= ru.param(R, C.P_POWER) \
+                and S.pl[seat, C.FACTION] != C.ANDREW:
+            if pass_ == 1 and idx == x:
+                return C.STEP_POWER * 64
+            idx += 1
+        if S.pl[seat, C.EXTRA_USED] == 0 and money >= ru.param(R, C.P_EXTRA):
+            for b in range(C.N_ACTIONS):
+                if legal_use(S, R, seat, b):
+                    if pass_ == 1 and idx == x:
+                        return C.STEP_EXTRA * 64 + b * 8
+                    idx += 1
+        if ru.dice_left(S, seat) == 0:
+            if pass_ == 1 and idx == x:
+                return C.STEP_DONE * 64
+            idx += 1
+        k = idx
+    return C.STEP_DONE * 64

@@ -1,0 +1,61 @@
+"""Homebrewers state and kernel inputs as NamedTuples of NumPy arrays (numba-friendly).
+
+State fields (column names in constants.py):
+  g      int64[N_G]            game counters (G_*): player count, month, start player, locks, piles
+  pl     int64[6, N_PL]        per seat (row 5 = Charlie): money, reputation, covered spots, grain and
+                               quality per recipe, faction, this month's power/extra flags, statistics
+  card   int64[54, 3]          per physical flavor card: location (LOC_*), owner, recipe
+  pile   int64[3, 54]          rows PILE_*: deck (top = last), discards, the face-up row
+  board  int64[8, 13]          track benefits per recipe and level, month events, judges, Charlie's deck,
+                               faction of each seat (rows B_*)
+  dice   int64[6, 5]           dice per seat (row 5 = Charlie), counted by action face
+  fl     int64[6, 4, 3]        flavor cards under each recipe, counted by flavor kind
+  rng    uint64[13]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions
+  ev     int64[cap, 7]         event rows: game, seat, month, card, kind, amount, target
+  trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
+  tmp    int64[64]             scratch for multi-value returns
+  vals   float64[64]           a bot's scores of its options (scratch)
+Kernels never allocate (see sim/core/jit.py): every buffer is here.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from . import constants as C
+from .data import HomebrewersConfig
+
+State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals")
+EV_COLS = 7
+N_RNG = 13
+RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION = 0, 1, 7, 12
+
+# Kernel inputs (few fields on purpose: numba's compile time grows with the tuple's size):
+#   p int64[params]  cards int64[T, 5] (kind, top, bottom, count, bottom amount)  phys int64[54]
+#   events int64[10, 6]  tiles int64[12, 4]  board int64[13]  judges int64[12, 5]
+#   chars int64[8, 7]  charlie int64[10, 4]  medals int64[3, 2, 4]  pol_kind int64[P]  pol_w float64[P, W]
+Rules = namedtuple("Rules", "p cards phys events tiles board judges chars charlie medals pol_kind pol_w")
+
+
+def make_rules(cfg: HomebrewersConfig) -> Rules:
+    cards = np.concatenate([cfg.cards, cfg.bottom_n[:, None]], axis=1).astype(np.int64)
+    return Rules(p=cfg.params, cards=cards, phys=cfg.phys, events=cfg.events, tiles=cfg.tiles, board=cfg.board,
+                 judges=cfg.judges, chars=cfg.chars, charlie=cfg.charlie, medals=cfg.medals,
+                 pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
+
+
+def make_state(event_capacity: int, trace_capacity: int = 1) -> State:
+    return State(
+        g=np.zeros(C.N_G, np.int64),
+        pl=np.zeros((C.N_ROWS, C.N_PL), np.int64),
+        card=np.zeros((C.DECK, 3), np.int64),
+        pile=np.zeros((3, C.DECK), np.int64),
+        board=np.zeros((8, C.MAX_Q + 1), np.int64),
+        dice=np.zeros((C.N_ROWS, C.N_ACTIONS), np.int64),
+        fl=np.zeros((C.N_ROWS, C.N_RECIPES, C.N_KINDS), np.int64),
+        rng=np.zeros(N_RNG, np.uint64),
+        ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
+        trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
+        tmp=np.zeros(64, np.int64),
+        vals=np.zeros(64, np.float64),
+    )

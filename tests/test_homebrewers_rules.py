@@ -1,0 +1,309 @@
+"""Homebrewers rules, scenario by scenario, including the rulebook's worked examples.
+
+Chance is forced: states are built by hand (tests/homebrewers_state.py), dice are set, not rolled.
+"""
+
+import numpy as np
+import pytest
+from homebrewers_state import blank, config, quality, under
+
+from sim.core.config import prepare
+from sim.core.errors import BrewError
+from sim.homebrewers import GAME
+from sim.homebrewers import constants as C
+from sim.homebrewers import kernel as K
+from sim.homebrewers import policies as pol
+from sim.homebrewers import rules as ru
+
+ALE, PORTER, STOUT, IPA = range(4)
+
+
+def medals(S, R, n, fest):
+    out = np.zeros(C.N_ROWS, np.int64)
+    ru.award_medals(S, R, n, fest, out)
+    return out
+
+
+# --- the rulebook's worked examples -------------------------------------------------------------
+
+def test_trade_example_both_sides_gain():
+    """Jenn holds two grain and a flavor and wants to sanitize; Chris holds two sanitize and a brew
+    and wants grain: they swap a grain for a sanitize."""
+    cfg, R, S, pols = blank(2)
+    jenn, chris = 0, 1
+    S.pl[jenn, C.COVERED] = 3  # dirty garage, plenty of grain already
+    S.pl[jenn, C.GRAIN0 + ALE] = 3
+    S.pl[chris, C.COVERED] = 1  # one trub only, no grain to brew
+    S.dice[jenn] = 0
+    S.dice[chris] = 0
+    S.dice[jenn, C.GRAIN], S.dice[jenn, C.FLAVOR] = 2, 1
+    S.dice[chris, C.SANITIZE], S.dice[chris, C.BREW] = 2, 1
+    for s in range(2):
+        pol.prep_trade(S, R, s, pols[s])
+    K.player_trades(S, R, 2, pols)
+    assert S.dice[jenn, C.SANITIZE] >= 1 and S.dice[jenn, C.GRAIN] <= 1
+    assert S.dice[chris, C.GRAIN] >= 1 and S.dice[chris, C.SANITIZE] <= 1
+    assert S.dice[jenn].sum() == 3 and S.dice[chris].sum() == 3
+    assert S.pl[jenn, C.ST_TRADES] >= 1
+
+
+def test_mark_action_phase_example():
+    """Mark: grain on Ale, leftmost uncovered spot at 2, Chocolate (+1 quality) and Raspberry
+    (+1 reputation) under Ale. He puts a grain on IPA, brews Ale +2, covers the spot with the
+    grain turned trub, gets +1 quality and 1 reputation from the flavors, $1 from the track space
+    he passes, and forgoes his last die for $2."""
+    cfg, R, S, pols = blank(4, factions=["tony"])  # Tony's garage 3/3/2/2: two covered -> level 2
+    mark = 0
+    S.pl[mark, C.COVERED] = 2
+    S.pl[mark, C.GRAIN0 + ALE] = 1
+    under(cfg, S, mark, "chocolate", "ale")
+    under(cfg, S, mark, "raspberry", "ale")
+    assert ru.level(S, R, mark) == 2
+    S.pl[mark, C.GRAIN0 + IPA] += 1  # 1st action: grain on IPA
+    K.brew(S, R, mark, pols, ALE, False)  # 2nd action
+    assert S.pl[mark, C.Q0 + ALE] == 3  # +2 from the garage, +1 from Chocolate
+    assert S.pl[mark, C.REP] == 1  # Raspberry
+    assert S.pl[mark, C.MONEY] == 1  # the $1 space passed on the track
+    assert S.pl[mark, C.COVERED] == 3
+    assert S.pl[mark, C.GRAIN0 + ALE] == 0 and S.pl[mark, C.GRAIN0 + IPA] == 1
+    S.dice[mark] = 0
+    S.dice[mark, C.EVENT] = 1
+    S.pl[mark, C.POWER_USED] = 1
+    S.pl[mark, C.EXTRA_USED] = 1
+    S.pl[mark, C.MONEY] = 0
+    K.action_turn(S, R, mark, pols)  # the event is worth less than $2 to him: forgone
+    # (greedy may take the event instead when it values it more; either way the die is resolved)
+    assert S.dice[mark].sum() == 0
+
+
+def test_porter_tie_split_four_players():
+    """4 players at Octoberfest: Porter 9, 9, 3, 0 -> 6 and 6 (13 split, no silver), bronze 2, and
+    nothing for level 0."""
+    cfg, R, S, pols = blank(4)
+    for s, q in enumerate((9, 9, 3, 0)):
+        quality(S, s, porter=q)
+    out = medals(S, R, 4, 1)
+    assert list(out[:4]) == [6, 6, 2, 0]
+    assert S.tmp[16 + 4 * 0 + 0] == 1 and S.tmp[16 + 4 * 1 + 0] == 1  # both count a gold
+    assert sum(S.tmp[16 + 4 * s + 1] for s in range(4)) == 0  # no silver
+
+
+def test_five_player_octoberfest_example():
+    cfg, R, S, pols = blank(5)
+    blue, purple, green, orange, red = range(5)
+    quality(S, blue, ale=10, porter=4, stout=0, ipa=5)
+    quality(S, purple, ale=8, porter=4, stout=7, ipa=8)
+    quality(S, green, ale=8, porter=4, stout=9, ipa=0)
+    quality(S, orange, ale=2, porter=9, stout=5, ipa=3)
+    quality(S, red, ale=0, porter=9, stout=0, ipa=11)
+    out = medals(S, R, 5, 1)
+    # Ale 9 / 4 / 4 / - / 2; Porter 7 / 7 / 1 / 1 / 1; Stout 9 / 6 / 3; IPA 9 / 6 / 3 / 2
+    assert out[blue] == 9 + 1 + 0 + 3
+    assert out[purple] == 4 + 1 + 6 + 6
+    assert out[green] == 4 + 1 + 9 + 0
+    assert out[orange] == 2 + 7 + 3 + 2
+    assert out[red] == 0 + 7 + 0 + 9
+
+
+def test_charlie_takes_medals_but_never_the_game():
+    """2 players: Charlie highest in Ale takes gold; the humans tied behind him split silver and
+    bronze; Charlie has no reputation and no rank."""
+    cfg, R, S, pols = blank(2)
+    quality(S, C.CHARLIE, ale=10)
+    quality(S, 0, ale=8)
+    quality(S, 1, ale=8)
+    out = medals(S, R, 2, 1)
+    gold, silver, bronze, _ = cfg.medals[0, 1]
+    assert out[C.CHARLIE] == gold
+    assert out[0] == out[1] == (silver + bronze) // 2
+    shard = GAME.simulate(config(), 3, 0, 30, [2], ["greedy"])
+    p = shard.frames["players"]
+    assert p.height == 60 and set(p["seat"].to_list()) == {0, 1}
+    assert abs(p["win"].sum() - 30) < 1e-9
+
+
+def test_level_zero_never_scores():
+    cfg, R, S, pols = blank(4)
+    quality(S, 0, stout=1)
+    out = medals(S, R, 4, 0)
+    assert out[0] == cfg.medals[1, 0, 0] and out[1:4].sum() == 0
+
+
+# --- brewing, locks and the track ----------------------------------------------------------------
+
+def test_lock_at_twelve_and_the_level_eleven_rule():
+    cfg, R, S, pols = blank(3)
+    quality(S, 0, ale=10)
+    quality(S, 1, ale=11)
+    S.pl[0, C.GRAIN0 + ALE] = 1
+    S.pl[1, C.GRAIN0 + ALE] = 1
+    K.brew(S, R, 0, pols, ALE, False)  # standard garage level 3: 10 -> 12, locks
+    assert S.pl[0, C.Q0 + ALE] == 12 and S.g[C.G_LOCK0 + ALE] == 0
+    assert not ru.can_brew(S, R, 0, ALE)  # already locked by itself
+    assert not ru.can_brew(S, R, 1, ALE)  # at 11 behind a lock
+    assert K.move_quality(S, R, 1, pols, ALE, 3) == 0
+    quality(S, 2, ale=5)
+    assert K.move_quality(S, R, 2, pols, ALE, 9) == 6  # stops at 11
+
+
+def test_no_brew_when_every_spot_is_covered():
+    cfg, R, S, pols = blank(2)
+    S.pl[0, C.GRAIN0 + STOUT] = 2
+    S.pl[0, C.COVERED] = ru.n_slots(S, R, 0)
+    assert ru.level(S, R, 0) == 0 and not ru.any_brew(S, R, 0)
+
+
+def test_adjacent_flavor_wraps_and_stops_at_six():
+    cfg, R, S, pols = blank(2)
+    quality(S, 0, ale=6, porter=7)  # both neighbours of... ale's neighbours are ipa and porter
+    K.apply_top(S, R, 0, pols, ALE, C.T_ADJACENT)
+    assert S.pl[0, C.Q0 + IPA] == 1  # IPA (left of Ale, wrapping) moves; Porter is at 7
+    quality(S, 0, ipa=6)
+    K.apply_top(S, R, 0, pols, ALE, C.T_ADJACENT)
+    assert S.pl[0, C.Q0 + IPA] == 6 and S.pl[0, C.Q0 + PORTER] == 7
+
+
+# --- character powers --------------------------------------------------------------------------
+
+def power(S, R, pols, seat, money=5):
+    S.board[:4] = 0  # no track benefits: money counts the power's price only
+    S.pl[seat, C.MONEY] = money
+    K.use_power(S, R, seat, pols)
+    assert S.pl[seat, C.MONEY] == money - 1 and S.pl[seat, C.POWER_USED] == 1
+
+
+def test_katherine_cleans_everything():
+    cfg, R, S, pols = blank(2, factions=["katherine"])
+    S.pl[0, C.COVERED] = 3
+    power(S, R, pols, 0)
+    assert S.pl[0, C.COVERED] == 0
+
+
+def test_tony_raises_the_lowest_beer():
+    cfg, R, S, pols = blank(2, factions=["tony"])
+    quality(S, 0, ale=4, porter=2, stout=3, ipa=5)
+    power(S, R, pols, 0)
+    assert S.pl[0, C.Q0 + PORTER] == 3
+
+
+def test_gabriel_brews_the_lowest_at_one_without_grain_or_trub():
+    cfg, R, S, pols = blank(2, factions=["gabriel"])
+    quality(S, 0, ale=4, porter=2, stout=1, ipa=5)
+    S.pl[0, C.COVERED] = ru.n_slots(S, R, 0)  # fully dirty: brewing is normally impossible
+    power(S, R, pols, 0)
+    assert S.pl[0, C.Q0 + STOUT] == 2 and S.pl[0, C.COVERED] == ru.n_slots(S, R, 0)
+    assert S.pl[0, C.ST_BREWS] == 1
+
+
+def test_andrew_keeps_the_grain_and_the_spot():
+    cfg, R, S, pols = blank(2, factions=["andrew"])
+    S.board[:4] = 0
+    S.pl[0, C.MONEY] = 3
+    S.pl[0, C.GRAIN0 + PORTER] = 1
+    cov = S.pl[0, C.COVERED]
+    K.brew(S, R, 0, pols, PORTER, False)
+    assert S.pl[0, C.Q0 + PORTER] == 2 and S.pl[0, C.GRAIN0 + PORTER] == 1 and S.pl[0, C.COVERED] == cov
+    assert S.pl[0, C.MONEY] == 2 and S.pl[0, C.POWER_USED] == 1
+    K.brew(S, R, 0, pols, PORTER, False)  # once per action phase: the second brew uses the grain
+    assert S.pl[0, C.GRAIN0 + PORTER] == 0 and S.pl[0, C.COVERED] == cov + 1
+
+
+def test_evie_draws_two_and_keeps_one():
+    cfg, R, S, pols = blank(2, factions=["evie"])
+    power(S, R, pols, 0)
+    assert ru.hand_size(S, 0) == 1 and S.g[C.G_DISC_N] == 1 and S.g[C.G_DECK_N] == C.DECK - 2
+
+
+def test_colt_takes_a_revealed_top_action():
+    cfg, R, S, pols = blank(2, factions=["colt"])
+    S.g[C.G_MONTH] = 4
+    S.board[C.B_EVENTS, 1] = cfg.event_ids.index("tasting_night")  # top: 1 reputation
+    S.board[C.B_EVENTS, 6] = cfg.event_ids.index("bottle_sale")  # not revealed yet
+    power(S, R, pols, 0)
+    gained = S.pl[0, C.REP] + S.pl[0, C.MONEY] - 4
+    assert gained >= 1
+
+
+def test_ananya_extra_die_cannot_be_changed_or_forgone():
+    cfg, R, S, pols = blank(2, factions=["ananya"])
+    power(S, R, pols, 0)
+    face = S.pl[0, C.EXTRA_DIE]
+    assert 0 <= face < C.N_ACTIONS
+    step = pol.next_step(S, R, 0, pols[0])
+    assert step // 64 == C.STEP_EXTRA_DIE  # the only thing to do with it is to use it (or lose it)
+    K.action_turn(S, R, 0, pols)
+    assert S.pl[0, C.EXTRA_DIE] == -1 and S.pl[0, C.ST_FORGONE] == 0
+
+
+# --- Charlie ----------------------------------------------------------------------------------------
+
+def test_charlie_who_cannot_move_advances_every_other_recipe():
+    cfg, R, S, pols = blank(2)
+    card = cfg.charlie_ids.index("c_ale3")
+    S.board[C.B_CHARLIE, 0] = card
+    quality(S, C.CHARLIE, ale=11, porter=1)
+    quality(S, 0, ale=12)
+    S.g[C.G_LOCK0 + ALE] = 0
+    K.charlie_advance(S, R, pols)
+    assert [S.pl[C.CHARLIE, C.Q0 + r] for r in range(4)] == [11, 2, 1, 1]
+
+
+def test_charlie_trades_and_rolls_in_two_player_games():
+    shard = GAME.simulate(config(), 4, 0, 40, [2], ["greedy"])
+    assert (shard.frames["events"]["kind"].cast(str) == "trade").sum() > 0
+
+
+# --- winner and data ----------------------------------------------------------------------------------
+
+def test_tie_break_by_octoberfest_golds():
+    cfg, R, S, pols = blank(3)
+    S.pl[0:3, C.REP] = 30
+    S.pl[0, C.GOLD] = 1
+    S.pl[1, C.GOLD] = 1
+    S.pl[1, C.SILVER] = 1
+    ranks = np.zeros(5, np.int64)
+    wins = np.zeros(5)
+    assert K.rank_players(S, 3, ranks, wins) == 1
+    assert list(ranks[:3]) == [2, 1, 3] and wins[1] == 1.0
+
+
+def test_judges_score_as_printed():
+    cfg, R, S, pols = blank(2)
+    quality(S, 0, ale=3, porter=5, stout=4, ipa=6)
+    assert ru.judge_value(S, R, 0, 0) == 6  # twice the lowest recipe
+    for f in ("chocolate", "raspberry", "bacon"):
+        under(cfg, S, 0, f, "ale")
+    assert ru.judge_value(S, R, 0, cfg.judge_ids.index("trio_recipe")) == 4
+    for f in ("vanilla", "caramel"):
+        under(cfg, S, 0, f, "ale")
+    assert ru.judge_value(S, R, 0, cfg.judge_ids.index("dessert_recipe")) == 5
+    assert ru.judge_value(S, R, 0, cfg.judge_ids.index("five_on_recipe")) == 4
+    assert ru.judge_value(S, R, 0, cfg.judge_ids.index("seven_flavors")) == 0
+    quality(S, 0, stout=0)
+    assert ru.judge_value(S, R, 0, 0) == 0
+
+
+def test_setup_deals_as_written():
+    cfg, R, S, pols = blank(4)
+    K.seed_streams(S, np.uint64(5), 0)
+    K.assign_factions(S, R, 4, np.arange(7), 7, np.array([-1]))
+    ru.setup_board(S, R, 4)
+    ru.setup_players(S, R, 4)
+    assert len(set(S.board[C.B_FACTION, :4])) == 4
+    assert S.board[C.B_JUDGES, 0] == 0 and len(set(S.board[C.B_JUDGES, :5])) == 5
+    assert S.board[C.B_EVENTS, 3] == C.SUMMER_EVENT and S.board[C.B_EVENTS, 7] == C.OCTOBER_EVENT
+    assert len({int(S.board[C.B_EVENTS, m]) for m in (0, 1, 2, 4, 5, 6)}) == 6
+    for s in range(4):
+        assert S.pl[s, C.MONEY] == 2 and S.pl[s, C.COVERED] == 2 and ru.hand_size(S, s) == 2
+    assert S.g[C.G_DECK_N] == C.DECK - 4 - 8
+
+
+def test_bad_data_names_file_entry_and_field():
+    data = prepare("homebrewers", "characters", [], [])
+    data.tree["flavor_cards"]["card"][0]["top"] = "free_beer"
+    with pytest.raises(BrewError, match="flavor_cards.toml: card 'chocolate': field 'top'"):
+        GAME.build(data)
+    data = prepare("homebrewers", "characters", [], [])
+    data.tree["characters"]["character"][2]["slots"] = []
+    with pytest.raises(BrewError, match="character 'colt'"):
+        GAME.build(data)
