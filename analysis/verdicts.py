@@ -80,6 +80,24 @@ def _inside_line(n_players: int, rows: list[dict], kind: str, band: float) -> st
             f"(within ± {_band(band)} of fair, 95% confidence).")
 
 
+DETAIL_LIMIT = 12  # above this many rows of one verdict, one compact line per player count
+
+
+def _compact_lines(rows: list[dict], kind: str, what: str) -> list[str]:
+    """'3 players, outside the fairness band: too strong tree_men +27.7 pp, ...; too weak ...'
+    (the evidence table gives each row's interval and games)."""
+    lines = []
+    for n_players in sorted({r["n_players"] for r in rows}):
+        group = sorted((r for r in rows if r["n_players"] == n_players), key=lambda r: -r["deviation"])
+        strong = [f"{_who(r, kind).split(' ', 1)[1]} {pp(r['deviation'])}" for r in group if r["deviation"] > 0]
+        weak = [f"{_who(r, kind).split(' ', 1)[1]} {pp(r['deviation'])}" for r in group if r["deviation"] <= 0]
+        parts = ([f"above fair: {', '.join(strong)}"] if strong else []) + \
+                ([f"below fair: {', '.join(weak)}"] if weak else [])
+        lines.append(f"{n_players} players, {len(group)} {kind}s {what}: {'; '.join(parts)} "
+                     "(intervals and games in the table below).")
+    return lines
+
+
 def fairness_lines(table: pl.DataFrame, kind: str, band: float) -> list[str]:
     """Verdict lines for a seat or faction win-rate table with a `verdict` column."""
     if table.is_empty():
@@ -92,8 +110,14 @@ def fairness_lines(table: pl.DataFrame, kind: str, band: float) -> list[str]:
         f"{len(by_verdict[INSIDE])} inside, {len(by_verdict[UNDECIDED])} undecided "
         f"(band: fair share 1/n ± {_band(band)}, 95% intervals)."
     ]
-    lines += [_outside_line(r, kind, len(rows)) for r in by_verdict[OUTSIDE]]
-    lines += [_undecided_line(r, kind, len(rows)) for r in by_verdict[UNDECIDED]]
+    if len(by_verdict[OUTSIDE]) <= DETAIL_LIMIT:
+        lines += [_outside_line(r, kind, len(rows)) for r in by_verdict[OUTSIDE]]
+    else:  # many factions: one line per player count, strongest deviations first
+        lines += _compact_lines(by_verdict[OUTSIDE], kind, "outside the fairness band")
+    if len(by_verdict[UNDECIDED]) <= DETAIL_LIMIT:
+        lines += [_undecided_line(r, kind, len(rows)) for r in by_verdict[UNDECIDED]]
+    else:
+        lines += _compact_lines(by_verdict[UNDECIDED], kind, "undecided")
     for n_players in sorted({r["n_players"] for r in by_verdict[INSIDE]}):
         group = [r for r in by_verdict[INSIDE] if r["n_players"] == n_players]
         lines.append(_inside_line(n_players, group, kind, band))

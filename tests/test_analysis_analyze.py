@@ -137,3 +137,17 @@ def test_a_rate_on_the_band_edge_is_called_unsettleable(tmp_path):
     a = analysis.analyze(write_run(tmp_path / "r", _two_player_games(1000, 530)))
     line = next(v for v in a.verdicts if "seat 0 is undecided" in v)
     assert "almost on the band edge" in line
+
+
+def test_many_faction_verdicts_are_compacted_to_one_line_per_player_count():
+    import polars as pl
+
+    from analysis.verdicts import DETAIL_LIMIT, OUTSIDE, fairness_lines
+
+    rows = [{"n_players": 3, "faction": f"f{i}", "games": 100, "rate": 0.6, "lo": 0.5, "hi": 0.7,
+             "fair": 1 / 3, "deviation": 0.6 - 1 / 3, "verdict": OUTSIDE, "more_games": 0.0}
+            for i in range(DETAIL_LIMIT + 1)]
+    lines = fairness_lines(pl.DataFrame(rows), "faction", 0.03)
+    compact = [line for line in lines if line.startswith("3 players,")]
+    assert len(compact) == 1
+    assert all(f"f{i} +26.7 pp" in compact[0] for i in range(DETAIL_LIMIT + 1))
