@@ -60,6 +60,7 @@ def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
     """
     run_dir = Path(run_dir)
     con = duckdb.connect(":memory:")
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would mix into our output
     for table in ("games", "players", "events"):
         files = _parts(run_dir, table)
         if files:
