@@ -11,6 +11,7 @@ import polars as pl
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
+from sim.core.frames import enum_column
 from sim.core.game import Shard
 
 from . import constants as C
@@ -36,10 +37,6 @@ def card_names(config) -> list[str]:
     (used for adjuncts: adjunct_berry, ...), in the codes the kernel logs."""
     return list(config.beer_ids) + ["batch"] + [f"adjunct_{k}" for k in C.KINDS]
 
-
-def enum_column(names, codes: np.ndarray) -> pl.Series:
-    levels = list(names)
-    return pl.Series(levels, dtype=pl.Enum(levels)).gather(codes.astype(np.uint32))
 
 
 class BrewinUSA:

@@ -11,6 +11,7 @@ import polars as pl
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
+from sim.core.frames import enum_column
 from sim.core.game import Shard
 
 from . import constants as C
@@ -34,11 +35,6 @@ def events_bound(cfg: DwarfestConfig) -> int:
     evenings = int(cfg.params[C.P_EVENINGS])
     return C.MAX_PLAYERS * evenings * (3 * hand + C.MAX_PLAYS + 2) + 61
 
-
-def enum_column(names, codes: np.ndarray) -> pl.Series:
-    """A dictionary-encoded string column from integer codes."""
-    levels = list(names)
-    return pl.Series(levels, dtype=pl.Enum(levels)).gather(codes.astype(np.uint32))
 
 
 class Dwarfest:

@@ -11,6 +11,7 @@ import polars as pl
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
+from sim.core.frames import enum_column
 from sim.core.game import Shard
 
 from . import constants as C
@@ -22,10 +23,6 @@ from .state import make_rules, make_state
 CHUNK = 8192
 EVENTS_PER_GAME = 1200  # bound on event rows one game writes (8 months x 5 players x ~30)
 
-
-def enum_column(names, codes: np.ndarray) -> pl.Series:
-    levels = list(names)
-    return pl.Series(levels, dtype=pl.Enum(levels)).gather(codes.astype(np.uint32))
 
 
 def faction_arrays(config: HomebrewersConfig, options: dict | None):
