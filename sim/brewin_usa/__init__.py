@@ -10,9 +10,9 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import GameData
-from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
+from sim.core.errors import BrewError, InvariantViolation, UsageError
 from sim.core.frames import enum_column
-from sim.core.game import Shard
+from sim.core.game import GameBase, Shard
 
 from . import constants as C
 from .data import BrewinConfig, build_config
@@ -39,7 +39,7 @@ def card_names(config) -> list[str]:
 
 
 
-class BrewinUSA:
+class BrewinUSA(GameBase):
     id = "brewin_usa"
     title = "Brewin' USA"
     player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
@@ -48,20 +48,8 @@ class BrewinUSA:
     def build(self, data: GameData) -> BrewinConfig:
         return build_config(data)
 
-    def policies(self, config: BrewinConfig) -> list[str]:
-        return list(config.policy_ids)
-
     def factions(self, config: BrewinConfig) -> list[str]:
         return ["none"]
-
-    def variants(self, data: GameData) -> list[str]:
-        return list(data.tree.get("variants", {}).get("variant", {}))
-
-    def policy_indices(self, config: BrewinConfig, policies: list[str]) -> np.ndarray:
-        for p in policies:
-            if p not in config.policy_ids:
-                raise UsageError(f"unknown policy '{p}' for brewin_usa; choose from {choices(config.policy_ids)}")
-        return np.array([config.policy_index(p) for p in policies], np.int64)
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False) -> Shard:

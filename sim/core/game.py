@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import numpy as np
 import polars as pl
 
 from .config import GameData
+from .errors import UsageError, choices
 
 
 @dataclass
@@ -50,3 +52,23 @@ class Game(Protocol):
 
     def manifest_extras(self, config: Any) -> dict:
         """Estimates, card names and anything the analysis needs to know about the data."""
+
+
+class GameBase:
+    """What every game's wrapper does the same way: its variants come from variants.toml and
+    its bots from policies.toml (`config.policy_ids`)."""
+
+    id: str
+
+    def policies(self, config: Any) -> list[str]:
+        return list(config.policy_ids)
+
+    def variants(self, data: GameData) -> list[str]:
+        return list(data.tree.get("variants", {}).get("variant", {}))
+
+    def policy_indices(self, config: Any, policies: list[str]) -> np.ndarray:
+        """Bot names -> their codes in the data, with a clear error for an unknown name."""
+        for p in policies:
+            if p not in config.policy_ids:
+                raise UsageError(f"unknown policy '{p}' for {self.id}; choose from {choices(config.policy_ids)}")
+        return np.array([config.policy_ids.index(p) for p in policies], np.int64)

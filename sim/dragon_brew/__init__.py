@@ -17,7 +17,7 @@ import polars as pl
 
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
-from sim.core.game import Shard
+from sim.core.game import GameBase, Shard
 
 from . import constants as C
 from .data import DragonConfig, build_config
@@ -63,7 +63,7 @@ def enum_column(levels, values) -> pl.Series:
     return pl.Series(values, dtype=pl.Enum(levels))
 
 
-class DragonBrew:
+class DragonBrew(GameBase):
     id = "dragon_brew"
     title = "Dragon Brew"
     player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
@@ -73,14 +73,8 @@ class DragonBrew:
     def build(self, data: GameData) -> DragonConfig:
         return build_config(data)
 
-    def policies(self, config: DragonConfig) -> list[str]:
-        return list(config.policy_ids)
-
     def factions(self, config: DragonConfig) -> list[str]:
         return list(config.race_ids)
-
-    def variants(self, data: GameData) -> list[str]:
-        return list(data.tree.get("variants", {}).get("variant", {}))
 
     def policy_indices(self, config: DragonConfig, policies: list[str]) -> list[int]:
         for p in policies:

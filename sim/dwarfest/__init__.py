@@ -10,9 +10,9 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import GameData
-from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
+from sim.core.errors import BrewError, InvariantViolation
 from sim.core.frames import enum_column
-from sim.core.game import Shard
+from sim.core.game import GameBase, Shard
 
 from . import constants as C
 from .data import DwarfestConfig, build_config
@@ -37,7 +37,7 @@ def events_bound(cfg: DwarfestConfig) -> int:
 
 
 
-class Dwarfest:
+class Dwarfest(GameBase):
     id = "dwarfest"
     title = "Dwarfest"
     player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
@@ -46,20 +46,8 @@ class Dwarfest:
     def build(self, data: GameData) -> DwarfestConfig:
         return build_config(data)
 
-    def policies(self, config: DwarfestConfig) -> list[str]:
-        return list(config.policy_ids)
-
     def factions(self, config: DwarfestConfig) -> list[str]:
         return ["none"]
-
-    def variants(self, data: GameData) -> list[str]:
-        return list(data.tree.get("variants", {}).get("variant", {}))
-
-    def policy_indices(self, config: DwarfestConfig, policies: list[str]) -> np.ndarray:
-        for p in policies:
-            if p not in config.policy_ids:
-                raise UsageError(f"unknown policy '{p}' for dwarfest; choose from {choices(config.policy_ids)}")
-        return np.array([config.policy_index(p) for p in policies], np.int64)
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False) -> Shard:

@@ -12,7 +12,7 @@ import polars as pl
 from sim.core.config import GameData
 from sim.core.errors import BrewError, InvariantViolation, UsageError, choices
 from sim.core.frames import enum_column
-from sim.core.game import Shard
+from sim.core.game import GameBase, Shard
 
 from . import constants as C
 from .data import HomebrewersConfig, build_config
@@ -45,7 +45,7 @@ def faction_arrays(config: HomebrewersConfig, options: dict | None):
     return np.array(pool, np.int64), np.array(lineup, np.int64)
 
 
-class Homebrewers:
+class Homebrewers(GameBase):
     id = "homebrewers"
     title = "Homebrewers"
     player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
@@ -54,20 +54,8 @@ class Homebrewers:
     def build(self, data: GameData) -> HomebrewersConfig:
         return build_config(data)
 
-    def policies(self, config: HomebrewersConfig) -> list[str]:
-        return list(config.policy_ids)
-
     def factions(self, config: HomebrewersConfig) -> list[str]:
         return ["standard"] if config.standard else list(C.CHARACTERS)
-
-    def variants(self, data: GameData) -> list[str]:
-        return list(data.tree.get("variants", {}).get("variant", {}))
-
-    def policy_indices(self, config, policies: list[str]) -> np.ndarray:
-        for p in policies:
-            if p not in config.policy_ids:
-                raise UsageError(f"unknown policy '{p}' for homebrewers; choose from {choices(config.policy_ids)}")
-        return np.array([config.policy_index(p) for p in policies], np.int64)
 
     def check_counts(self, player_counts, options):
         for k in player_counts:
