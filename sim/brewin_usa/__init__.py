@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import GameData
-from sim.core.errors import BrewError, InvariantViolation, UsageError
+from sim.core.errors import UsageError, raise_for_chunk
 from sim.core.frames import enum_column
 from sim.core.game import GameBase, Shard
 
@@ -70,12 +70,9 @@ class BrewinUSA(GameBase):
             k, rows, ev_rows, status = run_chunk(
                 state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
                 games[done:], players[prow:], wins[prow:], bound, check)
-            if status == STATUS_OVERFLOW:
-                raise BrewError(f"brewin_usa: a kernel buffer overflowed in game {first_game + done + k} "
-                                f"(seed {seed}); this is a bug, please report it")
-            if status == STATUS_VIOLATION:
-                raise InvariantViolation(self.id, seed, first_game + done + k,
-                                         VIOLATIONS[state.g[C.G_VIOLATION]], C.PHASES[state.g[C.G_PHASE]])
+            raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
+                            status == STATUS_VIOLATION, VIOLATIONS[state.g[C.G_VIOLATION]],
+                            C.PHASES[state.g[C.G_PHASE]])
             events.append(state.ev[:ev_rows].copy())
             done += k
             prow += rows

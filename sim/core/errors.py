@@ -37,3 +37,14 @@ class InvariantViolation(BrewError):
             f"{game} game {game_id} (seed {seed}) broke an invariant after {phase}: {rule}; "
             f"replay it with: brewbalance replay RUN {game_id}"
         )
+
+
+def raise_for_chunk(game: str, seed: int, game_id: int, overflowed: bool, violated: bool,
+                    rule: str, phase: str) -> None:
+    """The one way a game wrapper reports a kernel chunk that stopped early: a buffer overflow
+    (a bug) or, under --check, the first game that broke an invariant."""
+    if overflowed:
+        raise BrewError(f"{game}: a kernel buffer overflowed in game {game_id} (seed {seed}); "
+                        "this is a bug, please report it")
+    if violated:
+        raise InvariantViolation(game, seed, game_id, rule, phase)
