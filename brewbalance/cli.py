@@ -93,6 +93,10 @@ def simulate(
     check: Annotated[bool, typer.Option(help="Assert the game's invariants after every phase.")] = False,
     factions: Annotated[str | None, typer.Option(help="Limit the faction pool, e.g. dwarf,elf,orc,human (games with factions).")] = None,
     lineup: Annotated[str | None, typer.Option(help="Fix the factions seat by seat, e.g. dwarf,elf (games with factions).")] = None,
+    until_decided: Annotated[bool, typer.Option(help="Add shards until every faction/seat is decided inside or outside --band (sequential test; --games unused).")] = False,
+    band: Annotated[float, typer.Option(help="With --until-decided: fairness band around 1/n, e.g. 0.03 = +/-3 pp.")] = 0.03,
+    max_games: Annotated[int, typer.Option(help="With --until-decided: stop undecided at this many games.")] = 1_000_000,
+    alpha: Annotated[float, typer.Option(help="With --until-decided: family-wise error of all decisions.")] = 0.05,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
@@ -109,10 +113,15 @@ def simulate(
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
     options = parse_faction_options(g, conf, factions, lineup, counts)
+    from brewbalance import until_decided as ud
+
+    seq = ud.settings(band, alpha, max_games, shard_size) if until_decided else None
     out = out or default_out(game, variant, seed, n_games)
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line(), options=options)
+    if seq is not None:
+        return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet)
     _execute(g, conf, plan, out, jobs, quiet, check)
 
 
@@ -179,7 +188,22 @@ def _resume(out: Path, jobs, quiet, check=False) -> None:
         changed = sorted(k for k in set(data.hashes) | set(plan["data_hashes"])
                          if data.hashes.get(k) != plan["data_hashes"].get(k))
         raise BrewError(f"cannot resume {out}: data files changed since it started: {choices(changed)}")
+    if plan.get("until_decided"):
+        return _until_decided(g, g.build(data), plan, out, jobs, quiet)
     _execute(g, g.build(data), plan, out, jobs, quiet, check)
+
+
+def _until_decided(g, conf, plan: dict, out: Path, jobs, quiet) -> None:
+    """Run looks of `simulate --until-decided` and print what was decided (stdout)."""
+    from brewbalance import until_decided as ud
+
+    try:
+        lines = ud.run(g, conf, plan, out, jobs, quiet, say)
+    except KeyboardInterrupt:
+        say(f"interrupted: completed shards are kept; resume with: brewbalance simulate --resume {out}")
+        raise typer.Exit(1) from None
+    typer.echo("\n".join(lines))
+    typer.echo(str(out))
 
 
 @app.command()

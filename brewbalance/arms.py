@@ -1,0 +1,165 @@
+"""Arms: several ordinary runs of one game that differ in one chosen way and share a seed.
+
+An arm is a named set of changes to a common baseline (the game, variant, player counts,
+bots and seed given once on the command line). Every arm is written as an ordinary run
+folder under `<out>/arms/<name>/`, so `report`, `compare` and `replay` work on it. Arms
+that share the seed and the player-count list deal the same cards and roll the same dice
+in game i (separate RNG streams, DESIGN.md §4): comparing them game by game is a paired,
+common-random-numbers comparison.
+
+Arm spec (the part after `NAME:` in `--arm NAME:SPEC`): changes separated by `;`, each
+`KIND=VALUE`:
+
+    set=KEY=VALUE        one data override, as `simulate --set` (repeatable)
+    lineup=F1,F2,..      factions seat by seat (games with factions)
+    factions=F1,F2,..    limit the faction pool (games with factions)
+    policies=P1,P2,..    bots rotated across seats, as `simulate --policies`
+
+An empty spec (`--arm base:`) is the baseline itself.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.core import config as cfg
+from sim.core import runner
+from sim.core.errors import UsageError, choices
+
+ARM_KINDS = ("set", "lineup", "factions", "policies")
+ARMS_FOLDER = "arms"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.+=-]{1,64}$")
+
+
+@dataclass
+class Baseline:
+    """What every arm shares: given once on the command line."""
+
+    game: str
+    variant: str = "base"
+    players: str | None = None
+    policies: list[str] | None = None  # None: the game's default bot (greedy)
+    sets: list[str] = field(default_factory=list)
+    seed: int = 20261129
+    n_games: int = 2000
+    shard_size: int = runner.DEFAULT_SHARD
+
+
+@dataclass
+class Arm:
+    """One arm: a name and its changes to the baseline."""
+
+    name: str
+    sets: list[str] = field(default_factory=list)
+    options: dict = field(default_factory=dict)   # {"lineup": [...]} or {"factions": [...]}
+    policies: list[str] | None = None
+
+    def describe(self) -> str:
+        parts = [f"set {s}" for s in self.sets]
+        parts += [f"{k} {','.join(v)}" for k, v in self.options.items()]
+        if self.policies:
+            parts.append(f"policies {','.join(self.policies)}")
+        return "; ".join(parts) or "baseline (no change)"
+
+
+def check_name(name: str) -> str:
+    if not NAME_PATTERN.match(name):
+        raise UsageError(f"arm name '{name}': use 1-64 letters, digits or _ . + = - "
+                         "(it becomes a folder name)")
+    return name
+
+
+def parse_arm(text: str) -> Arm:
+    """`NAME:KIND=VALUE;KIND=VALUE..` -> Arm (see the module docstring)."""
+    if ":" not in text:
+        raise UsageError(f"--arm '{text}': expected NAME:SPEC, e.g. cheap:set=KEY=VALUE "
+                         "(an empty SPEC, 'base:', is the baseline)")
+    name, spec = text.split(":", 1)
+    arm = Arm(check_name(name.strip()))
+    for item in (x.strip() for x in spec.split(";")):
+        if not item:
+            continue
+        kind, _, value = item.partition("=")
+        kind, value = kind.strip(), value.strip()
+        if kind not in ARM_KINDS or not value:
+            raise UsageError(f"--arm {name}: '{item}' is not KIND=VALUE with KIND one of "
+                             f"{choices(ARM_KINDS)}")
+        if kind == "set":
+            arm.sets.append(value)
+        elif kind == "policies":
+            arm.policies = [p.strip() for p in value.split(",") if p.strip()]
+        else:
+            if arm.options:
+                raise UsageError(f"--arm {name}: give lineup or factions once, not both")
+            arm.options = {kind: [f.strip() for f in value.split(",") if f.strip()]}
+    return arm
+
+
+def parse_arms(texts: list[str] | None) -> list[Arm]:
+    """All `--arm` values; at least two, with distinct names."""
+    arms = [parse_arm(t) for t in texts or []]
+    if len(arms) < 2:
+        raise UsageError("give at least two --arm NAME:SPEC (the first is the reference), "
+                         "e.g. --arm base: --arm cheap:set=KEY=VALUE")
+    names = [a.name for a in arms]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise UsageError(f"arm names must differ; repeated: {choices(dupes)}")
+    return arms
+
+
+@dataclass
+class PreparedArm:
+    """An arm checked against the game and ready to run: its data, config and plan."""
+
+    arm: Arm
+    game: object
+    config: object
+    plan: dict
+    folder: Path
+
+
+def prepare_arm(base: Baseline, arm: Arm, out: Path, command: str) -> PreparedArm:
+    """Check an arm fully (data keys, bots, factions) without writing anything."""
+    from brewbalance.cli import parse_faction_options, parse_players, parse_policies
+    from sim.registry import get_game
+
+    g = get_game(base.game)
+    data = cfg.prepare(base.game, base.variant, [*base.sets, *arm.sets], [])
+    conf = g.build(data)
+    counts = parse_players(base.players, g)
+    pols = arm.policies or base.policies
+    pols = parse_policies(None, ",".join(pols) if pols else None, g.policies(conf))
+    options = {}
+    if arm.options:
+        (key, items), = arm.options.items()
+        options = parse_faction_options(g, conf, ",".join(items) if key == "factions" else None,
+                                        ",".join(items) if key == "lineup" else None, counts)
+        if hasattr(g, "check_counts"):  # games that check their options while simulating
+            g.check_counts(counts, options)
+    plan = runner.new_plan(g, data, conf, n_games=base.n_games, shard_size=base.shard_size,
+                           seed=base.seed, player_counts=counts, policies=pols, command=command,
+                           options=options)
+    return PreparedArm(arm, g, conf, plan, Path(out) / ARMS_FOLDER / arm.name)
+
+
+def check_experiment_folder(out: Path, force: bool) -> None:
+    """An experiment folder must be new or empty, unless --force replaces it."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise UsageError(f"{out} exists and is not empty; choose another --out or pass --force")
+        shutil.rmtree(out / ARMS_FOLDER, ignore_errors=True)  # arms of an earlier experiment
+
+
+def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: bool) -> list[Path]:
+    """Simulate every arm into its own run folder; returns the folders, in arm order."""
+    folders = []
+    for p in prepared:
+        runner.check_out_folder(p.folder, resume=False, force=force)
+        runner.execute(p.game, p.config, p.plan, p.folder, jobs or runner.default_jobs(), quiet=quiet)
+        folders.append(p.folder)
+    return folders

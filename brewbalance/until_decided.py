@@ -1,0 +1,94 @@
+"""`simulate --until-decided`: grow a run shard by shard until the sequential test of
+`analysis.sequential` decides every faction (or seat) inside or outside the fairness band.
+
+The run folder stays an ordinary, resumable run: each look adds one shard to the plan
+(shard boundaries depend only on the shard size, so earlier shards never change),
+`runner.execute` completes it and rewrites run.json for the games done so far. The
+procedure's settings live in the plan under `until_decided`, so `--resume` carries on
+with the same looks; its outcome is added to run.json when it stops. Because game i is a
+pure function of (data, seed, i), the decision at every look is reproducible: on resume
+the looks already passed are recomputed from the data, not trusted from memory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from analysis.paired import load_units
+from analysis.sequential import Plan, all_decided, decide, hypotheses, summary_lines, verdict_map
+from sim.core import runfolder as rf
+from sim.core import runner
+from sim.core.errors import UsageError
+
+DEFAULT_BATCH = 5_000  # games per look when --shard-size is left at the runner's default
+DEFAULT_MAX_GAMES = 1_000_000
+
+
+def settings(band: float, alpha: float, max_games: int, shard_size: int) -> dict:
+    """Checked settings of the procedure, as stored in the plan."""
+    if not 0 < band < 0.5:
+        raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1, e.g. 0.05, got {alpha}")
+    batch = DEFAULT_BATCH if shard_size == runner.DEFAULT_SHARD else shard_size
+    if batch < 1:
+        raise UsageError(f"--shard-size must be at least 1, got {batch}")
+    if max_games < batch:
+        raise UsageError(f"--max-games ({max_games:,}) must be at least one look of "
+                         f"--shard-size games ({batch:,})")
+    return {"band": band, "alpha": alpha, "max_games": max_games, "batch": batch}
+
+
+def seq_plan(plan: dict) -> Plan:
+    s = plan["until_decided"]
+    return Plan(band=s["band"], alpha=s["alpha"], batch=s["batch"], max_games=s["max_games"])
+
+
+def start_plan(plan: dict, seq: dict) -> dict:
+    """The run plan of the first look: one batch of games."""
+    plan = dict(plan, until_decided=dict(seq))
+    return resized(plan, min(seq["batch"], seq["max_games"]))
+
+
+def resized(plan: dict, n_games: int) -> dict:
+    """The plan grown to n_games (shards appended; existing shards unchanged)."""
+    return dict(plan, n_games=n_games, shards=runner.plan_shards(n_games, plan["until_decided"]["batch"]))
+
+
+def evaluate(out: Path, p: Plan, n_games: int) -> tuple[pl.DataFrame, int]:
+    """Replay the procedure over every look up to n_games; returns the decision table and
+    the number of looks taken (it may have stopped before n_games on an earlier look)."""
+    players = load_units(out).players.select("game_id", "n_players", "seat", "faction", "win")
+    previous: dict = {}
+    looks = -(-n_games // p.batch)
+    for k in range(1, looks + 1):
+        seen = players.filter(pl.col("game_id") < min(k * p.batch, n_games))
+        decided = decide(hypotheses(seen), p, previous)
+        previous = verdict_map(decided)
+        if all_decided(decided):
+            return decided, k
+    return decided, looks
+
+
+def run(g, conf, plan: dict, out: Path, jobs: int | None, quiet: bool, say) -> list[str]:
+    """Add looks until decided or at the cap; returns the summary lines (also in run.json)."""
+    p = seq_plan(plan)
+    while True:
+        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet)
+        decided, looks = evaluate(out, p, plan["n_games"])
+        stopped = all_decided(decided)
+        if stopped or plan["n_games"] >= p.max_games:
+            break
+        plan = resized(plan, min(plan["n_games"] + p.batch, p.max_games))
+        say(f"look {looks}: {int((decided['verdict'] == 'undecided').sum())} undecided; "
+            f"continuing to {plan['n_games']:,} games")
+    lines = summary_lines(decided, p, plan["n_games"], stopped)
+    outcome = {"decided": stopped, "games": plan["n_games"], "looks": looks, "summary": lines,
+               "verdicts": decided.select("n_players", "kind", "unit", "wins", "games", "rate",
+                                          "lo", "hi", "verdict").to_dicts()}
+    plan["until_decided"] = dict(plan["until_decided"], outcome=outcome)
+    rf.atomic_write_text(out / rf.PLAN, runner._json(plan))
+    rf.write_manifest(out, plan, rf.read_manifest(out)["shards"])
+    return lines
