@@ -330,6 +330,16 @@ def _check_writable(folder: Path) -> None:
         raise BrewError(f"output folder {folder} is not writable")
 
 
+def _register_multi_arm_commands() -> None:
+    """`experiment`, `sweep` and `robustness` live in their own module."""
+    from brewbalance import experiment_cli
+
+    experiment_cli.register(app)
+
+
+_register_multi_arm_commands()
+
+
 def main() -> None:
     """Run the CLI. Typer returns (not raises) the exit code in non-standalone mode."""
     try:

@@ -1,0 +1,206 @@
+"""The multi-arm commands: `experiment`, `sweep` and `robustness`.
+
+Each runs several arms of one game on the same seed (brewbalance.arms: every arm an
+ordinary run folder under <out>/arms/), analyses them together and writes
+<out>/report.html and <out>/report.pdf; a short table goes to stdout.
+Registered on the main Typer app by `register(app)`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from brewbalance import arms as A
+from sim.core import runner
+from sim.core.errors import UsageError
+
+SEED_DEFAULT = 20261129
+MAX_SWEEP_ARMS = 25
+
+GameArg = Annotated[str, typer.Argument(help="Game id (see `brewbalance games`).")]
+GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm.")]
+PlayersOpt = Annotated[str | None, typer.Option(help="Player counts, e.g. 2,3,4 (shared by every arm).")]
+VariantOpt = Annotated[str, typer.Option(help="Rule variant (shared by every arm).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE override shared by every arm.")]
+SeedOpt = Annotated[int, typer.Option(help="Run seed, shared by every arm (that is what pairs them).")]
+JobsOpt = Annotated[int | None, typer.Option(help="Parallel jobs (default: all cores).")]
+OutOpt = Annotated[Path | None, typer.Option(help="Folder for the arms and the report.")]
+ForceOpt = Annotated[bool, typer.Option(help="Replace the arms of an earlier run in --out.")]
+QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
+BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.03 = +/-3 pp.")]
+
+
+def say(msg: str) -> None:
+    typer.echo(msg, err=True)
+
+
+def baseline(game, n_games, players, variant, sets, seed, policies=None) -> A.Baseline:
+    if n_games < 2:
+        raise UsageError(f"--games must be at least 2 per arm (paired intervals need 2), got {n_games}")
+    if seed < 0 or seed >= 2**63:
+        raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
+    pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
+    return A.Baseline(game=game, variant=variant, players=players, policies=pols, sets=list(sets or []),
+                      seed=seed, n_games=n_games)
+
+
+def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force) -> list[Path]:
+    """Check every arm before writing anything, then run them one after another."""
+    command = runner.command_line()
+    prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
+    A.check_experiment_folder(out, force)
+    folders = A.run_arms(prepared, jobs, quiet, force)
+    say(f"{len(folders)} arms x {base.n_games:,} games on seed {base.seed} in {out / A.ARMS_FOLDER}")
+    return folders
+
+
+def write_pages(writer, out: Path, *args) -> None:
+    html, pdf = out / "report.html", out / "report.pdf"
+    writer(*args, html_path=html, pdf_path=pdf)
+    typer.echo(str(html))
+    typer.echo(str(pdf))
+
+
+def _row(cells: list[str], widths: list[int]) -> str:
+    return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+
+def table_text(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=True)]
+    return "\n".join(_row([str(c) for c in r], widths) for r in [header, *rows])
+
+
+# ---------------------------------------------------------------- experiment
+def experiment(
+    game: GameArg,
+    arm: Annotated[list[str] | None, typer.Option("--arm", help="NAME:SPEC; SPEC = KIND=VALUE;.. with KIND "
+                                                  "set, lineup, factions or policies. First arm = reference.")] = None,
+    n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
+    set_: SetOpt = None,
+    policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
+    seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
+    quiet: QuietOpt = False, band: BandOpt = 0.03,
+) -> None:
+    """Paired experiment: arms on the same seeds, each compared game by game with the first."""
+    from analysis.experiment import run_experiment
+    from analysis.text import pp
+    from reports.experiments import write_experiment
+
+    arms = A.parse_arms(arm)
+    base = baseline(game, n_games, players, variant, set_, seed, policies)
+    out = out or Path("runs") / f"experiment_{game}_seed{seed}"
+    folders = run_all(base, arms, out, jobs, quiet, force)
+    e = run_experiment((arms[0].name, arms[0].describe(), folders[0]),
+                       [(a.name, a.describe(), f) for a, f in zip(arms[1:], folders[1:], strict=True)], band)
+    rows = []
+    for r in e.arms:
+        for x in r.key_rows.filter(r.key_rows["metric"] != "first-player advantage").to_dicts():
+            show = pp if x["kind"] == "rate" else (lambda v: f"{v:+.2f}")
+            rows.append([r.name, x["metric"], x["group"], show(x["diff"]), f"{show(x['lo'])} .. {show(x['hi'])}",
+                         f"{x['variance_reduction']:.2f}"])
+    typer.echo(table_text(["arm", "metric", "group", "arm - ref", "95% CI", "var. reduction"], rows))
+    write_pages(write_experiment, out, e)
+
+
+# ---------------------------------------------------------------- sweep
+def _number(text: str, what: str, spec: str):
+    try:
+        value = tomllib.loads(f"v = {text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UsageError(f"--set-range '{spec}': {what} '{text}' is not a number")
+    return value
+
+
+def parse_range(spec: str) -> tuple[str, list]:
+    """KEY=LO..HI[:STEP] -> (KEY, [LO, LO+STEP, .., <= HI]); ints stay ints."""
+    key, sep, rng = spec.partition("=")
+    if not sep or ".." not in rng or not key.strip():
+        raise UsageError(f"--set-range '{spec}': expected KEY=LO..HI[:STEP], e.g. brawl_limit=2..6:1")
+    lo_text, _, rest = rng.partition("..")
+    hi_text, _, step_text = rest.partition(":")
+    lo, hi = _number(lo_text, "LO", spec), _number(hi_text, "HI", spec)
+    step = _number(step_text, "STEP", spec) if step_text.strip() else 1
+    if lo > hi:
+        raise UsageError(f"--set-range '{spec}': LO ({lo}) is greater than HI ({hi})")
+    if step <= 0:
+        raise UsageError(f"--set-range '{spec}': STEP must be positive, got {step}")
+    count = int((hi - lo) / step + 1e-9) + 1
+    if count > MAX_SWEEP_ARMS:
+        raise UsageError(f"--set-range '{spec}': {count} values; at most {MAX_SWEEP_ARMS} arms (raise STEP)")
+    if count < 2:
+        raise UsageError(f"--set-range '{spec}': only one value; a sweep needs LO < HI")
+    ints = all(isinstance(v, int) for v in (lo, hi, step))
+    values = [lo + i * step if ints else round(lo + i * step, 10) for i in range(count)]
+    return key.strip(), values
+
+
+def sweep(
+    game: GameArg,
+    set_range: Annotated[str, typer.Option("--set-range", help="KEY=LO..HI[:STEP], e.g. brawl_limit=2..6:1.")],
+    n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
+    set_: SetOpt = None,
+    policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
+    seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Parameter sweep: one paired arm per value of KEY; charts against the parameter."""
+    from analysis.sweep import run_sweep
+    from analysis.text import pp
+    from reports.experiments import write_sweep
+
+    key, values = parse_range(set_range)
+    arms = [A.Arm(A.check_name(f"{key}={v}"), sets=[f"{key}={v}"]) for v in values]
+    base = baseline(game, n_games, players, variant, set_, seed, policies)
+    out = out or Path("runs") / f"sweep_{game}_{key}_seed{seed}"
+    folders = run_all(base, arms, out, jobs, quiet, force)
+    s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
+    rows = [[str(r["value"]), f"{r['n_players']}p", pp(r["spread"]), f"{pp(r['spread_lo'])} .. {pp(r['spread_hi'])}",
+             pp(r["fpa"]), f"{pp(r['fpa_lo'])} .. {pp(r['fpa_hi'])}"] for r in s.shape_table().to_dicts()]
+    typer.echo(table_text([key, "players", f"{s.kind} spread", "95% CI", "first-player adv.", "95% CI"], rows))
+    write_pages(write_sweep, out, s)
+
+
+# ---------------------------------------------------------------- robustness
+def parse_settings(text: str) -> list[A.Arm]:
+    """'greedy,random,greedy+random' -> one arm per bot setting; '+' joins a mix rotated
+    across seats."""
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if len(names) < 2:
+        raise UsageError(f"--policies '{text}': give at least two bot settings, e.g. greedy,random "
+                         "(a mix joins bots with +, e.g. greedy+random)")
+    if len(set(names)) != len(names):
+        raise UsageError(f"--policies '{text}': a bot setting is repeated")
+    return [A.Arm(A.check_name(n), policies=n.split("+")) for n in names]
+
+
+def robustness(
+    game: GameArg,
+    policies: Annotated[str, typer.Option(help="Bot settings to compare, e.g. greedy,random,greedy+random.")],
+    n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
+    set_: SetOpt = None, seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None,
+    force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03,
+) -> None:
+    """Robustness to bots: rank factions (or seats) under each bot setting; Kendall's tau;
+    warn about conclusions that flip with the bot."""
+    from analysis.robustness import run_robustness
+    from reports.experiments import write_robustness
+
+    arms = parse_settings(policies)
+    base = baseline(game, n_games, players, variant, set_, seed)
+    out = out or Path("runs") / f"robustness_{game}_seed{seed}"
+    folders = run_all(base, arms, out, jobs, quiet, force)
+    named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
+    r = run_robustness(named, band)
+    typer.echo("\n".join(r.verdicts))
+    write_pages(write_robustness, out, r, named)
+
+
+def register(app: typer.Typer) -> None:
+    for command in (experiment, sweep, robustness):
+        app.command()(command)
