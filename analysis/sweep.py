@@ -3,7 +3,7 @@
 Per arm and player count: the win rate of every faction (or seat, in a symmetric game)
 with its Wilson 95% interval, the first-player advantage (seat 0 rate - 1/n) with its
 Wilson interval, and the win-rate spread (largest minus smallest faction or seat rate)
-with a percentile bootstrap interval over games. The arms share their deals, so the
+with a basic bootstrap interval over games. The arms share their deals, so the
 first-player advantage is also compared with the first value game by game (paired t
 interval and the variance reduction pairing buys).
 
@@ -92,8 +92,12 @@ def spread(wins: np.ndarray, present: np.ndarray, weights: np.ndarray | None = N
 
 def spread_interval(wins: np.ndarray, present: np.ndarray, seed: int, reps: int = BOOT_REPS,
                     confidence: float = 0.95) -> tuple[float, float, float]:
-    """Spread and its percentile bootstrap interval (games resampled with replacement,
-    seeded: the same data and seed give the same interval)."""
+    """Spread and its basic (reverse-percentile) bootstrap interval, games resampled with
+    replacement and seeded (same data and seed, same interval).
+
+    The spread is a max minus a min, biased upward by noise; the basic interval
+    (2 s - q_hi, 2 s - q_lo) reflects that bias back instead of inheriting it, as the
+    percentile interval would. Clipped at 0, the smallest possible spread."""
     rng = np.random.default_rng(seed)
     n = wins.shape[0]
     draws = []
@@ -102,7 +106,9 @@ def spread_interval(wins: np.ndarray, present: np.ndarray, seed: int, reps: int 
         draws.append(spread(wins, present, rng.multinomial(n, np.full(n, 1.0 / n), size=k).astype(float)))
     boot = np.concatenate(draws)
     tail = (1 - confidence) / 2
-    return float(spread(wins, present)[0]), float(np.quantile(boot, tail)), float(np.quantile(boot, 1 - tail))
+    s = float(spread(wins, present)[0])
+    q_lo, q_hi = np.quantile(boot, [tail, 1 - tail])
+    return s, max(0.0, 2 * s - float(q_hi)), max(0.0, 2 * s - float(q_lo))
 
 
 def shape(players: pl.DataFrame, reference: pl.DataFrame, unit: str, seed: int) -> pl.DataFrame:

@@ -35,7 +35,7 @@ def _x_axis(ax, values: list[str], label: str) -> np.ndarray:
     x = _numeric(values)
     if x is None:
         x = np.arange(len(values), dtype=float)
-        ax.set_xticks(x, values)
+    ax.set_xticks(x, values)  # one tick per arm: the values actually run
     ax.set_xlabel(label)
     return x
 
@@ -161,7 +161,8 @@ def sweep_page(s: Sweep) -> Page:
     units = s.units_table()
     evidence = [
         Chart(sweep_metric(shape, "spread", s.key, f"Win-rate spread (max - min {s.kind} rate)", False),
-              "Dot = spread; bar = 95% percentile bootstrap interval over games."),
+              "Dot = spread; bar = 95% basic bootstrap interval over games (noise alone makes the "
+              "spread positive; the interval corrects for that bias)."),
         Chart(sweep_metric(shape, "fpa", s.key, "First-player advantage (seat 0 rate - 1/n)", True),
               "Bar = Wilson 95% interval of seat 0's win rate, shifted by 1/n."),
         Chart(sweep_units(units, s.key, s.kind), "Bar = Wilson 95% interval."),
