@@ -5,7 +5,8 @@ The test is a group-sequential procedure with Bonferroni alpha spending:
 
 * The looks are planned in advance: one after every batch of `batch` games, at most
   K = ceil(max_games / batch) looks.
-* There are m hypotheses, one per (player count, faction) or (player count, seat).
+* There are m hypotheses, one per (player count, faction) or (player count, seat),
+  counted in advance from the game's factions (or seats) and player counts.
 * At every look, each hypothesis gets a two-sided Wilson interval at level
   1 - alpha / (K m). By the union bound, all K m intervals cover their true rates at
   the same time with probability at least 1 - alpha, whatever the dependence between
@@ -40,14 +41,15 @@ class Plan:
     alpha: float
     batch: int
     max_games: int
+    hypotheses: int
 
     @property
     def looks(self) -> int:
         return math.ceil(self.max_games / self.batch)
 
-    def confidence(self, hypotheses: int) -> float:
+    def confidence(self) -> float:
         """Confidence of each interval: 1 - alpha / (looks x hypotheses)."""
-        return 1.0 - self.alpha / (self.looks * max(1, hypotheses))
+        return 1.0 - self.alpha / (self.looks * max(1, self.hypotheses))
 
 
 def hypotheses(players: pl.DataFrame) -> pl.DataFrame:
@@ -65,20 +67,30 @@ def hypotheses(players: pl.DataFrame) -> pl.DataFrame:
     return out
 
 
+def step(wins, games, fair, plan: Plan, previous=None):
+    """One look of the procedure on arrays (any shape, element by element): Wilson
+    intervals at the per-interval confidence and the verdicts, keeping any verdict
+    already decided in `previous` (same shape; UNDECIDED where still open).
+    Returns (lo, hi, verdict)."""
+    lo, hi = wilson(wins, games, plan.confidence())
+    verdict = fairness_verdict(lo, hi, fair, plan.band)
+    if previous is not None:
+        previous = np.asarray(previous)
+        verdict = np.where(previous != UNDECIDED, previous, verdict)
+    return lo, hi, verdict
+
+
 def decide(table: pl.DataFrame, plan: Plan, previous: dict | None = None) -> pl.DataFrame:
     """Add rate, lo, hi (Wilson at the plan's per-interval confidence), fair and verdict.
 
     `previous` maps (n_players, unit) -> a verdict reached at an earlier look: a decided
     hypothesis keeps its verdict (the procedure stops monitoring it)."""
     wins, games = table["wins"].to_numpy(), table["games"].to_numpy()
-    conf = plan.confidence(table.height)
-    lo, hi = wilson(wins, games, conf)
+    conf = plan.confidence()
     fair = 1.0 / table["n_players"].to_numpy()
-    verdict = fairness_verdict(lo, hi, fair, plan.band)
-    if previous:
-        keys = zip(table["n_players"].to_list(), table["unit"].to_list(), strict=True)
-        verdict = np.array([previous.get(k, UNDECIDED) if previous.get(k, UNDECIDED) != UNDECIDED
-                            else v for k, v in zip(keys, verdict, strict=True)])
+    keys = zip(table["n_players"].to_list(), table["unit"].to_list(), strict=True)
+    before = np.array([(previous or {}).get(k, UNDECIDED) for k in keys], dtype=object)
+    lo, hi, verdict = step(wins, games, fair, plan, before)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = wins / games
     return table.with_columns(rate=pl.Series(rate), lo=pl.Series(lo), hi=pl.Series(hi),
@@ -103,7 +115,7 @@ def summary_lines(decided: pl.DataFrame, plan: Plan, n_games: int, stopped: bool
             f"{int((decided['verdict'] == UNDECIDED).sum())} {kind}(s) still undecided")
     per = 1 - decided["confidence"][0]
     lines = [head + f" (family-wise error <= {plan.alpha:g}: {plan.looks} planned looks "
-             f"of {plan.batch:,} games x {decided.height} hypotheses, each interval at error {per:.2g})."]
+             f"of {plan.batch:,} games x {plan.hypotheses} hypotheses, each interval at error {per:.2g})."]
     for verdict in (OUTSIDE, INSIDE, UNDECIDED):
         rows = decided.filter(pl.col("verdict") == verdict)
         if rows.height:

@@ -115,7 +115,9 @@ def simulate(
     options = parse_faction_options(g, conf, factions, lineup, counts)
     from brewbalance import until_decided as ud
 
-    seq = ud.settings(band, alpha, max_games, shard_size) if until_decided else None
+    seq = (ud.settings(band, alpha, max_games, shard_size,
+                       ud.count_hypotheses(g.factions(conf), counts, options))
+           if until_decided else None)
     out = out or default_out(game, variant, seed, n_games)
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,

@@ -26,7 +26,16 @@ DEFAULT_BATCH = 5_000  # games per look when --shard-size is left at the runner'
 DEFAULT_MAX_GAMES = 1_000_000
 
 
-def settings(band: float, alpha: float, max_games: int, shard_size: int) -> dict:
+def count_hypotheses(units: list[str], player_counts: list[int], options: dict) -> int:
+    """Hypotheses tested: one per (player count, faction) when the game has factions (the
+    pool or lineup of `options` if given), else one per (player count, seat)."""
+    if len(units) == 1:  # symmetric ('none', or one shared faction such as 'standard')
+        return sum(player_counts)
+    chosen = options.get("lineup") or options.get("factions") or units
+    return len(set(chosen)) * len(player_counts)
+
+
+def settings(band: float, alpha: float, max_games: int, shard_size: int, hypotheses: int) -> dict:
     """Checked settings of the procedure, as stored in the plan."""
     if not 0 < band < 0.5:
         raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
@@ -38,12 +47,14 @@ def settings(band: float, alpha: float, max_games: int, shard_size: int) -> dict
     if max_games < batch:
         raise UsageError(f"--max-games ({max_games:,}) must be at least one look of "
                          f"--shard-size games ({batch:,})")
-    return {"band": band, "alpha": alpha, "max_games": max_games, "batch": batch}
+    return {"band": band, "alpha": alpha, "max_games": max_games, "batch": batch,
+            "hypotheses": hypotheses}
 
 
 def seq_plan(plan: dict) -> Plan:
     s = plan["until_decided"]
-    return Plan(band=s["band"], alpha=s["alpha"], batch=s["batch"], max_games=s["max_games"])
+    return Plan(band=s["band"], alpha=s["alpha"], batch=s["batch"], max_games=s["max_games"],
+                hypotheses=s["hypotheses"])
 
 
 def start_plan(plan: dict, seq: dict) -> dict:
