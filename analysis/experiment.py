@@ -52,6 +52,10 @@ def median_variance_reduction(rows: pl.DataFrame) -> float:
     return float(np.median(vr)) if vr.size else float("nan")
 
 
+def _ratio(x: float) -> str:
+    return "n/a" if np.isnan(x) else f"{x:.2f}x"
+
+
 def _score_rows(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.filter(pl.col("metric") == "mean score")
 
@@ -73,7 +77,7 @@ def arm_lines(arm: ArmResult) -> list[str]:
         lines.append(f"  mean score, {r['group']}: {r['diff']:+.2f} (95% CI {r['lo']:+.2f} to {r['hi']:+.2f}).")
     vr_win, vr_score = median_variance_reduction(wins), median_variance_reduction(_score_rows(rows))
     lines.append(f"  variance reduction from pairing (unpaired / paired variance): win rates median "
-                 f"{vr_win:.2f}x, mean score {vr_score:.2f}x.")
+                 f"{_ratio(vr_win)}, mean score {_ratio(vr_score)}.")
     return lines
 
 

@@ -1,0 +1,121 @@
+"""Analysis of the multi-arm commands on hand-built run folders with known answers:
+paired experiment, parameter sweep (spread, first-player advantage) and robustness to bots
+(Kendall's tau, flipped conclusions)."""
+
+import numpy as np
+import pytest
+from runfixture import manifest, write_run
+from scipy.stats import kendalltau
+
+from analysis.experiment import run_experiment
+from analysis.robustness import run_robustness
+from analysis.sweep import run_sweep, spread, spread_interval
+
+
+def two_player(winners: list[int]) -> list[dict]:
+    return [{"scores": [9, 1] if w == 0 else [1, 9]} for w in winners]
+
+
+A_WINNERS = [0] * 5 + [1] * 5   # seat 0 wins games 0-4
+B_WINNERS = [0] * 7 + [1] * 3   # in B, games 5 and 6 flip to seat 0
+
+
+@pytest.fixture
+def arms(tmp_path):
+    a = write_run(tmp_path / "a", two_player(A_WINNERS), manifest_data=manifest(n_games=10))
+    b = write_run(tmp_path / "b", two_player(B_WINNERS), manifest_data=manifest(n_games=10))
+    return a, b
+
+
+# ---------------------------------------------------------------- experiment
+def test_experiment_pairs_arms_and_reports_the_variance_reduction(arms):
+    a, b = arms
+    e = run_experiment(("base", "baseline", a), [("flip", "set x=1", b)])
+    arm = e.arms[0]
+    assert arm.comparison.paired and arm.comparison.n_paired == 10
+    seat0 = arm.key_rows.filter((arm.key_rows["metric"] == "seat win rate")
+                                & (arm.key_rows["group"] == "seat 0, 2p")).to_dicts()[0]
+    # d = two 1s and eight 0s: mean 0.2; Var_A 2.5/9, Var_B 2.1/9, Var_d 1.6/9 -> 2.875.
+    assert seat0["diff"] == pytest.approx(0.2)
+    assert seat0["variance_reduction"] == pytest.approx(2.875)
+    line = next(x for x in e.verdicts if "variance reduction" in x)
+    assert "win rates median 2.8" in line and "mean score n/a" in line  # scores never differ
+
+
+def test_experiment_warns_when_an_arm_does_not_share_the_deals(tmp_path, arms):
+    a, _ = arms
+    other = write_run(tmp_path / "c", two_player(B_WINNERS), manifest_data=manifest(n_games=10, seed=8))
+    e = run_experiment(("base", "baseline", a), [("other", "seed 8", other)])
+    assert not e.arms[0].comparison.paired
+    assert any(line.startswith("Warning: arms other") for line in e.verdicts)
+
+
+# ---------------------------------------------------------------- sweep
+def test_spread_by_hand():
+    wins = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 0]], dtype=float)
+    present = np.array([[1, 1, 0], [1, 1, 0], [1, 0, 1], [1, 0, 1]], dtype=float)
+    # rates: unit 0 3/4, unit 1 1/2, unit 2 0/2 -> spread 0.75
+    assert spread(wins, present)[0] == pytest.approx(0.75)
+    # only game 1, twice: unit 0 0/2, unit 1 2/2; unit 2 absent and left out -> 1.0
+    assert spread(wins, present, np.array([[0, 2, 0, 0]], dtype=float))[0] == pytest.approx(1.0)
+
+
+def test_spread_interval_is_seeded_and_covers_a_known_gap():
+    rng = np.random.default_rng(0)
+    n = 2000
+    wins = np.zeros((n, 2))
+    wins[np.arange(n), (rng.random(n) < 0.3).astype(int)] = 1  # unit 0 wins 70%, unit 1 30%
+    present = np.ones((n, 2))
+    first = spread_interval(wins, present, seed=5)
+    assert first == spread_interval(wins, present, seed=5)
+    s, lo, hi = first
+    assert lo <= 0.4 <= hi and lo < s < hi
+
+
+def test_sweep_reports_spread_and_paired_first_player_change(arms):
+    a, b = arms
+    s = run_sweep("brawl_limit", [(3, a), (4, b)], seed=1)
+    shape = s.shape_table()
+    assert s.kind == "seat"
+    first, second = shape.to_dicts()
+    assert first["spread"] == pytest.approx(0.0) and second["spread"] == pytest.approx(0.4)
+    assert first["fpa"] == pytest.approx(0.0) and second["fpa"] == pytest.approx(0.2)
+    assert second["fpa_diff"] == pytest.approx(0.2)
+    assert second["variance_reduction"] == pytest.approx(2.875)
+    rates = s.units_table().filter(s.units_table()["value"] == "4")
+    assert rates["rate"].to_list() == pytest.approx([0.7, 0.3])
+
+
+# ---------------------------------------------------------------- robustness
+def three_player(order_wins: dict[str, int], games: int = 60) -> list[dict]:
+    """3-player games of factions a, b, c (rotating seats); order_wins[f] games won by f."""
+    winners = [f for f, k in order_wins.items() for _ in range(k)]
+    out = []
+    for g in range(games):
+        factions = ["a", "b", "c"][g % 3:] + ["a", "b", "c"][:g % 3]
+        out.append({"scores": [9 if f == winners[g] else 1 for f in factions], "factions": factions})
+    return out
+
+
+def test_robustness_finds_the_reversed_ranking_and_the_flips(tmp_path):
+    m = manifest(n_games=60, player_counts=[3])
+    x = write_run(tmp_path / "x", three_player({"a": 36, "b": 18, "c": 6}), manifest_data=m)
+    y = write_run(tmp_path / "y", three_player({"a": 6, "b": 18, "c": 36}), manifest_data=m)
+    r = run_robustness([("greedy", str(x)), ("random", str(y))], band=0.03)
+    assert r.kind == "faction"
+    tau = r.taus.to_dicts()[0]
+    assert tau["tau"] == pytest.approx(kendalltau([0.6, 0.3, 0.1], [0.1, 0.3, 0.6]).statistic)
+    assert tau["tau"] == pytest.approx(-1.0)
+    # a: 36/60, Wilson lo 0.47 > 1/3 + 3 pp -> strong; c: 6/60, hi 0.20 < 1/3 - 3 pp -> weak;
+    # b: 18/60 -> undecided, so never a flip.
+    flips = {(f["unit"], f["verdict_a"], f["verdict_b"]) for f in r.flips.to_dicts()}
+    assert flips == {("a", "strong", "weak"), ("c", "weak", "strong")}
+    assert r.verdicts[0].startswith("Warning: 2 conclusion(s) flip with the bot")
+
+
+def test_robustness_without_flips_says_so(tmp_path):
+    m = manifest(n_games=60, player_counts=[3])
+    x = write_run(tmp_path / "x", three_player({"a": 36, "b": 18, "c": 6}), manifest_data=m)
+    r = run_robustness([("greedy", str(x)), ("cautious", str(x))])
+    assert r.flips.is_empty() and r.taus["tau"][0] == pytest.approx(1.0)
+    assert r.verdicts[0].startswith("No faction conclusion flips")
