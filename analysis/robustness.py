@@ -109,6 +109,8 @@ def robustness_lines(r: Robustness) -> list[str]:
         if np.isnan(t["tau"]):
             continue
         agree = "agree" if t["tau"] > 0.5 else "partly agree" if t["tau"] > 0 else "disagree"
+        noise = ("" if t["p_value"] < 0.05 else
+                 "; not significant: with few or nearly equal rates the order is mostly noise")
         lines.append(f"{t['n_players']}p, {t['arm_a']} vs {t['arm_b']}: {r.kind} rankings {agree} "
-                     f"(Kendall tau {t['tau']:+.2f} over {t['units']} {r.kind}s, p = {t['p_value']:.2g}).")
+                     f"(Kendall tau {t['tau']:+.2f} over {t['units']} {r.kind}s, p = {t['p_value']:.2g}{noise}).")
     return lines
