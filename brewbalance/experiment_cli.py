@@ -179,9 +179,36 @@ def parse_settings(text: str) -> list[A.Arm]:
     return [A.Arm(A.check_name(n), policies=n.split("+")) for n in names]
 
 
+def existing_runs(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """`--runs DIR,DIR,..`: finished runs of one game, variant, overrides and player counts
+    (they may differ only in their bots). Returns the game and [(name, folder)]."""
+    from sim.core.runfolder import read_manifest
+
+    folders = [Path(t.strip()) for t in text.split(",") if t.strip()]
+    if len(folders) < 2:
+        raise UsageError(f"--runs '{text}': give at least two run folders separated by commas")
+    manifests = [read_manifest(f) for f in folders]
+    for key in ("game", "variant", "overrides", "player_counts"):
+        values = {json_key(m.get(key)) for m in manifests}
+        if len(values) > 1:
+            raise UsageError(f"--runs: the runs differ in {key}, not only in their bots; "
+                             "robustness compares one setup under different bots")
+    names = [f"{f.name}" for f in folders]
+    if len(set(names)) < len(names):
+        names = [str(f) for f in folders]
+    return manifests[0]["game"], list(zip(names, map(str, folders), strict=True))
+
+
+def json_key(value) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True)
+
+
 def robustness(
-    game: GameArg,
-    policies: Annotated[str, typer.Option(help="Bot settings to compare, e.g. greedy,random,greedy+random.")],
+    game: Annotated[str | None, typer.Argument(help="Game id (not with --runs).")] = None,
+    policies: Annotated[str | None, typer.Option(help="Bot settings to compare, e.g. greedy,random,greedy+random.")] = None,
+    runs: Annotated[str | None, typer.Option(help="Instead of simulating: finished runs DIR,DIR,.. that differ only in their bots.")] = None,
     n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
     set_: SetOpt = None, seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None,
     force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03,
@@ -191,11 +218,23 @@ def robustness(
     from analysis.robustness import run_robustness
     from reports.experiments import write_robustness
 
-    arms = parse_settings(policies)
-    base = baseline(game, n_games, players, variant, set_, seed)
-    out = out or Path("runs") / f"robustness_{game}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force)
-    named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
+    if (runs is None) == (policies is None):
+        raise UsageError("give GAME --policies SETTING,SETTING (simulate the arms) or --runs DIR,DIR "
+                         "(use finished runs), not both and not neither")
+    if runs is not None:
+        if game is not None:
+            raise UsageError("--runs takes the game from the runs; do not give GAME")
+        game, named = existing_runs(runs)
+        out = out or Path("runs") / f"robustness_{game}_runs"
+        A.check_experiment_folder(out, force)
+    else:
+        if game is None:
+            raise UsageError("missing GAME (or use --runs DIR,DIR)")
+        arms = parse_settings(policies)
+        base = baseline(game, n_games, players, variant, set_, seed)
+        out = out or Path("runs") / f"robustness_{game}_seed{seed}"
+        folders = run_all(base, arms, out, jobs, quiet, force)
+        named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
     r = run_robustness(named, band)
     typer.echo("\n".join(r.verdicts))
     write_pages(write_robustness, out, r, named)

@@ -105,7 +105,8 @@ def robustness_dots(rates: pl.DataFrame, arms: list[str], kind: str) -> charts.F
         ax.grid(axis="y", visible=False)
         charts._pct_axis(ax)
         ax.set_title(f"{n} players")
-        ax.legend(fontsize=6)
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(arms), 6))
     fig.suptitle(f"{kind.capitalize()} win rate by bot setting (bar = 95% interval, green = 1/n)")
     return fig
 

@@ -64,6 +64,24 @@ def test_robustness_compares_bot_settings(tmp_path):
     assert "Robustness of balance conclusions" in pdf_text(out / "report.pdf")
 
 
+def test_robustness_takes_finished_runs(tmp_path):
+    from runfixture import manifest as fixture_manifest
+    from runfixture import write_run
+    from test_experiment_analysis import three_player
+
+    m = fixture_manifest(n_games=60, player_counts=[3])
+    write_run(tmp_path / "greedy", three_player({"a": 36, "b": 18, "c": 6}), manifest_data=m)
+    write_run(tmp_path / "random", three_player({"a": 6, "b": 18, "c": 36}), manifest_data=m)
+    stdout = ok(cli("robustness", "--runs", "greedy,random", "--out", "rob", cwd=tmp_path))
+    assert stdout.startswith("Warning: 2 conclusion(s) flip with the bot: a at 3p is strong under greedy")
+    assert (tmp_path / "rob" / "report.pdf").is_file()
+    other = fixture_manifest(n_games=60, player_counts=[3], variant="epic")
+    write_run(tmp_path / "epic", three_player({"a": 6, "b": 18, "c": 36}), manifest_data=other)
+    msg = error_line(cli("robustness", "--runs", "greedy,epic", "--out", "rob2", cwd=tmp_path), 2)
+    assert "differ in variant" in msg
+    assert not (tmp_path / "rob2").exists()
+
+
 UNTIL = ("simulate", "dwarfest", "--players", "4", "--until-decided", "--band", "0.1",
          "--shard-size", "100", "--max-games", "2000", "--seed", "5", "--quiet", "--jobs", "1")
 
