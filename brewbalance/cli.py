@@ -123,7 +123,7 @@ def simulate(
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line(), options=options)
     if seq is not None:
-        return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet)
+        return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet, check)
     _execute(g, conf, plan, out, jobs, quiet, check)
 
 
@@ -191,16 +191,16 @@ def _resume(out: Path, jobs, quiet, check=False) -> None:
                          if data.hashes.get(k) != plan["data_hashes"].get(k))
         raise BrewError(f"cannot resume {out}: data files changed since it started: {choices(changed)}")
     if plan.get("until_decided"):
-        return _until_decided(g, g.build(data), plan, out, jobs, quiet)
+        return _until_decided(g, g.build(data), plan, out, jobs, quiet, check)
     _execute(g, g.build(data), plan, out, jobs, quiet, check)
 
 
-def _until_decided(g, conf, plan: dict, out: Path, jobs, quiet) -> None:
+def _until_decided(g, conf, plan: dict, out: Path, jobs, quiet, check=False) -> None:
     """Run looks of `simulate --until-decided` and print what was decided (stdout)."""
     from brewbalance import until_decided as ud
 
     try:
-        lines = ud.run(g, conf, plan, out, jobs, quiet, say)
+        lines = ud.run(g, conf, plan, out, jobs, quiet, say, check)
     except KeyboardInterrupt:
         say(f"interrupted: completed shards are kept; resume with: brewbalance simulate --resume {out}")
         raise typer.Exit(1) from None

@@ -86,7 +86,7 @@ def experiment(
     quiet: QuietOpt = False, band: BandOpt = 0.03,
 ) -> None:
     """Paired experiment: arms on the same seeds, each compared game by game with the first."""
-    from analysis.experiment import run_experiment
+    from analysis.experiment import arm_lines, run_experiment
     from analysis.text import pp
     from reports.experiments import write_experiment
 
@@ -103,6 +103,8 @@ def experiment(
             rows.append([r.name, x["metric"], x["group"], show(x["diff"]), f"{show(x['lo'])} .. {show(x['hi'])}",
                          f"{x['variance_reduction']:.2f}"])
     typer.echo(table_text(["arm", "metric", "group", "arm - ref", "95% CI", "var. reduction"], rows))
+    typer.echo("\n".join(f"{r.name}: {line.strip()}" for r in e.arms for line in arm_lines(r)
+                         if "variance reduction" in line))
     write_pages(write_experiment, out, e)
 
 

@@ -83,11 +83,11 @@ def evaluate(out: Path, p: Plan, n_games: int) -> tuple[pl.DataFrame, int]:
     return decided, looks
 
 
-def run(g, conf, plan: dict, out: Path, jobs: int | None, quiet: bool, say) -> list[str]:
+def run(g, conf, plan: dict, out: Path, jobs: int | None, quiet: bool, say, check: bool = False) -> list[str]:
     """Add looks until decided or at the cap; returns the summary lines (also in run.json)."""
     p = seq_plan(plan)
     while True:
-        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet)
+        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet, check=check)
         decided, looks = evaluate(out, p, plan["n_games"])
         stopped = all_decided(decided)
         if stopped or plan["n_games"] >= p.max_games:
