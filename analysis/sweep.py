@@ -22,7 +22,8 @@ from analysis import paired as _paired
 from analysis.stats import wilson
 
 BOOT_REPS = 400
-BOOT_CHUNK = 50  # bootstrap replicates drawn at once (memory: chunk x games)
+BOOT_CHUNK = 50  # bootstrap replicates drawn at once ...
+BOOT_CELLS = 5_000_000  # ... but at most this many weights (chunk x games) in memory
 
 
 @dataclass
@@ -67,16 +68,15 @@ def unit_rates(players: pl.DataFrame, unit: str) -> pl.DataFrame:
 def game_matrix(players: pl.DataFrame, unit: str) -> tuple[np.ndarray, np.ndarray]:
     """(wins, present): games x units arrays of one player count's games; a unit absent
     from a game has win 0 and present 0."""
-    keys = sorted(players[unit].cast(pl.String).unique().to_list())
-    games = sorted(players["game_id"].unique().to_list())
-    g_index = {g: i for i, g in enumerate(games)}
-    u_index = {u: j for j, u in enumerate(keys)}
-    wins = np.zeros((len(games), len(keys)))
-    present = np.zeros((len(games), len(keys)))
-    for g, u, w in players.select("game_id", pl.col(unit).cast(pl.String), "win").iter_rows():
-        i, j = g_index[g], u_index[u]
-        wins[i, j] += w
-        present[i, j] += 1
+    rows = players.select(
+        g=pl.col("game_id").rank("dense").cast(pl.Int64) - 1,
+        u=pl.col(unit).cast(pl.String).rank("dense").cast(pl.Int64) - 1,
+        w=pl.col("win").cast(pl.Float64))
+    g, u = rows["g"].to_numpy(), rows["u"].to_numpy()
+    shape = (int(g.max()) + 1, int(u.max()) + 1) if rows.height else (0, 0)
+    wins, present = np.zeros(shape), np.zeros(shape)
+    np.add.at(wins, (g, u), rows["w"].to_numpy())
+    np.add.at(present, (g, u), 1.0)
     return wins, present
 
 
@@ -101,8 +101,9 @@ def spread_interval(wins: np.ndarray, present: np.ndarray, seed: int, reps: int 
     rng = np.random.default_rng(seed)
     n = wins.shape[0]
     draws = []
-    for start in range(0, reps, BOOT_CHUNK):
-        k = min(BOOT_CHUNK, reps - start)
+    chunk = max(1, min(BOOT_CHUNK, BOOT_CELLS // max(n, 1)))
+    for start in range(0, reps, chunk):
+        k = min(chunk, reps - start)
         draws.append(spread(wins, present, rng.multinomial(n, np.full(n, 1.0 / n), size=k).astype(float)))
     boot = np.concatenate(draws)
     tail = (1 - confidence) / 2

@@ -9,7 +9,7 @@ from scipy.stats import kendalltau
 
 from analysis.experiment import run_experiment
 from analysis.robustness import run_robustness
-from analysis.sweep import run_sweep, spread, spread_interval
+from analysis.sweep import game_matrix, run_sweep, spread, spread_interval
 
 
 def two_player(winners: list[int]) -> list[dict]:
@@ -58,6 +58,18 @@ def test_spread_by_hand():
     assert spread(wins, present)[0] == pytest.approx(0.75)
     # only game 1, twice: unit 0 0/2, unit 1 2/2; unit 2 absent and left out -> 1.0
     assert spread(wins, present, np.array([[0, 2, 0, 0]], dtype=float))[0] == pytest.approx(1.0)
+
+
+def test_game_matrix_marks_absent_factions():
+    import polars as pl
+
+    players = pl.DataFrame({"game_id": [10, 10, 12, 12], "faction": ["orc", "elf", "dwarf", "orc"],
+                            "win": [1.0, 0.0, 0.5, 0.5]})
+    wins, present = game_matrix(players, "faction")  # games 10, 12 x units dwarf, elf, orc
+    assert wins.tolist() == [[0, 0, 1], [0.5, 0, 0.5]]
+    assert present.tolist() == [[0, 1, 1], [1, 0, 1]]
+    # rates: dwarf 0.5/1, elf 0/1, orc 1.5/2 -> spread 0.75
+    assert spread(wins, present)[0] == pytest.approx(0.75)
 
 
 def test_spread_interval_is_seeded_and_covers_a_known_gap():

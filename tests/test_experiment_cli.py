@@ -44,6 +44,11 @@ def test_experiment_swaps_a_faction_in_a_seat(tmp_path):
                     "--quiet", "--jobs", "1", "--out", out, cwd=tmp_path))
     assert "faction win rate" in stdout and "seat 0, 4p" in stdout
     assert manifest(out / "arms" / "tony")["options"] == {"lineup": ["tony", "andrew", "colt", "evie"]}
+    # Tony is the strongest character (docs/experiments.md): the swap helps seat 0, paired.
+    c = analysis.compare(out / "arms" / "ref", out / "arms" / "tony")
+    seat0 = c.metrics.filter((c.metrics["metric"] == "seat win rate")
+                             & (c.metrics["group"] == "seat 0, 4p")).to_dicts()[0]
+    assert c.paired and seat0["lo"] > 0 and seat0["significant_holm"]
 
 
 def test_sweep_writes_one_arm_per_value_and_a_report(tmp_path):
