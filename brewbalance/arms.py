@@ -31,7 +31,7 @@ from sim.core.errors import UsageError, choices
 
 ARM_KINDS = ("set", "lineup", "factions", "policies")
 ARMS_FOLDER = "arms"
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.+=-]{1,64}$")
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,63}$")  # never "." or ".."
 
 
 @dataclass
@@ -67,8 +67,8 @@ class Arm:
 
 def check_name(name: str) -> str:
     if not NAME_PATTERN.match(name):
-        raise UsageError(f"arm name '{name}': use 1-64 letters, digits or _ . + = - "
-                         "(it becomes a folder name)")
+        raise UsageError(f"arm name '{name}': use 1-64 letters, digits or _ . + = -, starting "
+                         "with a letter, digit or _ (it becomes a folder name)")
     return name
 
 

@@ -123,6 +123,7 @@ def test_until_decided_stops_and_resumes_to_the_same_answer(tmp_path):
     (("robustness", "dwarfest", "--policies", "greedy"), ["at least two bot settings"]),
     (("experiment", "dwarfest", "--arm", "a:"), ["at least two --arm"]),
     (("experiment", "dwarfest", "--arm", "a:", "--arm", "b:cost=2"), ["KIND one of set, lineup"]),
+    (("experiment", "dwarfest", "--arm", "a:", "--arm", "..:"), ["arm name '..'"]),
     (("experiment", "dwarfest", "--arm", "a:", "--arm", "b:lineup=elf"), ["dwarfest has no factions"]),
     (("simulate", "dwarfest", "--until-decided", "--band", "0"), ["--band must be between 0 and 0.5"]),
 ])
