@@ -112,12 +112,14 @@ def spread_interval(wins: np.ndarray, present: np.ndarray, seed: int, reps: int 
     return s, max(0.0, 2 * s - float(q_hi)), max(0.0, 2 * s - float(q_lo))
 
 
-def shape(players: pl.DataFrame, reference: pl.DataFrame, unit: str, seed: int) -> pl.DataFrame:
+def shape(players: pl.DataFrame, reference: pl.DataFrame | None, unit: str, seed: int) -> pl.DataFrame:
     """Spread and first-player advantage per player count, and the paired change of the
-    first-player advantage against the reference arm's players."""
+    first-player advantage against the reference arm's players (NaN for the reference
+    itself: reference=None)."""
     rows = []
-    paired = _paired.paired_stats(_paired.seat_rows(reference, 0), _paired.seat_rows(players, 0),
-                                  _paired.GAME_KEYS, ["n_players"], "win")
+    paired = (_paired.paired_stats(_paired.seat_rows(reference, 0), _paired.seat_rows(players, 0),
+                                   _paired.GAME_KEYS, ["n_players"], "win")
+              if reference is not None else pl.DataFrame(schema={"n_players": pl.Int64}))
     for (n,), part in sorted(players.group_by("n_players"), key=lambda x: x[0]):
         s, s_lo, s_hi = spread_interval(*game_matrix(part, unit), seed=seed + int(n))
         first = part.filter(pl.col("seat") == 0)
@@ -144,10 +146,10 @@ def run_sweep(key: str, arms: list[tuple[object, str]], seed: int = 0) -> Sweep:
     reference = players_table(arms[0][1])
     unit = unit_column(reference)
     out = []
-    for value, run_dir in arms:
-        players = players_table(run_dir)
+    for k, (value, run_dir) in enumerate(arms):
+        players = reference if k == 0 else players_table(run_dir)
         out.append(SweepArm(value, str(run_dir), unit_rates(players, unit),
-                            shape(players, reference, unit, seed)))
+                            shape(players, reference if k else None, unit, seed)))
     sweep = Sweep(key, unit, out)
     sweep.verdicts = sweep_lines(sweep)
     return sweep

@@ -80,7 +80,8 @@ def sweep_units(table: pl.DataFrame, key: str, kind: str) -> charts.Figure:
                                 charts.PALETTE[i % len(charts.PALETTE)], f"{kind} {unit}" if kind == "seat" else unit)
         charts._pct_axis(ax, "y")
         ax.set_title(f"{n} players")
-        ax.legend(fontsize=6, ncols=2)
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 4))
     fig.suptitle(f"{kind.capitalize()} win rate against {key} (green line = 1/n)")
     return fig
 
@@ -174,7 +175,8 @@ def sweep_page(s: Sweep) -> Page:
                Column("variance_reduction", "variance reduction", "ratio")],
               build._rows(shape, spread_ci=lambda r: f"{pp(r['spread_lo'])} to {pp(r['spread_hi'])}",
                           fpa_ci=lambda r: f"{pp(r['fpa_lo'])} to {pp(r['fpa_hi'])}",
-                          fpa_diff_ci=lambda r: f"{pp(r['fpa_diff_lo'])} to {pp(r['fpa_diff_hi'])}"),
+                          fpa_diff_ci=lambda r: ("reference" if np.isnan(r["fpa_diff"]) else
+                                                 f"{pp(r['fpa_diff_lo'])} to {pp(r['fpa_diff_hi'])}")),
               caption=f"Paired change: seat 0's win rate against {s.key} = {s.arms[0].value}, "
                       "game by game on the shared deals."),
         Table([Column("value", s.key), Column("n_players", "players", "int"), Column("unit", s.kind),

@@ -92,6 +92,7 @@ def test_sweep_reports_spread_and_paired_first_player_change(arms):
     first, second = shape.to_dicts()
     assert first["spread"] == pytest.approx(0.0) and second["spread"] == pytest.approx(0.4)
     assert first["fpa"] == pytest.approx(0.0) and second["fpa"] == pytest.approx(0.2)
+    assert np.isnan(first["fpa_diff"])  # the reference is not compared with itself
     assert second["fpa_diff"] == pytest.approx(0.2)
     assert second["variance_reduction"] == pytest.approx(2.875)
     rates = s.units_table().filter(s.units_table()["value"] == "4")
