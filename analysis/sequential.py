@@ -57,14 +57,21 @@ def hypotheses(players: pl.DataFrame) -> pl.DataFrame:
     game with factions, per (n_players, seat) in a symmetric game.
 
     `players` needs n_players, seat, faction and win (one row per game and seat)."""
-    symmetric = players["faction"].n_unique() == 1
-    unit = "seat" if symmetric else "faction"
-    out = (players.group_by("n_players", unit)
-           .agg(wins=pl.col("win").cast(pl.Float64).sum(), games=pl.len())
-           .with_columns(pl.col(unit).cast(pl.String).alias("unit"), kind=pl.lit(unit))
-           .select("n_players", "kind", "unit", "wins", "games")
-           .sort("n_players", "unit"))
-    return out
+    return look_tables(players.with_columns(game_id=pl.lit(0)), batch=1)[0]
+
+
+def look_tables(players: pl.DataFrame, batch: int) -> list[pl.DataFrame]:
+    """The hypothesis table (see `hypotheses`) after each look, cumulative: look k (from 1)
+    covers games 0 .. k * batch - 1. `players` also needs game_id."""
+    unit = "seat" if players["faction"].n_unique() == 1 else "faction"
+    per_look = (players.group_by((pl.col("game_id") // batch).alias("look"), "n_players",
+                                 pl.col(unit).cast(pl.String).alias("unit"))
+                .agg(wins=pl.col("win").cast(pl.Float64).sum(), games=pl.len()))
+    looks = int(per_look["look"].max()) + 1 if per_look.height else 0
+    return [per_look.filter(pl.col("look") <= k).group_by("n_players", "unit")
+            .agg(pl.col("wins").sum(), pl.col("games").sum())
+            .with_columns(kind=pl.lit(unit)).select("n_players", "kind", "unit", "wins", "games")
+            .sort("n_players", "unit") for k in range(looks)]
 
 
 def step(wins, games, fair, plan: Plan, previous=None):

@@ -17,7 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.paired import load_units
-from analysis.sequential import Plan, all_decided, decide, hypotheses, summary_lines, verdict_map
+from analysis.sequential import Plan, all_decided, look_tables, run_sequence, summary_lines
 from sim.core import runfolder as rf
 from sim.core import runner
 from sim.core.errors import UsageError
@@ -71,16 +71,9 @@ def resized(plan: dict, n_games: int) -> dict:
 def evaluate(out: Path, p: Plan, n_games: int) -> tuple[pl.DataFrame, int]:
     """Replay the procedure over every look up to n_games; returns the decision table and
     the number of looks taken (it may have stopped before n_games on an earlier look)."""
-    players = load_units(out).players.select("game_id", "n_players", "seat", "faction", "win")
-    previous: dict = {}
-    looks = -(-n_games // p.batch)
-    for k in range(1, looks + 1):
-        seen = players.filter(pl.col("game_id") < min(k * p.batch, n_games))
-        decided = decide(hypotheses(seen), p, previous)
-        previous = verdict_map(decided)
-        if all_decided(decided):
-            return decided, k
-    return decided, looks
+    players = (load_units(out).players.select("game_id", "n_players", "seat", "faction", "win")
+               .filter(pl.col("game_id") < n_games))
+    return run_sequence(look_tables(players, p.batch), p)
 
 
 def run(g, conf, plan: dict, out: Path, jobs: int | None, quiet: bool, say, check: bool = False) -> list[str]:

@@ -104,3 +104,14 @@ def test_decide_on_a_table_keeps_earlier_verdicts_and_uses_seats_when_symmetric(
     assert look == 1 and final["verdict"].to_list() == [OUTSIDE, OUTSIDE]
     d2 = decide(later, p, {(2, "0"): OUTSIDE})
     assert d2["verdict"][0] == OUTSIDE and d2["verdict"][1] != OUTSIDE
+
+
+def test_look_tables_are_cumulative_per_batch():
+    from analysis.sequential import look_tables
+
+    # 5 games of 2 players, looks of 2 games: seat 0 wins games 0, 1 and 4.
+    players = players_table([[1.0, 1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0, 0.0]])
+    tables = look_tables(players, batch=2)
+    assert [t["games"].to_list() for t in tables] == [[2, 2], [4, 4], [5, 5]]
+    assert [t["wins"].to_list() for t in tables] == [[2.0, 0.0], [2.0, 2.0], [3.0, 2.0]]
+    assert tables[-1].equals(hypotheses(players))
