@@ -59,14 +59,19 @@ class Design:
         return len(self.factions) + len(self.seats)
 
 
-def design(players: pl.DataFrame, games: pl.DataFrame, with_factions: bool = True) -> Design:
+def design(players: pl.DataFrame, games: pl.DataFrame, with_factions: bool = True,
+           with_seats: bool = True) -> Design:
     """Build the padded arrays from players (game_id, seat, faction, rank) and games
-    (game_id, n_players). Without factions only the seat block is fitted."""
+    (game_id, n_players). Without factions only the seat block is fitted; without seats
+    every player sits in its player count's reference seat (held at 0), which is the
+    plain Plackett-Luce model on factions."""
     df = (players.select("game_id", "seat", "faction", "rank")
           .join(games.select("game_id", "n_players"), on="game_id")
           .sort("game_id", "seat"))
     factions = sorted(df["faction"].unique().to_list()) if with_factions else []
-    seats = sorted({(int(n), int(s)) for n, s in zip(df["n_players"], df["seat"], strict=True)})
+    seat_of = [(int(n), int(s) if with_seats else 0)
+               for n, s in zip(df["n_players"], df["seat"], strict=True)]
+    seats = sorted(set(seat_of))
     game_ids = df["game_id"].to_numpy()
     row = np.searchsorted(np.unique(game_ids), game_ids)
     col = df["seat"].to_numpy().astype(np.int64)
@@ -77,8 +82,7 @@ def design(players: pl.DataFrame, games: pl.DataFrame, with_factions: bool = Tru
     if factions:
         fac[row, col] = np.searchsorted(factions, df["faction"].to_numpy())
     seat_index = {key: i for i, key in enumerate(seats)}
-    seat[row, col] = [seat_index[(int(n), int(s))] for n, s in
-                      zip(df["n_players"], df["seat"], strict=True)]
+    seat[row, col] = [seat_index[key] for key in seat_of]
     rank[row, col] = df["rank"].to_numpy()
     return Design(fac, seat, rank, factions, seats)
 
