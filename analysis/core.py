@@ -66,6 +66,7 @@ class RunAnalysis:
     strength_games: int = 0         # games the strength fit used (factions.RATINGS_MAX_GAMES)
     faction_seat: pl.DataFrame = field(default_factory=pl.DataFrame)
     copresence: pl.DataFrame = field(default_factory=pl.DataFrame)
+    copresence_games: int = 0       # games the head-to-head matrix used (COPRESENCE_MAX_GAMES)
     convergence: pl.DataFrame = field(default_factory=pl.DataFrame)
     card_basis: str = "played"      # what card value compares: 'acquired' or 'played'
     card_adjusted: pl.DataFrame = field(default_factory=pl.DataFrame)  # faction-adjusted
@@ -306,6 +307,8 @@ def ratings_and_cards(con, manifest: dict, has_factions: bool) -> dict:
         adjusted = fx.card_adjusted(con, kinds, CARD_VALUE_MAX_GAMES)
         detail.update(faction_seat=fx.faction_seat(con, NO_FACTION),
                       copresence=fx.copresence(con, NO_FACTION),
+                      copresence_games=min(int(manifest.get("n_games") or 0),
+                                           fx.COPRESENCE_MAX_GAMES),
                       card_adjusted=adjusted.with_columns(
                           name=pl.Series(card_names(manifest, adjusted["card"]), dtype=pl.String)))
     return detail

@@ -23,6 +23,7 @@ from analysis.runfolder import query
 from analysis.stats import holm, mantel_haenszel_diff, wilson
 
 RATINGS_MAX_GAMES = 20_000   # the Plackett-Luce fit uses the first games of larger runs
+COPRESENCE_MAX_GAMES = 300_000  # the head-to-head matrix likewise (as card value)
 CONVERGENCE_BUCKETS = 20
 ALPHA = 0.05
 
@@ -50,9 +51,11 @@ def faction_seat(con: duckdb.DuckDBPyConnection, none_label: str) -> pl.DataFram
     return df if df.is_empty() else _intervals(df)
 
 
-def copresence(con: duckdb.DuckDBPyConnection, none_label: str) -> pl.DataFrame:
-    """Head-to-head matrix in long form with Wilson intervals and deviation = rate - fair."""
-    df = query(con, "faction_copresence", none_label=none_label)
+def copresence(con: duckdb.DuckDBPyConnection, none_label: str,
+               max_game: int = COPRESENCE_MAX_GAMES) -> pl.DataFrame:
+    """Head-to-head matrix in long form with Wilson intervals and deviation = rate - fair,
+    on the games with id < max_game."""
+    df = query(con, "faction_copresence", none_label=none_label, max_game=max_game)
     if df.is_empty():
         return df
     return _intervals(df).with_columns(deviation=pl.col("rate") - pl.col("fair"))

@@ -242,16 +242,33 @@ def strength_section(a: RunAnalysis) -> Section:
                           "average after Holm."), table], level=3)
 
 
+def _rate_cell(r: dict, n_key: str) -> str:
+    """'31% [28-35] 420': a rate, its 95% interval and its sample size, in whole percent."""
+    return f"{100 * r['rate']:.0f}% [{100 * r['lo']:.0f}-{100 * r['hi']:.0f}] {r[n_key]:,}"
+
+
+def _wide(df: pl.DataFrame, keys: list[str], across: str, n_key: str) -> tuple[list[dict], list]:
+    """Pivot a long rate table: one row per `keys`, one text cell per value of `across`."""
+    values = sorted(df[across].unique())
+    rows = {}
+    for r in df.sort(keys).to_dicts():
+        row = rows.setdefault(tuple(r[k] for k in keys), {**{k: r[k] for k in keys},
+                                                          **{f"{across}_{v}": "" for v in values}})
+        row[f"{across}_{r[across]}"] = _rate_cell(r, n_key)
+    return list(rows.values()), values
+
+
 def faction_seat_section(a: RunAnalysis) -> Section:
-    table = Table([
-        Column("n_players", "players", "int"), Column("faction", "faction"),
-        Column("seat", "seat", "int"), Column("games", "games", "int"),
-        Column("wins", "wins", "num"), Column("expected", "expected wins", "num"),
-        Column("win_ratio", "wins / expected", "num"), Column("rate", "win rate", "pct"),
-        Column("ci", "95% interval"),
-    ], _rows(a.faction_seat, ci=lambda r: _ci(r["lo"], r["hi"])),
-        caption="Each faction in each seat. Expected wins = sum of 1/n over those games.")
+    """One row per (player count, faction), one column per seat."""
+    rows, seats = _wide(a.faction_seat, ["n_players", "faction"], "seat", "games")
+    table = Table([Column("n_players", "players", "int"), Column("faction", "faction")]
+                  + [Column(f"seat_{s}", f"seat {s}") for s in seats], rows,
+                  caption="Each cell: the faction's win rate in that seat [95% Wilson interval] "
+                          "and games. Wins count 1/k for a k-way shared victory.")
     return Section("Faction by seat", "faction-seat", [table], level=3)
+
+
+H2H_ROWS = 40  # the head-to-head table lists the pairs furthest from fair; the heatmap has all
 
 
 def copresence_section(a: RunAnalysis) -> Section:
@@ -260,9 +277,14 @@ def copresence_section(a: RunAnalysis) -> Section:
         Column("games", "games", "int"), Column("rate", "win rate", "pct"),
         Column("ci", "95% interval"), Column("fair", "fair share", "pct"),
         Column("deviation", "vs fair", "pp"),
-    ], _rows(a.copresence, ci=lambda r: _ci(r["lo"], r["hi"])),
+    ], _rows(a.copresence.sort(pl.col("deviation").abs(), descending=True).head(H2H_ROWS),
+             ci=lambda r: _ci(r["lo"], r["hi"])),
         caption="Win rate of the faction in games where the opponent faction was also at the "
-                "table, pooled over player counts; fair share = mean of 1/n over those games.")
+                "table, pooled over player counts; fair share = mean of 1/n over those games. "
+                + (f"The {H2H_ROWS} pairs furthest from fair of {len(a.copresence):,}; the heatmap "
+                   "shows every pair. " if len(a.copresence) > H2H_ROWS else "")
+                + (f"Computed on the first {a.copresence_games:,} of {a.n_games:,} games."
+                   if 0 < a.copresence_games < a.n_games else ""))
     return Section("Head to head", "head-to-head",
                    [Chart(charts.copresence_heatmap(a.copresence)), table], level=3)
 
@@ -291,14 +313,13 @@ def card_detail_section(a: RunAnalysis) -> Section:
                     "of player count x faction (Greenland-Robins/Sato variance), so a card is not "
                     "credited for the factions that take it. Holm across cards."))
     if not a.card_by_round.is_empty():
-        blocks.append(Table([
-            Column("card", "card"), Column("round", "round first " + a.card_basis, "int"),
-            Column("players", "players", "int"), Column("rate", "win rate", "pct"),
-            Column("ci", "95% interval"), Column("fair", "fair share", "pct"),
-            Column("win_ratio", "wins / expected", "num"),
-        ], _rows(a.card_by_round, ci=lambda r: _ci(r["lo"], r["hi"])),
-            caption="Players grouped by the round they first " + a.card_basis + " the card, "
-                    "pooled over player counts (fair share = mean of 1/n)."))
+        rows, rounds = _wide(a.card_by_round, ["card"], "round", "players")
+        fair = a.card_by_round["expected"].sum() / a.card_by_round["players"].sum()
+        blocks.append(Table([Column("card", "card")]
+                            + [Column(f"round_{r}", f"round {r}") for r in rounds], rows,
+            caption="Win rate [95% Wilson interval] and players, by the round the player first "
+                    f"{a.card_basis} the card, pooled over player counts (fair share overall "
+                    f"{pct(fair)})."))
     if a.card_unused.is_empty():
         blocks.append(Paragraph(f"Acquired but unused: not available for {a.game}: its event log "
                                 "does not record both acquiring a card and using it."))

@@ -2,6 +2,9 @@
 --          where the column faction sat at the same table, pooled over player counts, with
 --          the row faction's expected wins there (sum of 1/n) so counts are comparable.
 -- Parameters: $none_label - the faction label of symmetric games; those rows are left out.
+--             $max_game - only games with game_id < $max_game are used (the pair join grows
+--             with players squared; game ids cycle through the player counts, so the subset
+--             is balanced).
 -- Reads views: games, players.
 -- Returns: faction, opponent, games, wins, expected, fair, rate, win_ratio.
 WITH seated AS (
@@ -13,7 +16,7 @@ WITH seated AS (
         g.n_players
     FROM players AS p
     JOIN games AS g USING (game_id)
-    WHERE p.faction <> $none_label
+    WHERE p.faction <> $none_label AND p.game_id < $max_game
 ),
 pairs AS (
     -- one row per (player, other faction present); a faction present twice counts once
