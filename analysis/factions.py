@@ -15,7 +15,6 @@ Every function takes the run's DuckDB connection and returns a polars DataFrame.
 from __future__ import annotations
 
 import duckdb
-import numpy as np
 import polars as pl
 
 from analysis import ratings

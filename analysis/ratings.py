@@ -36,6 +36,10 @@ from scipy import stats as _sp
 from analysis.stats import holm
 
 ALPHA = 0.05
+# A faction that always (or never) places ahead of the others has an infinite maximum-
+# likelihood strength; Newton then stops at a large value with a huge standard error, so the
+# Wald test cannot flag it. Such rows are marked `separated` (|strength| above this).
+SEPARATED = 8.0
 BOOTSTRAP = 200            # bootstrap replicates for the intervals
 BOOTSTRAP_SEED = 20261129  # fixed: the same run gives the same intervals
 
@@ -266,7 +270,8 @@ def fit(d: Design, n_boot: int = BOOTSTRAP, seed: int = BOOTSTRAP_SEED) -> Fit:
 def strengths(f: Fit, confidence: float = 0.95) -> pl.DataFrame:
     """One row per parameter: kind ('faction' or 'seat'), faction, n_players, seat,
     strength, se, lo, hi (bootstrap percentile; NaN without replicates), p_value
-    (Wald, strength = 0), p_holm (Holm within each kind) and significant_holm."""
+    (Wald, strength = 0), p_holm (Holm within each kind), significant_holm and separated
+    (the strength is unbounded: see SEPARATED)."""
     d = f.design
     k = len(d.factions)
     tail = 100 * (1 - confidence) / 2
@@ -290,6 +295,7 @@ def strengths(f: Fit, confidence: float = 0.95) -> pl.DataFrame:
         "seat": [None] * k + [s for _, s in d.seats],
         "strength": f.estimate, "se": f.se, "lo": lo, "hi": hi,
         "p_value": p, "p_holm": p_holm, "significant_holm": p_holm < ALPHA,
+        "separated": np.abs(f.estimate) > SEPARATED,
     }, schema_overrides={"n_players": pl.Int64, "seat": pl.Int64, "faction": pl.String})
 
 

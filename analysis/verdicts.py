@@ -183,4 +183,7 @@ def strength_lines(strength: pl.DataFrame, games: int) -> list[str]:
              f"{_strength_evidence(rows[-1])}.",
              f"{len(hits)} of {len(rows)} {kind}s differ from the average {kind} after Holm "
              f"(family-wise error 5%)" + (f": {names}." if hits else ".")]
+    lines += [f"Plackett-Luce: {_strength_name(r)} {'always' if r['strength'] > 0 else 'never'} "
+              "placed ahead of the others it met in the fitted games, so its strength is unbounded "
+              "and not tested; read its win rate instead." for r in rows if r.get("separated")]
     return lines

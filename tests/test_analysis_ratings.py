@@ -12,6 +12,7 @@ import pytest
 
 from analysis import ratings
 from analysis.stats import holm, rate_vs_fair_p
+from analysis.verdicts import strength_lines
 
 
 def synthetic(rng, n_games: int, n_players: int, theta, seat_effect=None):
@@ -156,3 +157,16 @@ def test_a_planted_faction_is_found_at_the_same_size():
         row = table.filter(pl.col("faction") == "f0").row(0, named=True)
         hits += row["significant_holm"] and row["strength"] > 0
     assert hits >= 14
+
+
+def test_a_faction_that_always_wins_is_marked_separated():
+    rows = []
+    for g in range(30):  # A always first, C always last, seats rotate
+        factions, ranks = (["A", "B", "C"], [1, 2, 3]) if g % 2 else (["B", "C", "A"], [2, 3, 1])
+        rows += [(g, s, factions[s], ranks[s]) for s in range(3)]
+    players = pl.DataFrame(rows, schema=["game_id", "seat", "faction", "rank"], orient="row")
+    games = pl.DataFrame({"game_id": np.arange(30), "n_players": np.full(30, 3)})
+    table = ratings.plackett_luce(players, games, True, n_boot=20)
+    flags = dict(zip(table["faction"], table["separated"], strict=True))
+    assert flags["A"] and flags["C"] and not flags["B"]
+    assert any("A always placed ahead" in line for line in strength_lines(table, 30))
