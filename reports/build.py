@@ -212,7 +212,7 @@ def cards_section(a: RunAnalysis) -> Section:
                 "p (Holm): pooled two-proportion z-test, Holm-adjusted across every row."
                 + (f" Computed on the first {a.card_value_games:,} games of this run's "
                    f"{a.n_games:,} (intervals reflect that)." if 0 < a.card_value_games < a.n_games else ""))
-    return Section("Card value", "cards", [Chart(charts.card_value(a.card_value)), table], level=3)
+    return Section("Card value", "cards", [Chart(charts.card_value(a.card_value, basis=a.card_basis)), table], level=3)
 
 
 # ---------------------------------------------------------------- ratings and card detail

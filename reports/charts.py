@@ -236,8 +236,8 @@ def end_reasons(reasons: pl.DataFrame) -> Figure:
     return fig
 
 
-def card_value(cards: pl.DataFrame, limit: int = 30) -> Figure:
-    """Win-rate difference (played minus not played) per card with 95% interval.
+def card_value(cards: pl.DataFrame, limit: int = 30, basis: str = "played") -> Figure:
+    """Win-rate difference (played, or acquired, minus not) per card with 95% interval.
     Shows the `limit` most-played rows so the chart stays readable; the table has all."""
     top = cards.sort("players_with", descending=True).head(limit).sort(["diff"], descending=True)
     labels = [f"{name} ({n}p)" for name, n in zip(top["name"], top["n_players"], strict=True)]
@@ -250,7 +250,7 @@ def card_value(cards: pl.DataFrame, limit: int = 30) -> Figure:
     ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Card value: win rate when played minus otherwise")
+    ax.set_title(f"Card value: win rate when {basis} minus otherwise")
     return fig
 
 
