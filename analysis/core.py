@@ -255,7 +255,9 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     margins = query(con, "margin_summary")
     ties = with_interval(query(con, "tie_rate"), "ties", "games")
     plan = planner(length)
-    detail = ratings_and_cards(con, manifest, has_factions=not factions.is_empty())
+    # One faction for everybody (e.g. Homebrewers' standard variant) is a symmetric game here.
+    several = not factions.is_empty() and factions["faction"].n_unique() > 1
+    detail = ratings_and_cards(con, manifest, has_factions=several)
     lines = (verdicts.fairness_lines(seat, "seat", band)
              + verdicts.first_player_lines(first)
              + verdicts.balance_line(bal)

@@ -218,7 +218,7 @@ def cards_section(a: RunAnalysis) -> Section:
 # ---------------------------------------------------------------- ratings and card detail
 def strength_section(a: RunAnalysis) -> Section:
     """Plackett-Luce strengths: forest plot and table."""
-    kind = "faction" if a.has_factions else "seat"
+    kind = "faction" if not a.faction_seat.is_empty() else "seat"
     rows = a.strength.filter(pl.col("kind") == kind)
     table = Table([
         Column("who", kind), Column("strength", "strength", "signed"), Column("ci", "95% interval"),
@@ -290,7 +290,7 @@ def copresence_section(a: RunAnalysis) -> Section:
 
 
 def convergence_section(a: RunAnalysis) -> Section:
-    what = "faction (all player counts pooled)" if a.has_factions else "seat"
+    what = "faction (all player counts pooled)" if not a.faction_seat.is_empty() else "seat"
     return Section("Convergence", "convergence", [
         Chart(charts.convergence(a.convergence),
               f"Cumulative win rate of each {what} (x: its games so far) after each twentieth of "
@@ -434,7 +434,9 @@ def run_page(a: RunAnalysis) -> Page:
     """The full page of a single-run report."""
     evidence = [game_shape_section(a), seat_section(a), first_player_section(a)]
     if a.has_factions:
-        evidence += [faction_section(a), faction_seat_section(a), copresence_section(a)]
+        evidence.append(faction_section(a))
+    if not a.faction_seat.is_empty():
+        evidence += [faction_seat_section(a), copresence_section(a)]
     if not a.strength.is_empty():
         evidence.append(strength_section(a))
     if not a.convergence.is_empty():

@@ -61,3 +61,11 @@ def test_symmetric_game_gets_seat_strengths(tmp_path):
     text = html.read_text(encoding="utf-8")
     assert "Seat strength (Plackett-Luce)" in text and 'id="head-to-head"' not in text
     assert "not available for dwarfest" in text  # Dwarfest logs plays, not acquisitions
+
+
+def test_one_faction_for_everybody_is_treated_as_symmetric(tmp_path):
+    games = [dict(g, factions=["standard"] * len(g["scores"])) for g in FACTION_GAMES * 4]
+    a = analysis.analyze(write_run(tmp_path / "run", games, [],
+                                   manifest(game="made_up", n_games=20, cards=[], estimates=[])))
+    assert set(a.strength["kind"]) == {"seat"} and a.copresence.is_empty()
+    assert any("strongest in the finishing order is seat" in v for v in a.verdicts)
