@@ -103,12 +103,13 @@ def _risk_sets(d: Design) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _Likelihood:
-    """Negative log-likelihood and gradient over the free parameters (references fixed)."""
+    """Negative log-likelihood, gradient and Hessian over the free parameters (the
+    reference parameters are held at 0)."""
 
     def __init__(self, d: Design):
         self.d = d
         mask, self.counts = _risk_sets(d)
-        self.mask = mask.astype(float)  # float: einsum over bools is slow
+        self.mask = mask.astype(float)  # float, for the batched matrix products below
         k = len(d.factions)
         fixed = ({0} if k else set()) | {k + i for i, (n, s) in enumerate(d.seats) if s == 0}
         self.free = np.array([i for i in range(d.n_params) if i not in fixed], dtype=np.int64)
@@ -255,7 +256,8 @@ def _bootstrap(lik: _Likelihood, x: np.ndarray, n_boot: int, seed: int) -> np.nd
 
 
 def fit(d: Design, n_boot: int = BOOTSTRAP, seed: int = BOOTSTRAP_SEED) -> Fit:
-    """Maximum-likelihood fit, Wald standard errors and `n_boot` bootstrap refits."""
+    """Maximum-likelihood fit, Wald standard errors and `n_boot` one-step bootstrap
+    replicates (see `_bootstrap`)."""
     lik = _Likelihood(d)
     n_games = d.rank.shape[0]
     ones = np.ones(n_games)
@@ -282,8 +284,8 @@ def strengths(f: Fit, confidence: float = 0.95) -> pl.DataFrame:
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(f.se > 0, 2 * _sp.norm.sf(np.abs(f.estimate / f.se)), np.nan)
     kinds = np.array(["faction"] * k + ["seat"] * len(d.seats))
-    # A player count with seats summing to zero has one redundant seat; a single faction
-    # has none to compare: those rows are not tests.
+    # A row without a standard error (a lone faction, held at 0) is no test: its p is NaN
+    # and Holm leaves it out of the family.
     p_holm = np.full(d.n_params, np.nan)
     for kind in ("faction", "seat"):
         idx = np.flatnonzero(kinds == kind)
