@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from analysis.ratings import BOOTSTRAP
 from reports import charts
 from reports.formatting import pct, pp, signed
 from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
@@ -232,7 +233,7 @@ def strength_section(a: RunAnalysis) -> Section:
                 "proportional to exp(faction strength + seat effect), so a faction is credited for "
                 "whom it beat and net of where it sat. Strengths are centred (factions sum to 0; seats "
                 "sum to 0 within a player count). Ties: Breslow's approximation. Interval: 95% "
-                "percentile bootstrap over games (200 one-step replicates, fixed seed); p: Wald test "
+                f"percentile bootstrap over games ({BOOTSTRAP} one-step replicates, fixed seed); p: Wald test "
                 "of strength 0 from the observed information, Holm-adjusted across the "
                 f"{kind}s. " + (f"Fitted on the first {a.strength_games:,} of {a.n_games:,} games."
                                 if 0 < a.strength_games < a.n_games else ""))
