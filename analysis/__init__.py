@@ -45,6 +45,15 @@ def analyze(run_dir: str | Path, band: float = 0.03) -> RunAnalysis:
         to detect it at 95% confidence and 80% power; `game_shape` is one row per player
         count with balance, first-player advantage, tie rate, mean length and margin.
 
+        Ratings and card detail (analysis/factions.py, docs/ratings.md): `strength`
+        (Plackett-Luce strengths of factions and seats with bootstrap intervals and Holm
+        flags, on the first `strength_games` games), `faction_seat`, `copresence` (the
+        head-to-head matrix, long form), `convergence` (cumulative win rates with bands),
+        `card_adjusted` (Mantel-Haenszel difference within player count x faction),
+        `card_by_round`, `card_unused` (empty where the game does not log both acquiring
+        and using a card) and `card_basis` ('acquired' or 'played'). The card table also
+        carries p_value, p_holm and significant_holm.
+
         A seat or faction is 'outside' when its 95% interval lies entirely outside
         [fair - band, fair + band], 'inside' when entirely within, else 'undecided'
         (`more_games` then gives a rough number of extra games that would decide it).

@@ -9,8 +9,9 @@ import duckdb
 import numpy as np
 import polars as pl
 
+from analysis import factions as fx
 from analysis import runfolder, verdicts
-from analysis.games import extras_for
+from analysis.games import card_kinds, extras_for
 from analysis.runfolder import query
 from analysis.stats import (
     fairness_verdict,
@@ -19,6 +20,7 @@ from analysis.stats import (
     holm,
     newcombe_diff,
     rate_vs_fair_p,
+    two_proportion_p,
     wilson,
 )
 
@@ -59,6 +61,17 @@ class RunAnalysis:
     planner: pl.DataFrame = field(default_factory=pl.DataFrame)     # see `planner`
     card_value_games: int = 0       # games the card table was computed on (CARD_VALUE_MAX_GAMES)
     game_shape: pl.DataFrame = field(default_factory=pl.DataFrame)  # see `game_shape`
+    # Ratings and card detail (analysis/factions.py); empty frames where they do not apply.
+    strength: pl.DataFrame = field(default_factory=pl.DataFrame)       # Plackett-Luce
+    strength_games: int = 0         # games the strength fit used (factions.RATINGS_MAX_GAMES)
+    faction_seat: pl.DataFrame = field(default_factory=pl.DataFrame)
+    copresence: pl.DataFrame = field(default_factory=pl.DataFrame)
+    copresence_games: int = 0       # games the head-to-head matrix used (COPRESENCE_MAX_GAMES)
+    convergence: pl.DataFrame = field(default_factory=pl.DataFrame)
+    card_basis: str = "played"      # what card value compares: 'acquired' or 'played'
+    card_adjusted: pl.DataFrame = field(default_factory=pl.DataFrame)  # faction-adjusted
+    card_by_round: pl.DataFrame = field(default_factory=pl.DataFrame)
+    card_unused: pl.DataFrame = field(default_factory=pl.DataFrame)    # empty: use not logged
 
     @property
     def has_factions(self) -> bool:
@@ -177,23 +190,41 @@ def with_interval(df: pl.DataFrame, successes: str, n: str, prefix: str = "") ->
     return df.with_columns(pl.Series(f"{prefix}lo", lo), pl.Series(f"{prefix}hi", hi))
 
 
+def value_kinds(manifest: dict) -> tuple[list[str], str]:
+    """Event kinds card value compares on, and what they mean: the manifest's value_kinds,
+    else the kinds that acquire a card where the game logs them, else plays."""
+    if "value_kinds" in manifest:
+        return list(manifest["value_kinds"]), "played"
+    acquire, _ = card_kinds(manifest.get("game"))
+    return (acquire, "acquired") if acquire else (PLAY_KINDS, "played")
+
+
 def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
     """Card table with Wilson intervals for both rates, the Newcombe interval of their
-    difference, and the display name from the manifest's card list."""
+    difference (with its pooled z-test p-value, Holm-adjusted across the table), and the
+    display name from the manifest's card list."""
 
-    df = query(con, "card_value", kinds=list(manifest.get("value_kinds", PLAY_KINDS)),
-               max_game=CARD_VALUE_MAX_GAMES)
+    df = query(con, "card_value", kinds=value_kinds(manifest)[0], max_game=CARD_VALUE_MAX_GAMES)
     if df.is_empty():
         return df.with_columns(name=pl.lit(None, dtype=pl.String))
     df = with_interval(df, "wins_with", "players_with", "with_")
     df = with_interval(df, "wins_without", "players_without", "without_")
     diff, lo, hi = newcombe_diff(df["wins_with"].to_numpy(), df["players_with"].to_numpy(),
                                  df["wins_without"].to_numpy(), df["players_without"].to_numpy())
-    names = {c.get("id"): c.get("name") for c in manifest.get("cards") or [] if isinstance(c, dict)}
+    p = two_proportion_p(df["wins_with"].to_numpy(), df["players_with"].to_numpy(),
+                         df["wins_without"].to_numpy(), df["players_without"].to_numpy())
+    adjusted = holm(p)
     return df.with_columns(
         diff=pl.Series(diff), diff_lo=pl.Series(lo), diff_hi=pl.Series(hi),
-        name=pl.Series([names.get(c, c) for c in df["card"]], dtype=pl.String),
+        name=pl.Series(card_names(manifest, df["card"]), dtype=pl.String),
+        p_value=pl.Series(p), p_holm=pl.Series(adjusted), significant_holm=pl.Series(adjusted < ALPHA),
     )
+
+
+def card_names(manifest: dict, cards) -> list[str]:
+    """Display names from the manifest's card list (the id where it has none)."""
+    names = {c.get("id"): c.get("name") for c in manifest.get("cards") or [] if isinstance(c, dict)}
+    return [names.get(c, c) for c in cards]
 
 
 def _extra_means(con: duckdb.DuckDBPyConnection, view: str) -> pl.DataFrame:
@@ -224,10 +255,14 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     margins = query(con, "margin_summary")
     ties = with_interval(query(con, "tie_rate"), "ties", "games")
     plan = planner(length)
+    # One faction for everybody (e.g. Homebrewers' standard variant) is a symmetric game here.
+    several = not factions.is_empty() and factions["faction"].n_unique() > 1
+    detail = ratings_and_cards(con, manifest, has_factions=several)
     lines = (verdicts.fairness_lines(seat, "seat", band)
              + verdicts.first_player_lines(first)
              + verdicts.balance_line(bal)
              + verdicts.fairness_lines(factions, "faction", band)
+             + verdicts.strength_lines(detail["strength"], detail["strength_games"])
              + verdicts.planner_lines(plan))
     return RunAnalysis(
         run_dir=str(run_dir),
@@ -253,4 +288,29 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         game_extra_means=_extra_means(con, "games"),
         planner=plan,
         game_shape=game_shape(bal, first, ties, length, margins),
+        **detail,
     )
+
+
+def ratings_and_cards(con, manifest: dict, has_factions: bool) -> dict:
+    """The RunAnalysis fields computed in analysis/factions.py, by name."""
+    kinds, basis = value_kinds(manifest)
+    acquire, use = card_kinds(manifest.get("game"))
+    detail = {
+        "strength": fx.strength(con, has_factions, NO_FACTION),
+        "strength_games": min(int(manifest.get("n_games") or 0), fx.RATINGS_MAX_GAMES),
+        "convergence": fx.convergence(con, has_factions, NO_FACTION),
+        "card_basis": basis,
+        "card_by_round": fx.card_by_round(con, kinds, CARD_VALUE_MAX_GAMES),
+        "card_unused": (fx.card_unused(con, acquire, use, CARD_VALUE_MAX_GAMES)
+                        if acquire and use else pl.DataFrame()),
+    }
+    if has_factions:
+        adjusted = fx.card_adjusted(con, kinds, CARD_VALUE_MAX_GAMES)
+        detail.update(faction_seat=fx.faction_seat(con, NO_FACTION),
+                      copresence=fx.copresence(con, NO_FACTION),
+                      copresence_games=min(int(manifest.get("n_games") or 0),
+                                           fx.COPRESENCE_MAX_GAMES),
+                      card_adjusted=adjusted.with_columns(
+                          name=pl.Series(card_names(manifest, adjusted["card"]), dtype=pl.String)))
+    return detail

@@ -217,3 +217,31 @@ def games_needed(fair, deviation, confidence: float = 0.95, power: float = 0.80)
     up = n_for(np.clip(p0 + d, 0.0, 1.0))
     down = n_for(np.clip(p0 - d, 0.0, 1.0))
     return np.ceil(np.maximum(up, down))
+
+
+def mantel_haenszel_diff(s1, n1, s0, n0, confidence: float = 0.95):
+    """Mantel-Haenszel weighted difference p1 - p0 across strata (one array entry per
+    stratum), with the Greenland-Robins/Sato variance, valid both for many small strata
+    and for few large ones:
+
+        RD = sum((s1 n0 - s0 n1) / N) / W,  W = sum(n1 n0 / N)
+        var = (RD P + Q) / W^2,  P = sum((n1^2 s0 - n0^2 s1 + n1 n0 (n0 - n1) / 2) / N^2),
+                                 Q = sum((s1 (n0 - s0) + s0 (n1 - s1)) / (2 N))
+
+    Strata missing either group carry no weight. Returns (diff, lo, hi, p) floats: a Wald
+    interval and two-sided p-value; NaN when no stratum has both groups.
+    """
+    s1, n1, s0, n0 = (np.asarray(x, dtype=float) for x in (s1, n1, s0, n0))
+    keep = (n1 > 0) & (n0 > 0)
+    s1, n1, s0, n0 = s1[keep], n1[keep], s0[keep], n0[keep]
+    big_n = n1 + n0
+    w = np.sum(n1 * n0 / big_n)
+    if not keep.any() or w == 0:
+        return (np.nan,) * 4
+    rd = float(np.sum((s1 * n0 - s0 * n1) / big_n) / w)
+    p_term = np.sum((n1**2 * s0 - n0**2 * s1 + n1 * n0 * (n0 - n1) / 2) / big_n**2)
+    q_term = np.sum((s1 * (n0 - s0) + s0 * (n1 - s1)) / (2 * big_n))
+    se = float(np.sqrt(max((rd * p_term + q_term) / w**2, 0.0)))
+    half = z_value(confidence) * se
+    p = float(_two_sided_normal_p(rd / se)) if se > 0 else float(_zero_se_p(rd))
+    return rd, rd - half, rd + half, p

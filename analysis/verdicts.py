@@ -153,3 +153,37 @@ def planner_lines(plan: pl.DataFrame, deviation: float = 0.01) -> list[str]:
         f"{count(r['games'])}."
         for r in rows
     ]
+
+
+def _strength_name(row: dict) -> str:
+    return (str(row["faction"]) if row["kind"] == "faction"
+            else f"seat {row['seat']} at {row['n_players']} players")
+
+
+def _strength_evidence(row: dict) -> str:
+    return (f"{row['strength']:+.2f} (95% CI {row['lo']:+.2f} to {row['hi']:+.2f}; "
+            f"{math.exp(row['strength']):.2f}x the average odds at each place)")
+
+
+def strength_lines(strength: pl.DataFrame, games: int) -> list[str]:
+    """Plackett-Luce verdict: the strongest and weakest faction after controlling for seat
+    and opponents (or, without factions, the seats), and how many differ from average
+    after Holm."""
+    if strength.is_empty():
+        return []
+    kind = "faction" if (strength["kind"] == "faction").any() else "seat"
+    rows = strength.filter(pl.col("kind") == kind).sort("strength", descending=True).to_dicts()
+    what = "after controlling for seat and opponents" if kind == "faction" else \
+        "in the finishing order"
+    hits = [r for r in rows if r["significant_holm"]]
+    names = ", ".join(f"{_strength_name(r)} {r['strength']:+.2f}" for r in hits)
+    lines = [f"Plackett-Luce strength ({count(games)} games, log-odds scale, 0 = average "
+             f"{kind}): strongest {what} is {_strength_name(rows[0])} "
+             f"{_strength_evidence(rows[0])}; weakest is {_strength_name(rows[-1])} "
+             f"{_strength_evidence(rows[-1])}.",
+             f"{len(hits)} of {len(rows)} {kind}s differ from the average {kind} after Holm "
+             f"(family-wise error 5%)" + (f": {names}." if hits else ".")]
+    lines += [f"Plackett-Luce: {_strength_name(r)} {'always' if r['strength'] > 0 else 'never'} "
+              "placed ahead of the others it met in the fitted games, so its strength is unbounded "
+              "and not tested; read its win rate instead." for r in rows if r.get("separated")]
+    return lines

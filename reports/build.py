@@ -7,10 +7,12 @@ evidence, then provenance, estimated data values, and the note on bots.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import polars as pl
 
+from analysis.ratings import BOOTSTRAP
 from reports import charts
 from reports.formatting import pct, pp, signed
 from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
@@ -193,23 +195,144 @@ def end_section(a: RunAnalysis) -> Section:
 
 def cards_section(a: RunAnalysis) -> Section:
     if a.card_value.is_empty():
-        return Section("Card value", "cards", [Paragraph("No card plays were logged in this run.")], level=3)
+        return Section("Card value", "cards", [Paragraph(f"No card was {a.card_basis} in this run's log.")], level=3)
+    verb = a.card_basis
     table = Table([
         Column("n_players", "players", "int"), Column("name", "card"),
-        Column("players_with", "players who played it", "int"),
-        Column("game_share", "games with a play", "pct"),
-        Column("plays_per_game", "plays per game", "num"),
-        Column("with", "win rate when played"), Column("without", "win rate otherwise"),
-        Column("difference", "difference (95% interval)"),
+        Column("players_with", f"players who {verb} it", "int"),
+        Column("game_share", f"games where it was {verb}", "pct"),
+        Column("plays_per_game", "events per game", "num"),
+        Column("with", f"win rate when {verb}"), Column("without", "win rate otherwise"),
+        Column("difference", "difference (95% interval)"), Column("p_holm", "p (Holm)", "p"),
     ], _rows(a.card_value,
              **{"with": lambda r: f"{pct(r['rate_with'])} ({_ci(r['with_lo'], r['with_hi'])})",
                 "without": lambda r: f"{pct(r['rate_without'])} ({_ci(r['without_lo'], r['without_hi'])})",
                 "difference": lambda r: f"{pp(r['diff'])} ({_ci(r['diff_lo'], r['diff_hi'], pp)})"}),
-        caption="Compared within the same player count. Playing a card is a choice, so a "
-                "difference shows association with winning, not the card's causal effect."
+        caption="Compared within the same player count. Taking or playing a card is a choice, so a "
+                "difference shows association with winning, not the card's causal effect. "
+                "p (Holm): pooled two-proportion z-test, Holm-adjusted across every row."
                 + (f" Computed on the first {a.card_value_games:,} games of this run's "
                    f"{a.n_games:,} (intervals reflect that)." if 0 < a.card_value_games < a.n_games else ""))
-    return Section("Card value", "cards", [Chart(charts.card_value(a.card_value)), table], level=3)
+    return Section("Card value", "cards", [Chart(charts.card_value(a.card_value, basis=a.card_basis)), table], level=3)
+
+
+# ---------------------------------------------------------------- ratings and card detail
+def strength_section(a: RunAnalysis) -> Section:
+    """Plackett-Luce strengths: forest plot and table."""
+    kind = "faction" if not a.faction_seat.is_empty() else "seat"
+    rows = a.strength.filter(pl.col("kind") == kind)
+    table = Table([
+        Column("who", kind), Column("strength", "strength", "signed"), Column("ci", "95% interval"),
+        Column("odds", "odds vs average", "num"), Column("p_holm", "p (Holm)", "p"),
+        Column("flag", "differs from average"),
+    ], _rows(rows, who=lambda r: r["faction"] if kind == "faction" else f"{r['n_players']}p seat {r['seat']}",
+             ci=lambda r: f"{r['lo']:+.2f} to {r['hi']:+.2f}",
+             odds=lambda r: math.exp(r["strength"]),
+             flag=lambda r: "yes" if r["significant_holm"] else "no"),
+        caption="Plackett-Luce model of the finishing order: each place is won with probability "
+                "proportional to exp(faction strength + seat effect), so a faction is credited for "
+                "whom it beat and net of where it sat. Strengths are centred (factions sum to 0; seats "
+                "sum to 0 within a player count). Ties: Breslow's approximation. Interval: 95% "
+                f"percentile bootstrap over games ({BOOTSTRAP} one-step replicates, fixed seed); p: Wald test "
+                "of strength 0 from the observed information, Holm-adjusted across the "
+                f"{kind}s. " + (f"Fitted on the first {a.strength_games:,} of {a.n_games:,} games."
+                                if 0 < a.strength_games < a.n_games else ""))
+    return Section(f"{kind.capitalize()} strength (Plackett-Luce)", "strength",
+                   [Chart(charts.strength_forest(a.strength),
+                          "Dot = strength; bar = 95% bootstrap interval; red = differs from the "
+                          "average after Holm."), table], level=3)
+
+
+def _rate_cell(r: dict, n_key: str) -> str:
+    """'31% [28-35] 420': a rate, its 95% interval and its sample size, in whole percent."""
+    return f"{100 * r['rate']:.0f}% [{100 * r['lo']:.0f}-{100 * r['hi']:.0f}] {r[n_key]:,}"
+
+
+def _wide(df: pl.DataFrame, keys: list[str], across: str, n_key: str) -> tuple[list[dict], list]:
+    """Pivot a long rate table: one row per `keys`, one text cell per value of `across`."""
+    values = sorted(df[across].unique())
+    rows = {}
+    for r in df.sort(keys).to_dicts():
+        row = rows.setdefault(tuple(r[k] for k in keys), {**{k: r[k] for k in keys},
+                                                          **{f"{across}_{v}": "" for v in values}})
+        row[f"{across}_{r[across]}"] = _rate_cell(r, n_key)
+    return list(rows.values()), values
+
+
+def faction_seat_section(a: RunAnalysis) -> Section:
+    """One row per (player count, faction), one column per seat."""
+    rows, seats = _wide(a.faction_seat, ["n_players", "faction"], "seat", "games")
+    table = Table([Column("n_players", "players", "int"), Column("faction", "faction")]
+                  + [Column(f"seat_{s}", f"seat {s}") for s in seats], rows,
+                  caption="Each cell: the faction's win rate in that seat [95% Wilson interval] "
+                          "and games. Wins count 1/k for a k-way shared victory.")
+    return Section("Faction by seat", "faction-seat", [table], level=3)
+
+
+H2H_ROWS = 40  # the head-to-head table lists the pairs furthest from fair; the heatmap has all
+
+
+def copresence_section(a: RunAnalysis) -> Section:
+    table = Table([
+        Column("faction", "faction"), Column("opponent", "opponent at the table"),
+        Column("games", "games", "int"), Column("rate", "win rate", "pct"),
+        Column("ci", "95% interval"), Column("fair", "fair share", "pct"),
+        Column("deviation", "vs fair", "pp"),
+    ], _rows(a.copresence.sort(pl.col("deviation").abs(), descending=True).head(H2H_ROWS),
+             ci=lambda r: _ci(r["lo"], r["hi"])),
+        caption="Win rate of the faction in games where the opponent faction was also at the "
+                "table, pooled over player counts; fair share = mean of 1/n over those games. "
+                + (f"The {H2H_ROWS} pairs furthest from fair of {len(a.copresence):,}; the heatmap "
+                   "shows every pair. " if len(a.copresence) > H2H_ROWS else "")
+                + (f"Computed on the first {a.copresence_games:,} of {a.n_games:,} games."
+                   if 0 < a.copresence_games < a.n_games else ""))
+    return Section("Head to head", "head-to-head",
+                   [Chart(charts.copresence_heatmap(a.copresence)), table], level=3)
+
+
+def convergence_section(a: RunAnalysis) -> Section:
+    what = "faction (all player counts pooled)" if not a.faction_seat.is_empty() else "seat"
+    return Section("Convergence", "convergence", [
+        Chart(charts.convergence(a.convergence),
+              f"Cumulative win rate of each {what} (x: its games so far) after each twentieth of "
+              "the run (by game id); band: 95% Wilson interval; dashed: fair share. Lines that settle inside their band show the run is "
+              "long enough for that rate.")], level=3)
+
+
+def card_detail_section(a: RunAnalysis) -> Section:
+    """Card value adjusted for faction, by round acquired, and cards acquired but unused."""
+    blocks = []
+    if not a.card_adjusted.is_empty():
+        blocks.append(Table([
+            Column("name", "card"), Column("players_with", f"players who {a.card_basis} it", "int"),
+            Column("strata", "strata", "int"), Column("adj_diff", "adjusted difference", "pp"),
+            Column("ci", "95% interval"), Column("adj_p_holm", "p (Holm)", "p"),
+            Column("flag", "differs from 0"),
+        ], _rows(a.card_adjusted, ci=lambda r: _ci(r["adj_lo"], r["adj_hi"], pp),
+                 flag=lambda r: "yes" if r["adj_significant_holm"] else "no"),
+            caption="Win rate with the card minus without, Mantel-Haenszel weighted within strata "
+                    "of player count x faction (Greenland-Robins/Sato variance), so a card is not "
+                    "credited for the factions that take it. Holm across cards."))
+    if not a.card_by_round.is_empty():
+        rows, rounds = _wide(a.card_by_round, ["card"], "round", "players")
+        fair = a.card_by_round["expected"].sum() / a.card_by_round["players"].sum()
+        blocks.append(Table([Column("card", "card")]
+                            + [Column(f"round_{r}", f"round {r}") for r in rounds], rows,
+            caption="Win rate [95% Wilson interval] and players, by the round the player first "
+                    f"{a.card_basis} the card, pooled over player counts (fair share overall "
+                    f"{pct(fair)})."))
+    if a.card_unused.is_empty():
+        blocks.append(Paragraph(f"Acquired but unused: not available for {a.game}: its event log "
+                                "does not record both acquiring a card and using it."))
+    else:
+        blocks.append(Table([
+            Column("card", "card"), Column("acquired", "acquisitions", "int"),
+            Column("unused", "never used", "int"), Column("share", "share unused", "pct"),
+            Column("ci", "95% interval"),
+        ], _rows(a.card_unused, ci=lambda r: _ci(r["lo"], r["hi"])),
+            caption="Of the players who acquired the card in a game, the share who never used it "
+                    "in that game."))
+    return Section("Card value in detail", "card-detail", blocks, level=3)
 
 
 def _auto_columns(df: pl.DataFrame) -> list[Column]:
@@ -313,8 +436,16 @@ def run_page(a: RunAnalysis) -> Page:
     evidence = [game_shape_section(a), seat_section(a), first_player_section(a)]
     if a.has_factions:
         evidence.append(faction_section(a))
+    if not a.faction_seat.is_empty():
+        evidence += [faction_seat_section(a), copresence_section(a)]
+    if not a.strength.is_empty():
+        evidence.append(strength_section(a))
+    if not a.convergence.is_empty():
+        evidence.append(convergence_section(a))
     evidence += [scores_section(a), margins_section(a), length_section(a), ties_section(a),
                  end_section(a), cards_section(a)]
+    if not a.card_value.is_empty():
+        evidence.append(card_detail_section(a))
     evidence += extras_sections(a)
     sections = ([verdict_section(a), Section("Evidence", "evidence", [])] + evidence
                 + [planner_section(a), provenance_section(a.manifest, n_found=a.n_games),

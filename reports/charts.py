@@ -236,8 +236,8 @@ def end_reasons(reasons: pl.DataFrame) -> Figure:
     return fig
 
 
-def card_value(cards: pl.DataFrame, limit: int = 30) -> Figure:
-    """Win-rate difference (played minus not played) per card with 95% interval.
+def card_value(cards: pl.DataFrame, limit: int = 30, basis: str = "played") -> Figure:
+    """Win-rate difference (played, or acquired, minus not) per card with 95% interval.
     Shows the `limit` most-played rows so the chart stays readable; the table has all."""
     top = cards.sort("players_with", descending=True).head(limit).sort(["diff"], descending=True)
     labels = [f"{name} ({n}p)" for name, n in zip(top["name"], top["n_players"], strict=True)]
@@ -250,7 +250,7 @@ def card_value(cards: pl.DataFrame, limit: int = 30) -> Figure:
     ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Card value: win rate when played minus otherwise")
+    ax.set_title(f"Card value: win rate when {basis} minus otherwise")
     return fig
 
 
@@ -267,4 +267,92 @@ def difference_forest(metrics: pl.DataFrame) -> Figure:
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
     ax.set_title("Win-rate change B - A (red = significant)")
+    return fig
+
+
+def strength_forest(strength: pl.DataFrame) -> Figure:
+    """Plackett-Luce strengths (log-odds, 0 = average) with 95% bootstrap intervals:
+    factions sorted by strength, or seats per player count. Red = differs from 0 after Holm."""
+    kind = "faction" if (strength["kind"] == "faction").any() else "seat"
+    rows = strength.filter(pl.col("kind") == kind)
+    rows = rows.sort("strength", descending=True) if kind == "faction" else rows.sort("n_players", "seat")
+    labels = (list(rows["faction"]) if kind == "faction"
+              else [f"{n}p seat {s}" for n, s in zip(rows["n_players"], rows["seat"], strict=True)])
+    fig = new_figure(height=max(2.0, 0.28 * len(rows) + 1.0))
+    ax = fig.subplots()
+    y = np.arange(len(rows))[::-1]
+    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant_holm"]]
+    ax.axvline(0, color=FAIR, lw=1.2)
+    ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
+    ax.scatter(rows["strength"], y, color=colours, s=20, zorder=3)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("strength (log-odds of placing ahead; 0 = average)")
+    ax.set_title(f"Plackett-Luce {kind} strength, controlling for "
+                 + ("seat and opponents" if kind == "faction" else "player count"))
+    return fig
+
+
+def copresence_heatmap(matrix: pl.DataFrame) -> Figure:
+    """Head-to-head matrix: row faction's win rate minus its fair share when the column
+    faction is at the table, diverging colours centred on 0, cells without games blank."""
+    names = sorted(set(matrix["faction"]) | set(matrix["opponent"]))
+    index = {name: i for i, name in enumerate(names)}
+    grid = np.full((len(names), len(names)), np.nan)
+    for row in matrix.iter_rows(named=True):
+        grid[index[row["faction"]], index[row["opponent"]]] = row["deviation"]
+    limit = max(float(np.nanmax(np.abs(grid))) if np.isfinite(grid).any() else 0.0, 0.01)
+    size = max(3.0, 0.32 * len(names) + 1.8)
+    fig = new_figure(height=size, width=min(WIDTH, size + 1.2))
+    ax = fig.subplots()
+    image = ax.imshow(grid, cmap="RdBu_r", vmin=-limit, vmax=limit)
+    ax.set_xticks(range(len(names)), names, rotation=60, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.grid(False)
+    ax.set_xlabel("opponent at the table")
+    ax.set_ylabel("faction")
+    bar = fig.colorbar(image, ax=ax, shrink=0.8)
+    from matplotlib.ticker import PercentFormatter
+    bar.ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+    ax.set_title("Head to head: win rate minus fair share")
+    return fig
+
+
+def _convergence_line(ax, s: pl.DataFrame, colour: str, label: str | None = None) -> None:
+    x = s["cum_games"].to_numpy()
+    ax.fill_between(x, s["lo"].to_numpy(), s["hi"].to_numpy(), color=colour, alpha=0.15, lw=0)
+    ax.plot(x, s["rate"].to_numpy(), color=colour, lw=1.3, label=label)
+    ax.plot(x, s["fair"].to_numpy(), color=FAIR, lw=0.8, ls="--")
+
+
+def convergence(conv: pl.DataFrame) -> Figure:
+    """Cumulative win rate as games accumulate, 95% band, dashed fair share: one small
+    panel per faction (pooled over player counts), or one panel per player count with a
+    line per seat."""
+    by_faction = bool((conv["n_players"] == 0).all())
+    if by_faction:
+        panels = [(str(name), conv.filter(pl.col("series") == name).sort("bucket"))
+                  for name in sorted(conv["series"].unique())]
+        ncols = 4
+    else:
+        panels = [(f"{n} players", g) for n, g in _by_count(conv)]
+        ncols = 2
+    nrows = math.ceil(len(panels) / min(ncols, len(panels)))
+    fig = new_figure(height=(1.6 if by_faction else 2.6) * nrows + 0.6)
+    axes = _axes_grid(fig, len(panels), ncols=ncols)
+    top = float(conv["hi"].max())
+    for ax, (title, g) in zip(axes, panels, strict=True):
+        if by_faction:
+            _convergence_line(ax, g, PALETTE[0])
+        else:
+            for i, series in enumerate(sorted(g["series"].unique())):
+                _convergence_line(ax, g.filter(pl.col("series") == series).sort("bucket"),
+                                  PALETTE[i % len(PALETTE)], series)
+            ax.legend(ncols=3, fontsize=7)
+        ax.set_ylim(0, min(1.0, top * 1.05))
+        ax.set_title(title, fontsize=8 if by_faction else 10)
+        ax.tick_params(labelsize=7)
+        _pct_axis(ax, "y")
+    fig.suptitle("Win rate as games accumulate")
     return fig

@@ -1,0 +1,114 @@
+"""Faction and seat strength beyond raw win rates, and card value beyond one 2x2 table.
+
+- `strength`: Plackett-Luce strengths of factions and seats (analysis/ratings.py) on the
+  first RATINGS_MAX_GAMES games;
+- `faction_seat`: wins / expected wins of each faction in each seat, by player count;
+- `copresence`: the head-to-head matrix (row faction's win rate when the column faction
+  is at the table);
+- `convergence`: cumulative win rate as games accumulate, with 95% Wilson bands;
+- `card_adjusted`, `card_by_round`, `card_unused`: card value stratified by faction and
+  player count (Mantel-Haenszel), by the round acquired, and cards acquired but unused.
+
+Every function takes the run's DuckDB connection and returns a polars DataFrame.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from analysis import ratings
+from analysis.runfolder import query
+from analysis.stats import holm, mantel_haenszel_diff, wilson
+
+RATINGS_MAX_GAMES = 20_000   # the Plackett-Luce fit uses the first games of larger runs
+COPRESENCE_MAX_GAMES = 300_000  # the head-to-head matrix likewise (as card value)
+CONVERGENCE_BUCKETS = 20
+ALPHA = 0.05
+
+
+def _intervals(df: pl.DataFrame, successes: str = "wins", n: str = "games") -> pl.DataFrame:
+    lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
+    return df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
+
+
+def strength(con: duckdb.DuckDBPyConnection, with_factions: bool, none_label: str,
+             max_game: int = RATINGS_MAX_GAMES) -> pl.DataFrame:
+    """Plackett-Luce table (see `ratings.strengths`), fitted on games with id < max_game."""
+    sample = query(con, "ratings_sample", max_game=max_game)
+    if sample.is_empty():
+        return pl.DataFrame()
+    games = sample.select("game_id", "n_players").unique("game_id")
+    if with_factions:
+        sample = sample.filter(pl.col("faction") != none_label)
+    return ratings.plackett_luce(sample, games, with_factions)
+
+
+def faction_seat(con: duckdb.DuckDBPyConnection, none_label: str) -> pl.DataFrame:
+    """Faction x seat table with Wilson intervals of the win rate."""
+    df = query(con, "faction_seat", none_label=none_label)
+    return df if df.is_empty() else _intervals(df)
+
+
+def copresence(con: duckdb.DuckDBPyConnection, none_label: str,
+               max_game: int = COPRESENCE_MAX_GAMES) -> pl.DataFrame:
+    """Head-to-head matrix in long form with Wilson intervals and deviation = rate - fair,
+    on the games with id < max_game."""
+    df = query(con, "faction_copresence", none_label=none_label, max_game=max_game)
+    if df.is_empty():
+        return df
+    return _intervals(df).with_columns(deviation=pl.col("rate") - pl.col("fair"))
+
+
+def convergence(con: duckdb.DuckDBPyConnection, by_faction: bool, none_label: str,
+                buckets: int = CONVERGENCE_BUCKETS) -> pl.DataFrame:
+    """Cumulative win rate per series after each game_id bucket, with its Wilson 95%
+    band and the cumulative fair share (expected / games)."""
+    df = query(con, "convergence", buckets=buckets, by_faction=by_faction, none_label=none_label)
+    if df.is_empty():
+        return df
+    df = df.sort("n_players", "series", "bucket").with_columns(
+        [pl.col(c).cum_sum().over("n_players", "series").alias(f"cum_{c}")
+         for c in ("games", "wins", "expected")])
+    lo, hi = wilson(df["cum_wins"].to_numpy(), df["cum_games"].to_numpy())
+    return df.with_columns(
+        rate=pl.col("cum_wins") / pl.col("cum_games"),
+        fair=pl.col("cum_expected") / pl.col("cum_games"),
+        lo=pl.Series(lo), hi=pl.Series(hi),
+    ).select("n_players", "series", "bucket", "cum_games", "rate", "lo", "hi", "fair")
+
+
+def card_adjusted(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> pl.DataFrame:
+    """Per card: the Mantel-Haenszel difference in win rate (acquired minus not) within
+    strata of player count x faction, its 95% interval, p-value and Holm flag across
+    cards. Adjusting for faction removes the part of a card's value that only reflects
+    which factions tend to take it."""
+    strata = query(con, "card_strata", kinds=kinds, max_game=max_game)
+    rows = []
+    for (card,), g in strata.group_by(["card"], maintain_order=True):
+        diff, lo, hi, p = mantel_haenszel_diff(g["wins_with"], g["players_with"],
+                                               g["wins_without"], g["players_without"])
+        rows.append({"card": card, "players_with": int(g["players_with"].sum()),
+                     "strata": int(((g["players_with"] > 0) & (g["players_without"] > 0)).sum()),
+                     "adj_diff": diff, "adj_lo": lo, "adj_hi": hi, "adj_p": p})
+    df = pl.DataFrame(rows, schema={"card": pl.String, "players_with": pl.Int64,
+                                    "strata": pl.Int64, "adj_diff": pl.Float64,
+                                    "adj_lo": pl.Float64, "adj_hi": pl.Float64,
+                                    "adj_p": pl.Float64})
+    adjusted = holm(df["adj_p"].to_numpy())
+    return df.with_columns(adj_p_holm=pl.Series(adjusted, dtype=pl.Float64),
+                           adj_significant_holm=pl.Series(adjusted < ALPHA))
+
+
+def card_by_round(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> pl.DataFrame:
+    """Win rate by the round a card was first acquired, with Wilson intervals."""
+    df = query(con, "card_round", kinds=kinds, max_game=max_game)
+    return df if df.is_empty() else _intervals(df, "wins", "players")
+
+
+def card_unused(con: duckdb.DuckDBPyConnection, acquire: list[str], use: list[str],
+                max_game: int) -> pl.DataFrame:
+    """Share of acquisitions never used in the same game, with Wilson intervals."""
+    df = query(con, "card_unused", acquire=acquire, use=use, max_game=max_game)
+    return df if df.is_empty() else _intervals(df, "unused", "acquired")
+
