@@ -11,6 +11,7 @@ import polars as pl
 
 from analysis import runfolder, verdicts
 from analysis.games import extras_for
+from analysis.rounds import RoundsAnalysis, analyze_rounds, with_round_shape
 from analysis.runfolder import query
 from analysis.stats import (
     fairness_verdict,
@@ -59,6 +60,7 @@ class RunAnalysis:
     planner: pl.DataFrame = field(default_factory=pl.DataFrame)     # see `planner`
     card_value_games: int = 0       # games the card table was computed on (CARD_VALUE_MAX_GAMES)
     game_shape: pl.DataFrame = field(default_factory=pl.DataFrame)  # see `game_shape`
+    rounds: RoundsAnalysis = field(default_factory=RoundsAnalysis)  # lead changes, comebacks
 
     @property
     def has_factions(self) -> bool:
@@ -224,6 +226,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     margins = query(con, "margin_summary")
     ties = with_interval(query(con, "tie_rate"), "ties", "games")
     plan = planner(length)
+    rounds = analyze_rounds(con)
     lines = (verdicts.fairness_lines(seat, "seat", band)
              + verdicts.first_player_lines(first)
              + verdicts.balance_line(bal)
@@ -252,5 +255,6 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         player_extra_means=_extra_means(con, "players"),
         game_extra_means=_extra_means(con, "games"),
         planner=plan,
-        game_shape=game_shape(bal, first, ties, length, margins),
+        game_shape=with_round_shape(game_shape(bal, first, ties, length, margins), rounds),
+        rounds=rounds,
     )
