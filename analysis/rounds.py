@@ -54,7 +54,7 @@ def bucket_labels(edges: list[int]) -> list[str]:
 
 def clean_edges(raw) -> list[int]:
     """Quartile edges from deficit_edges.sql as strictly increasing positive integers."""
-    return sorted({int(e) for e in raw or [] if e is not None and e >= 1})
+    return sorted({int(e) for e in ([] if raw is None else raw) if e is not None and e >= 1})
 
 
 def with_wilson(df: pl.DataFrame, wins: str = "wins", n: str = "games", prefix: str = "") -> pl.DataFrame:

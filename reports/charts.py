@@ -268,3 +268,45 @@ def difference_forest(metrics: pl.DataFrame) -> Figure:
     _pct_axis(ax)
     ax.set_title("Win-rate change B - A (red = significant)")
     return fig
+
+
+COMEBACK_CAPTION = ("Share of players who went on to win, by how far behind the leader they were "
+                    "after the round (deficit in the game's own points; 0 = leading or tied for "
+                    "the lead). Bar = 95% interval; dashed line = fair share 1/n. Points from "
+                    "fewer than 30 players are left out.")
+
+
+def _spread_rounds(rounds: list[int], most: int = 5) -> list[int]:
+    """At most `most` rounds, evenly spread from the first to the last, so long games stay legible."""
+    if len(rounds) <= most:
+        return rounds
+    picks = np.linspace(0, len(rounds) - 1, most).round().astype(int)
+    return [rounds[i] for i in sorted(set(picks))]
+
+
+def comeback(comeback: pl.DataFrame, labels: list[str], min_players: int = 30) -> Figure:
+    """Comeback odds: P(win) against the deficit bucket after a round, one panel per player
+    count, one series per round (at most five), with 95% interval bars."""
+    data = comeback.filter(pl.col("players") >= min_players)
+    groups = _by_count(data)
+    fig = new_figure(height=2.6 * math.ceil(max(len(groups), 1) / 3))
+    for k, (ax, (n, g)) in enumerate(zip(_axes_grid(fig, len(groups)), groups, strict=True)):
+        shown = _spread_rounds(sorted(g["round"].unique().to_list()))
+        width = 0.6 / max(len(shown), 1)
+        for i, r in enumerate(shown):
+            s = g.filter(pl.col("round") == r).sort("bucket")
+            x = s["bucket"].to_numpy() + (i - (len(shown) - 1) / 2) * width
+            rate = s["rate"].to_numpy()
+            err = np.clip(np.vstack([rate - s["lo"].to_numpy(), s["hi"].to_numpy() - rate]), 0, None)
+            ax.errorbar(x, rate, yerr=err, fmt="o-", ms=3, lw=1, capsize=2,
+                        color=PALETTE[i % len(PALETTE)], label=f"after round {r}")
+        ax.axhline(1 / n, color=FAIR, lw=1, ls="--")
+        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("points behind the leader")
+        ax.set_title(f"{n} players")
+        _pct_axis(ax, "y")
+        if k == 0:  # the rounds are the same in every panel: one legend is enough
+            ax.legend(fontsize=7)
+    fig.suptitle("Comeback odds: win rate by deficit after a round")
+    return fig

@@ -1,0 +1,77 @@
+"""The rounds table written by every game: one row per (game, seat, round), the last round's
+score equal to players.score, as many rounds as games.rounds; resumable like the others."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import polars as pl
+import pytest
+from clihelp import cli, part_hashes, reference_run, shard_records
+
+import sim.brewin_usa as brewin
+from sim.core.config import prepare
+from sim.registry import games
+
+GAMES = [("dwarfest", 60), ("brewin_usa", 60), ("homebrewers", 60), ("dragon_brew", 12)]
+SCHEMA = {"game_id": pl.Int64, "seat": pl.Int16, "round": pl.Int16, "score": pl.Int32}
+
+
+def play(gid: str, n_games: int):
+    game = games()[gid]
+    config = game.build(prepare(gid, "base", [], []))
+    return game.simulate(config, 11, 5, n_games, list(game.player_counts), game.policies(config)).frames
+
+
+@pytest.mark.parametrize(("gid", "n_games"), GAMES)
+def test_last_round_is_the_final_score(gid, n_games):
+    frames = play(gid, n_games)
+    rounds, players, played = frames["rounds"], frames["players"], frames["games"]
+    assert dict(rounds.schema) == SCHEMA
+    # every seat has rounds 1..games.rounds exactly once
+    per_seat = rounds.group_by("game_id", "seat").agg(
+        k=pl.len(), first=pl.col("round").min(), last=pl.col("round").max(),
+        final=pl.col("score").sort_by("round").last())
+    joined = (players.select("game_id", pl.col("seat").cast(pl.Int16), "score")
+              .join(per_seat, on=["game_id", "seat"], how="left")
+              .join(played.select("game_id", "rounds"), on="game_id"))
+    assert joined.height == players.height and joined["final"].null_count() == 0
+    assert (joined["first"] == 1).all()
+    assert (joined["last"] == joined["rounds"]).all() and (joined["k"] == joined["rounds"]).all()
+    assert (joined["final"] == joined["score"]).all()
+    assert rounds.height == int((played["n_players"].cast(pl.Int64) * played["rounds"].cast(pl.Int64)).sum())
+
+
+def test_a_full_rounds_buffer_resumes_instead_of_truncating(monkeypatch):
+    """Brewin' USA sizes its rounds buffer for typical games; with room for barely one game the
+    kernel stops after every game or two and resumes, and the tables are the same."""
+    normal = play("brewin_usa", 40)
+    config = games()["brewin_usa"].build(prepare("brewin_usa", "base", [], []))
+    monkeypatch.setattr(brewin, "rounds_capacity", lambda cfg, n: brewin.C.MAX_PLAYERS * int(config.params[brewin.C.P_MAX_ROUNDS]))
+    tight = play("brewin_usa", 40)
+    for name in ("games", "players", "events", "rounds"):
+        assert tight[name].equals(normal[name]), name
+
+
+SMALL = ("--games", "1400", "--players", "2,3,4", "--policies", "random,greedy",
+         "--seed", "21", "--shard-size", "200")  # the resume tests' run: shared reference
+
+
+def test_resuming_a_run_from_before_the_rounds_table_replays_its_shards(tmp_path, tmp_path_factory):
+    ref = reference_run(tmp_path_factory, *SMALL, "--jobs", "2")
+    run = tmp_path / "run"
+    shutil.copytree(ref, run)
+    (run / "run.json").unlink()
+    shutil.rmtree(run / "rounds")
+    for record in sorted((run / "_run").glob("shard-*.json")):  # records as older versions wrote them
+        data = json.loads(record.read_text())
+        for key in ("rows", "sha256"):
+            data[key].pop("rounds")
+        record.write_text(json.dumps(data))
+    proc = cli("simulate", "--resume", run, "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert part_hashes(run) == part_hashes(ref)
+    assert shard_records(run) == shard_records(ref)
+    assert np.all([(run / "rounds" / f"part-{i:05d}.parquet").is_file() for i in range(7)])
