@@ -23,6 +23,7 @@ import polars as pl
 from analysis.runfolder import has_view, query, sql_text
 from analysis.stats import wilson
 
+MAX_GAMES = 300_000  # larger runs use their first games: intervals are already tight there
 _HIST_SCHEMA = {"n_players": pl.Int64, "lead_changes": pl.Int64, "games": pl.Int64}
 
 
@@ -40,6 +41,7 @@ class RoundsAnalysis:
     comeback_pooled: pl.DataFrame = field(default_factory=pl.DataFrame)
     leader_wins: pl.DataFrame = field(default_factory=pl.DataFrame)  # n_players, round, games, wins, rate, lo, hi
     edges: list[int] = field(default_factory=list)  # upper edges of deficit buckets 1..len(edges)
+    max_game: int = MAX_GAMES  # computed on games with game_id < max_game
 
 
 def bucket_labels(edges: list[int]) -> list[str]:
@@ -85,7 +87,7 @@ def lead_change_summary(hist: pl.DataFrame) -> pl.DataFrame:
 
 def _labelled(df: pl.DataFrame, edges: list[int]) -> pl.DataFrame:
     labels = bucket_labels(edges)
-    return df.with_columns(deficit=pl.col("bucket").map_elements(lambda b: labels[b], return_dtype=pl.String))
+    return df.with_columns(deficit=pl.col("bucket").replace_strict(dict(enumerate(labels)), return_dtype=pl.String))
 
 
 def pooled(comeback: pl.DataFrame) -> pl.DataFrame:
@@ -97,13 +99,14 @@ def pooled(comeback: pl.DataFrame) -> pl.DataFrame:
             .sort("n_players", "bucket"))
 
 
-def analyze_rounds(con: duckdb.DuckDBPyConnection) -> RoundsAnalysis:
-    """Lead changes, comeback odds and leader-wins rates, or `available = False` when the run
-    has no rounds table."""
+def analyze_rounds(con: duckdb.DuckDBPyConnection, max_game: int = MAX_GAMES) -> RoundsAnalysis:
+    """Lead changes, comeback odds and leader-wins rates over the games with game_id <
+    max_game, or `available = False` when the run has no rounds table."""
     if not has_view(con, "rounds"):
         return RoundsAnalysis()
-    con.sql(sql_text("round_standings")).to_view("standings")  # lazy: re-read by each query
-    hist = query(con, "lead_changes")
+    # lazy view: each query below re-reads it rather than holding every row in memory
+    con.sql(sql_text("round_standings"), params={"max_game": max_game}).to_view("standings")
+    hist = query(con, "lead_changes", max_game=max_game)
     edges = clean_edges(con.execute(sql_text("deficit_edges")).fetchall()[0][0])  # a list or None
     comeback = query(con, "comeback", edges=edges)
     comeback = _labelled(with_wilson(comeback, "wins", "players"), edges)
@@ -116,6 +119,7 @@ def analyze_rounds(con: duckdb.DuckDBPyConnection) -> RoundsAnalysis:
         comeback_pooled=pool,
         leader_wins=with_wilson(query(con, "leader_wins")),
         edges=edges,
+        max_game=max_game,
     )
 
 

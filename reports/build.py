@@ -137,7 +137,9 @@ def lead_section(a: RunAnalysis) -> Section:
         "what a round is). The leader after a round is the one player with the top score; a "
         "shared top score means no leader. A lead change is a round whose leader differs from "
         "the last round that had one, so a lead that passes through a tie counts once. Deficit "
-        "buckets are this run's quartiles of points behind the leader.")
+        "buckets are this run's quartiles of points behind the leader."
+        + (f" Computed on the first {r.max_game:,} games of this run's {a.n_games:,}."
+           if r.max_game < a.n_games else ""))
     leads = Table([
         Column("n_players", "players", "int"), Column("games", "games", "int"),
         Column("mean", "mean lead changes", "num"), Column("sd", "sd", "num"),

@@ -103,3 +103,11 @@ def test_a_run_without_rounds_still_analyses(tmp_path):
     a = analysis.analyze(tiny_run(tmp_path / "run"))
     assert not a.rounds.available
     assert "mean_lead_changes" not in a.game_shape.columns
+
+
+def test_huge_runs_use_their_first_games(tmp_path):
+    con = runfolder.connect(rounds_run(tmp_path / "run"))
+    ra = analyze_rounds(con, max_game=3)  # games 0-2: the 2-player games only
+    con.close()
+    assert ra.lead_change_hist["n_players"].to_list() == [2, 2]
+    assert set(ra.comeback["n_players"]) == {2} and set(ra.leader_wins["n_players"]) == {2}

@@ -3,7 +3,7 @@
 --          leader and neither starts nor ends a lead. A lead change is a round whose leader
 --          differs from the most recent earlier round that had a leader (so A, tie, B is one
 --          change and A, tie, A none). The first leader is not a change.
--- Parameters: none.
+-- Parameters: $max_game (BIGINT): only games with game_id < $max_game (bounds the time on huge runs).
 -- Reads views: rounds, games.
 -- Returns: n_players, lead_changes, games.
 WITH tops AS (
@@ -13,6 +13,7 @@ WITH tops AS (
         max(score, 2)            AS top2,
         arg_max(seat, score)     AS top_seat
     FROM rounds
+    WHERE game_id < $max_game
     GROUP BY game_id, round
 ),
 leaders AS (

@@ -2,7 +2,7 @@
 --          comeback queries (analysis/rounds.py opens it as the lazy view `standings`).
 --          The lead is unique when one player alone has the top score; tied leaders have no
 --          `leader` (NULL) and a deficit of 0.
--- Parameters: none.
+-- Parameters: $max_game (BIGINT): only games with game_id < $max_game (bounds the time on huge runs).
 -- Reads views: rounds, games, players.
 -- Returns: game_id, seat, round, score, n_players, last_round (games.rounds), top,
 --          unique_lead, leader, deficit (top - score), win (the player's final win share).
@@ -13,6 +13,7 @@ WITH tops AS (
         max(score, 2)             AS top2,     -- the two highest scores, highest first
         arg_max(seat, score)      AS top_seat  -- meaningful only when the lead is unique
     FROM rounds
+    WHERE game_id < $max_game
     GROUP BY game_id, round
 ),
 leads AS (
