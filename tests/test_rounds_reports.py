@@ -29,3 +29,21 @@ def test_a_run_without_rounds_says_so(tmp_path):
     html = html_path.read_text(encoding="utf-8")
     assert ROUNDS_MISSING in html
     assert "mean lead changes" not in html
+
+
+def test_comeback_chart_keeps_one_colour_per_round_across_panels():
+    import polars as pl
+
+    from reports import charts
+
+    rows = [(n, r, b, 40, 10.0) for n in (2, 3) for r in ((1, 2, 3) if n == 2 else (2, 3)) for b in range(3)]
+    df = pl.DataFrame(rows, schema=["n_players", "round", "bucket", "players", "wins"], orient="row")
+    df = df.with_columns(rate=pl.col("wins") / pl.col("players"), lo=pl.lit(0.1), hi=pl.lit(0.4))
+    fig = charts.comeback(df, ["0", "1-3", "4 or more"])
+    two, three = [ax for ax in fig.axes if ax.get_visible()]
+    assert two.get_title() == "2 players" and three.get_title() == "3 players"
+    legend = [t.get_text() for t in two.get_legend().get_texts()]
+    assert legend == ["after round 1", "after round 2", "after round 3"]
+    colours = lambda ax: [line.get_color() for line in ax.get_lines() if line.get_linestyle() == "-"]  # noqa: E731
+    assert len(set(colours(two))) == 3
+    assert colours(three) == colours(two)[1:]  # rounds 2 and 3 keep their colours without round 1
