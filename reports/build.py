@@ -166,9 +166,13 @@ def lead_section(a: RunAnalysis) -> Section:
     ], _rows(by_round, ci=lambda row: _ci(row["lo"], row["hi"])),
         caption="Comeback odds by round; rows from fewer than 30 players are left out.")
     blocks = [intro]
+    if not r.lead_change_hist.is_empty():
+        blocks.append(Chart(charts.histogram(r.lead_change_hist, "lead_changes", "games",
+                                             "Lead changes per game (share of games)", "lead changes")))
+    blocks.append(leads)
     if not by_round.is_empty():
         blocks.append(Chart(charts.comeback(r.comeback, bucket_labels(r.edges)), charts.COMEBACK_CAPTION))
-    return Section(title, anchor, blocks + [leads, leader, pooled, detail], level=3)
+    return Section(title, anchor, blocks + [leader, pooled, detail], level=3)
 
 
 def planner_section(a: RunAnalysis) -> Section:

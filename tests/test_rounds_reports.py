@@ -15,7 +15,7 @@ def test_reports_show_lead_changes_and_the_comeback_chart(tmp_path):
     html_path, pdf_path = write_report(a, html_path=tmp_path / "r.html", pdf_path=tmp_path / "r.pdf")
     html = html_path.read_text(encoding="utf-8")
     section = html[html.index('id="comebacks"'):html.index('id="length"')]
-    assert "Comeback odds" in section and "<svg" in section
+    assert "Comeback odds" in section and section.count("<svg") == 2  # lead-change histogram too
     assert "mean lead changes" in html and "round-1 leader wins" in html
     assert ROUNDS_MISSING not in html
     text = pdf_text(pdf_path)
