@@ -12,6 +12,7 @@ import polars as pl
 from analysis import factions as fx
 from analysis import runfolder, verdicts
 from analysis.games import card_kinds, extras_for
+from analysis.rounds import RoundsAnalysis, analyze_rounds, with_round_shape
 from analysis.runfolder import query
 from analysis.stats import (
     fairness_verdict,
@@ -72,6 +73,7 @@ class RunAnalysis:
     card_adjusted: pl.DataFrame = field(default_factory=pl.DataFrame)  # faction-adjusted
     card_by_round: pl.DataFrame = field(default_factory=pl.DataFrame)
     card_unused: pl.DataFrame = field(default_factory=pl.DataFrame)    # empty: use not logged
+    rounds: RoundsAnalysis = field(default_factory=RoundsAnalysis)  # lead changes, comebacks
 
     @property
     def has_factions(self) -> bool:
@@ -258,6 +260,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     # One faction for everybody (e.g. Homebrewers' standard variant) is a symmetric game here.
     several = not factions.is_empty() and factions["faction"].n_unique() > 1
     detail = ratings_and_cards(con, manifest, has_factions=several)
+    rounds = analyze_rounds(con)
     lines = (verdicts.fairness_lines(seat, "seat", band)
              + verdicts.first_player_lines(first)
              + verdicts.balance_line(bal)
@@ -287,7 +290,8 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         player_extra_means=_extra_means(con, "players"),
         game_extra_means=_extra_means(con, "games"),
         planner=plan,
-        game_shape=game_shape(bal, first, ties, length, margins),
+        game_shape=with_round_shape(game_shape(bal, first, ties, length, margins), rounds),
+        rounds=rounds,
         **detail,
     )
 

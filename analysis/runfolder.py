@@ -53,7 +53,8 @@ def _parts(run_dir: Path, table: str) -> list[str]:
 
 
 def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection with views `games`, `players`, `events` on the run.
+    """An in-memory DuckDB connection with views `games`, `players`, `events` on the run,
+    and `rounds` when the run has that table (runs made before it existed do not).
 
     The file list is handed to DuckDB's `read_parquet` through the Python API, never
     pasted into SQL text, so odd characters in a folder name cannot change a query.
@@ -70,7 +71,15 @@ def connect(run_dir: str | Path) -> duckdb.DuckDBPyConnection:
         else:
             con.close()
             raise RunFolderError(f"{run_dir}: no {table}/part-*.parquet files")
+    rounds = _parts(run_dir, "rounds")  # absent in runs made before the table existed
+    if rounds:
+        con.read_parquet(rounds, union_by_name=True).to_view("rounds")
     return con
+
+
+def has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether the connection has a view `name` (e.g. `rounds`, which older runs lack)."""
+    return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchall()[0][0])
 
 
 def columns(con: duckdb.DuckDBPyConnection, view: str) -> dict[str, str]:

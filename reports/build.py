@@ -107,10 +107,74 @@ def game_shape_section(a: RunAnalysis) -> Section:
         Column("tie_rate", "tie rate", "pct"), Column("mean_rounds", "mean rounds", "num"),
         Column("mean_decisions", "mean decisions", "num"),
         Column("mean_margin", "mean winning margin", "num"),
-    ], a.game_shape.to_dicts(),
+    ] + _round_shape_columns(a.game_shape), a.game_shape.to_dicts(),
         caption="Balance = 1 - largest gap between seat win rates (1 is perfect). Winning "
                 "margin = winner's score minus runner-up's. Details and intervals below.")
     return Section("Game shape", "game-shape", [table], level=3)
+
+
+def _round_shape_columns(shape: pl.DataFrame) -> list[Column]:
+    """Game-shape columns from the rounds table, when the run has it."""
+    if "mean_lead_changes" not in shape.columns:
+        return []
+    return [Column("mean_lead_changes", "mean lead changes", "num"),
+            Column("first_leader_wins", "round-1 leader wins", "pct")]
+
+
+ROUNDS_MISSING = ("This run predates the per-round score table (rounds/ in the run folder), so "
+                  "lead changes and comeback odds cannot be computed. Rerun the simulation with "
+                  "this version to get them.")
+
+
+def lead_section(a: RunAnalysis) -> Section:
+    """Lead changes, leader-wins rates and comeback odds by deficit (the rounds table)."""
+    title, anchor = "Lead changes and comebacks", "comebacks"
+    r = a.rounds
+    if not r.available:
+        return Section(title, anchor, [Paragraph(ROUNDS_MISSING)], level=3)
+    from analysis.rounds import bucket_labels
+
+    intro = Paragraph(
+        "Scores are read at the end of every round (see the game's page in docs/games for "
+        "what a round is). The leader after a round is the one player with the top score; a "
+        "shared top score means no leader. A lead change is a round whose leader differs from "
+        "the last round that had one, so a lead that passes through a tie counts once. Deficit "
+        "buckets are this run's quartiles of points behind the leader."
+        + (f" Computed on the first {r.max_game:,} games of this run's {a.n_games:,}."
+           if r.max_game < a.n_games else ""))
+    leads = Table([
+        Column("n_players", "players", "int"), Column("games", "games", "int"),
+        Column("mean", "mean lead changes", "num"), Column("sd", "sd", "num"),
+        Column("max", "max", "int"), Column("any_rate", "games with a lead change", "pct"),
+        Column("ci", "95% interval"),
+    ], _rows(a.rounds.lead_changes, ci=lambda row: _ci(row["any_lo"], row["any_hi"])))
+    leader = Table([
+        Column("n_players", "players", "int"), Column("round", "after round", "int"),
+        Column("games", "games with a sole leader", "int"), Column("rate", "leader wins", "pct"),
+        Column("ci", "95% interval"),
+    ], _rows(r.leader_wins, ci=lambda row: _ci(row["lo"], row["hi"])),
+        caption="Rounds before each game's last. Wins count 1/k for a k-way shared victory.")
+    pooled = Table([
+        Column("n_players", "players", "int"), Column("deficit", "points behind"),
+        Column("players", "player-rounds", "int"), Column("rate", "went on to win", "pct"),
+        Column("ci", "95% interval"),
+    ], _rows(r.comeback_pooled, ci=lambda row: _ci(row["lo"], row["hi"])),
+        caption="All rounds before each game's last pooled; by round below.")
+    by_round = r.comeback.filter(pl.col("players") >= 30)
+    detail = Table([
+        Column("n_players", "players", "int"), Column("round", "after round", "int"),
+        Column("deficit", "points behind"), Column("players", "players", "int"),
+        Column("rate", "went on to win", "pct"), Column("ci", "95% interval"),
+    ], _rows(by_round, ci=lambda row: _ci(row["lo"], row["hi"])),
+        caption="Comeback odds by round; rows from fewer than 30 players are left out.")
+    blocks = [intro]
+    if not r.lead_change_hist.is_empty():
+        blocks.append(Chart(charts.histogram(r.lead_change_hist, "lead_changes", "games",
+                                             "Lead changes per game (share of games)", "lead changes")))
+    blocks.append(leads)
+    if not by_round.is_empty():
+        blocks.append(Chart(charts.comeback(r.comeback, bucket_labels(r.edges)), charts.COMEBACK_CAPTION))
+    return Section(title, anchor, blocks + [leader, pooled, detail], level=3)
 
 
 def planner_section(a: RunAnalysis) -> Section:
@@ -442,8 +506,8 @@ def run_page(a: RunAnalysis) -> Page:
         evidence.append(strength_section(a))
     if not a.convergence.is_empty():
         evidence.append(convergence_section(a))
-    evidence += [scores_section(a), margins_section(a), length_section(a), ties_section(a),
-                 end_section(a), cards_section(a)]
+    evidence += [scores_section(a), margins_section(a), lead_section(a), length_section(a),
+                 ties_section(a), end_section(a), cards_section(a)]
     if not a.card_value.is_empty():
         evidence.append(card_detail_section(a))
     evidence += extras_sections(a)

@@ -356,3 +356,52 @@ def convergence(conv: pl.DataFrame) -> Figure:
         _pct_axis(ax, "y")
     fig.suptitle("Win rate as games accumulate")
     return fig
+
+
+COMEBACK_CAPTION = ("Share of players who went on to win, by how far behind the leader they were "
+                    "after the round (deficit in the game's own points; 0 = leading or tied for "
+                    "the lead). Bar = 95% interval; dashed line = fair share 1/n. Points from "
+                    "fewer than 30 players are left out.")
+
+
+def _spread_rounds(rounds: list[int], most: int = 5) -> list[int]:
+    """At most `most` rounds, evenly spread from the first to the last, so long games stay legible."""
+    if len(rounds) <= most:
+        return rounds
+    picks = np.linspace(0, len(rounds) - 1, most).round().astype(int)
+    return [rounds[i] for i in sorted(set(picks))]
+
+
+def comeback(comeback: pl.DataFrame, labels: list[str], min_players: int = 30) -> Figure:
+    """Comeback odds: P(win) against the deficit bucket after a round, one panel per player
+    count, one series per round (at most five, the same rounds and colours in every panel),
+    with 95% interval bars."""
+    from matplotlib.lines import Line2D
+
+    data = comeback.filter(pl.col("players") >= min_players)
+    groups = _by_count(data)
+    shown = _spread_rounds(sorted(data["round"].unique().to_list()))
+    colour = {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(shown)}
+    width = 0.6 / max(len(shown), 1)
+    fig = new_figure(height=2.6 * math.ceil(max(len(groups), 1) / 3))
+    axes = _axes_grid(fig, len(groups))
+    for ax, (n, g) in zip(axes, groups, strict=True):
+        for i, r in enumerate(shown):
+            s = g.filter(pl.col("round") == r).sort("bucket")
+            if s.is_empty():
+                continue
+            x = s["bucket"].to_numpy() + (i - (len(shown) - 1) / 2) * width
+            rate = s["rate"].to_numpy()
+            err = np.clip(np.vstack([rate - s["lo"].to_numpy(), s["hi"].to_numpy() - rate]), 0, None)
+            ax.errorbar(x, rate, yerr=err, fmt="o-", ms=3, lw=1, capsize=2, color=colour[r])
+        ax.axhline(1 / n, color=FAIR, lw=1, ls="--")
+        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("points behind the leader")
+        ax.set_title(f"{n} players")
+        _pct_axis(ax, "y")
+    if axes:  # one legend for every panel (proxies, so rounds missing from panel 1 still show)
+        axes[0].legend([Line2D([], [], color=colour[r], marker="o", ms=3, lw=1) for r in shown],
+                       [f"after round {r}" for r in shown], fontsize=7)
+    fig.suptitle("Comeback odds: win rate by deficit after a round")
+    return fig

@@ -19,9 +19,10 @@ import polars as pl
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"
-TABLES = ("games", "players", "events")
+TABLES = ("games", "players", "events", "rounds")
 # Columns that identify a row of each table, for order-independent comparisons.
-SORT_KEYS = {"games": ["game_id"], "players": ["game_id", "seat"], "events": None}
+SORT_KEYS = {"games": ["game_id"], "players": ["game_id", "seat"], "events": None,
+             "rounds": ["game_id", "seat", "round"]}
 
 
 def cli_env(data: Path | None = None) -> dict[str, str]:

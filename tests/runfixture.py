@@ -161,3 +161,37 @@ def faction_run(root: Path) -> Path:
     """A run of a made-up game with factions (no extras registered for it)."""
     return write_run(root, FACTION_GAMES, [], manifest(game="made_up", n_games=5, cards=[],
                                                        estimates=[]))
+
+
+ROUND_SCHEMA = {"game_id": pl.Int64, "seat": pl.Int16, "round": pl.Int16, "score": pl.Int32}
+
+# TINY_GAMES played out over three rounds (score of each seat after rounds 1, 2, 3; the
+# last equals the final score). Hand-computed answers in tests/test_rounds_analysis.py:
+#   g0 2p  seat 0: 3, 5, 10  seat 1: 4, 5, 6   leaders: 1, tie, 0     -> 1 lead change
+#   g1 2p  seat 0: 2, 6, 8   seat 1: 1, 7, 8   leaders: 0, 1, tie     -> 1 lead change
+#   g2 2p  seat 0: 5, 6, 9   seat 1: 1, 2, 3   leaders: 0, 0, 0       -> 0
+#   g3 3p  seat 0: 1, 4, 5   seat 1: 2, 2, 7   seat 2: 3, 3, 5  leaders: 2, 0, 1 -> 2
+TINY_ROUNDS = [
+    [[3, 5, 10], [4, 5, 6]],
+    [[2, 6, 8], [1, 7, 8]],
+    [[5, 6, 9], [1, 2, 3]],
+    [[1, 4, 5], [2, 2, 7], [3, 3, 5]],
+]
+
+
+def write_rounds(root: Path, per_game: list[list[list[int]]]) -> Path:
+    """rounds/part-00000.parquet from per game, per seat, the score after each round."""
+    rows = [(gid, seat, r + 1, score) for gid, seats in enumerate(per_game)
+            for seat, scores in enumerate(seats) for r, score in enumerate(scores)]
+    folder = root / "rounds"
+    folder.mkdir(parents=True, exist_ok=True)
+    pl.DataFrame(rows, schema=ROUND_SCHEMA, orient="row").write_parquet(folder / "part-00000.parquet")
+    return root
+
+
+def rounds_run(root: Path, per_game: list[list[list[int]]] | None = None) -> Path:
+    """A run folder with a rounds table: games whose final scores are the last round's."""
+    per_game = per_game if per_game is not None else TINY_ROUNDS
+    games = [{"scores": [seat[-1] for seat in seats], "rounds": len(seats[0])} for seats in per_game]
+    write_run(root, games, [], manifest(n_games=len(games)))
+    return write_rounds(root, per_game)

@@ -13,6 +13,7 @@ from sim.core.config import GameData
 from sim.core.errors import UsageError, raise_for_chunk
 from sim.core.frames import enum_column
 from sim.core.game import GameBase, Shard
+from sim.core.rounds import rounds_frame
 
 from . import constants as C
 from .data import BrewinConfig, build_config
@@ -30,6 +31,13 @@ def events_bound(cfg: BrewinConfig) -> int:
     rounds = int(cfg.params[C.P_MAX_ROUNDS]) + 2
     per_round = C.MAX_PLAYERS * (1 + 3 * int(cfg.params[C.P_LAUNCHES]))
     return rounds * per_round + 16
+
+
+def rounds_capacity(cfg: BrewinConfig, n_games: int) -> int:
+    """Rounds-buffer rows for one chunk: typical games end well before max_rounds, so room for
+    a chunk of 20-round games plus one game of the longest kind (a fuller buffer makes
+    run_chunk stop early and resume, never truncate)."""
+    return min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * 20 + C.MAX_PLAYERS * int(cfg.params[C.P_MAX_ROUNDS])
 
 
 def card_names(config) -> list[str]:
@@ -60,11 +68,12 @@ class BrewinUSA(GameBase):
         pols = self.policy_indices(config, policies)
         counts = np.array(player_counts, np.int64)
         bound = events_bound(config)
-        state = make_state(len(config.ing_ids), min(CHUNK, max(n_games, 1)) * 40 + bound)
+        state = make_state(len(config.ing_ids), min(CHUNK, max(n_games, 1)) * 40 + bound,
+                           rounds_capacity=rounds_capacity(config, n_games))
         games = np.zeros((n_games, N_GAME_COLS), np.int64)
         players = np.zeros((n_games * C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
         wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
-        events, done, prow = [], 0, 0
+        events, rounds, done, prow = [], [], 0, 0
         while done < n_games:
             todo = min(CHUNK, n_games - done)
             k, rows, ev_rows, status = run_chunk(
@@ -74,12 +83,15 @@ class BrewinUSA(GameBase):
                             status == STATUS_VIOLATION, VIOLATIONS[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
             events.append(state.ev[:ev_rows].copy())
+            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
             done += k
             prow += rows
             if progress is not None:
                 progress(k)
         ev = np.concatenate(events) if events else np.zeros((0, 7), np.int64)
-        return Shard(self.frames(config, games, players[:prow], wins[:prow], ev))
+        frames = self.frames(config, games, players[:prow], wins[:prow], ev)
+        frames["rounds"] = rounds_frame(np.concatenate(rounds) if rounds else np.zeros((0, 4), np.int64))
+        return Shard(frames)
 
     def frames(self, config, games, players, wins, events) -> dict[str, pl.DataFrame]:
         g = pl.DataFrame({

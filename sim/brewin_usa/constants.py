@@ -111,7 +111,8 @@ G_BUY_SLOT = 17  # scratch: slot whose quality the last match bought (-1 none)
 G_FESTS = 18  # brewfests resolved
 G_TOTAL_CAPS = 19  # uncolored caps in the game (conservation)
 G_POT = 20  # caps paid into this round's auction
-N_G = 21
+G_ROUNDS = 21  # rows written to the rounds buffer (kept across games, like G_EVENTS)
+N_G = 22
 
 PHASES = ("setup", "auction", "launch", "brewfests", "income")
 END_REASONS = ("third_beer", "round_limit")

@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
+from sim.core.rounds import record_round
 
 from . import constants as C
 from . import invariants as inv
@@ -330,12 +331,24 @@ def play_round(S, R, n, pols, game_id, check):
     verify(S, R, n, check, 4)
 
 
+@jit_inline
+def record_standing(S, R, n, game_id, rnd):
+    """VP each seat would score if the game ended after this round (final scoring is a pure
+    function of the board, recomputed from scratch each time) -> the rounds buffer."""
+    ru.final_score(S, R, n)
+    at = record_round(S.rnd, S.g[C.G_ROUNDS], game_id, rnd, S.pl, C.SCORE, n)
+    if at < 0:
+        S.g[C.G_OVERFLOW] = 1
+    else:
+        S.g[C.G_ROUNDS] = at
+
+
 @jit
 def play_game(S, R, n, pols, seed, game_id, check):
     """Play one whole game; the result is left in S.pl."""
-    kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
+    kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     S.g[:] = 0
-    S.g[C.G_EVENTS], S.g[C.G_TRACE] = kept_events, kept_trace
+    S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds
     S.g[C.G_N] = n
     S.g[C.G_LAST_ROUND] = -1
     for s in range(C.MAX_PLAYERS):
@@ -355,6 +368,7 @@ def play_game(S, R, n, pols, seed, game_id, check):
         play_round(S, R, n, pols, game_id, check)
         if S.g[C.G_VIOLATION] or S.g[C.G_OVERFLOW]:
             return
+        record_standing(S, R, n, game_id, r + 1)
         if S.g[C.G_LAST_ROUND] >= 0 and r >= S.g[C.G_LAST_ROUND]:
             S.g[C.G_END_REASON] = C.END_THIRD
             break
@@ -407,14 +421,17 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
 
     games:   int64[n_games, N_GAME_COLS]; players: int64[n_games * 5, N_PLAYER_COLS];
     wins_out: float64[n_games * 5] (1/k for a k-way shared win, else 0).
+    Rounds rows of the games played are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py).
     Returns (games done, player rows, event rows, status) like Dwarfest's run_chunk."""
     pols, ranks = S.seats[C.ROW_POLICY], S.seats[C.ROW_RANK]
     wins = S.vals
     S.g[C.G_EVENTS] = 0
+    S.g[C.G_ROUNDS] = 0  # rounds rows of this call: S.rnd[:S.g[G_ROUNDS]] when it returns
+    rounds_per_game_max = C.MAX_PLAYERS * ru.param(R, C.P_MAX_ROUNDS)
     ev_rows = 0
     prow = 0
     for i in range(n_games):
-        if S.ev.shape[0] - ev_rows < events_per_game_max:
+        if S.ev.shape[0] - ev_rows < events_per_game_max or S.rnd.shape[0] - S.g[C.G_ROUNDS] < rounds_per_game_max:
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]

@@ -15,6 +15,7 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   scratch  int64[4, SCRATCH]       rows SC_*: a hypothetical hand and recipe-matching scratch
   rng      uint64[1 + 2N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots
   ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
+  rnd      int64[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
   vals     float64[64]             a bot's scores of its options (scratch)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
@@ -24,10 +25,12 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim.core.rounds import ROUND_COLS
+
 from . import constants as C
 from .data import BrewinConfig
 
-State = namedtuple("State", "g pl hand piles beer city batch fest seats scratch rng ev trace vals")
+State = namedtuple("State", "g pl hand piles beer city batch fest seats scratch rng ev trace vals rnd")
 EV_COLS = 7
 
 # Kernel inputs, few fields on purpose (numba's compile time grows with the tuple's size):
@@ -41,7 +44,10 @@ def make_rules(cfg: BrewinConfig) -> Rules:
                  pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
 
 
-def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1) -> State:
+def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
+               rounds_capacity: int | None = None) -> State:
+    """Buffers for one thread. rounds_capacity defaults to event_capacity rows (a full
+    buffer makes run_chunk stop early and resume, never truncate)."""
     n = C.MAX_PLAYERS
     return State(
         g=np.zeros(C.N_G, np.int64),
@@ -58,4 +64,5 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1) -> St
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         vals=np.zeros(64, np.float64),
+        rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )

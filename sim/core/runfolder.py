@@ -1,14 +1,15 @@
 """The run folder (DESIGN.md §6): the contract between simulation and analysis.
 
     <out>/run.json               manifest, written last
-    <out>/games/part-NNNNN.parquet, players/..., events/...
+    <out>/games/part-NNNNN.parquet, players/..., events/..., rounds/... (sim/core/rounds.py)
     <out>/_run/plan.json         what the run will do (written first; lets a run resume)
     <out>/_run/shard-NNNNN.json  a shard's completion record (written after its files)
 
 Every file is written to a temporary name in the same folder and renamed into place, so
 a reader never sees a half-written file. A shard counts as done only when its record
 exists and its files match the hashes in it. run.json lists only completed shards, and
-exists only once every shard is done.
+exists only once every shard is done. A shard record written before the rounds table existed
+has no hash for it, so resuming such a run replays that shard rather than mixing formats.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import polars as pl
 
 from .errors import BrewError
 
-TABLES = ("games", "players", "events")
+TABLES = ("games", "players", "events", "rounds")
 PLAN = "_run/plan.json"
 
 
@@ -68,7 +69,7 @@ def prepare_folder(out: Path) -> None:
 
 
 def write_shard(out: Path, shard: dict, frames: dict[str, pl.DataFrame]) -> dict:
-    """Write one shard's three tables, then its completion record; returns the record."""
+    """Write one shard's tables (TABLES), then its completion record; returns the record."""
     record = {"id": shard["id"], "first_game": shard["first_game"], "n_games": shard["n_games"],
               "rows": {}, "sha256": {}}
     for table in TABLES:
@@ -98,7 +99,7 @@ def completed_shards(out: Path, plan_shards: list[dict]) -> dict[int, dict]:
         except (OSError, json.JSONDecodeError):
             continue
         files = [out / t / part_name(shard["id"]) for t in TABLES]
-        if all(f.exists() and sha256_file(f) == record["sha256"][t] for f, t in zip(files, TABLES, strict=False)):
+        if all(f.exists() and sha256_file(f) == record["sha256"].get(t) for f, t in zip(files, TABLES, strict=True)):
             done[shard["id"]] = record
     return done
 

@@ -18,6 +18,7 @@ import polars as pl
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.game import GameBase, Shard
+from sim.core.rounds import rounds_frame
 
 from . import constants as C
 from .data import DragonConfig, build_config
@@ -112,12 +113,14 @@ class DragonBrew(GameBase):
         pols = self.policy_indices(config, policies)
         counts = list(player_counts)
         if check or n_processes() < 2 or n_games < 2 * PROC_CHUNK:
-            games, players, events = run_games(config, int(seed), first_game, n_games, counts, pols,
-                                               options, check_game if check else None, progress)
+            games, players, events, rounds = run_games(config, int(seed), first_game, n_games, counts, pols,
+                                                       options, check_game if check else None, progress)
         else:
-            games, players, events = self.run_in_processes(config, int(seed), first_game, n_games, counts, pols,
-                                                           options, progress)
-        return Shard(self.frames(config, games, players, events))
+            games, players, events, rounds = self.run_in_processes(config, int(seed), first_game, n_games, counts,
+                                                                   pols, options, progress)
+        frames = self.frames(config, games, players, events)
+        frames["rounds"] = rounds_frame(np.array(rounds, np.int64))
+        return Shard(frames)
 
     def run_in_processes(self, config, seed, first_game, n_games, counts, pols, options, progress):
         """The same games split into chunks played by worker processes; rows come back in game
@@ -138,13 +141,14 @@ class DragonBrew(GameBase):
             for f in pending:
                 f.cancel()
             raise
-        games, players, events = [], [], []
+        games, players, events, rounds = [], [], [], []
         for a in starts:
-            g_, p_, e_ = results[a]
+            g_, p_, e_, r_ = results[a]
             games += g_
             players += p_
             events += e_
-        return games, players, events
+            rounds += r_
+        return games, players, events, rounds
 
     def frames(self, config, games, players, events) -> dict[str, pl.DataFrame]:
         ga = np.array(games, np.int64).reshape(-1, 8)

@@ -125,7 +125,7 @@ class Game:
     __slots__ = ("cfg", "n", "players", "order", "year", "game_id", "seed", "bdeck", "bdisc", "brow", "edeck",
                  "edisc", "erow", "rdeck", "rdisc", "roffer", "jdeck", "judges", "jbox", "shadow", "bribes",
                  "ogre", "gnome_supply", "rng", "pol_rng", "log", "trace", "decisions", "stamp", "box_brewery",
-                 "corrupt", "policies", "judged", "phase", "turn_flags", "turns", "bots")
+                 "corrupt", "policies", "judged", "phase", "turn_flags", "turns", "bots", "year_vp")
 
     def __init__(self, cfg, game_id: int, seed: int):
         self.cfg = cfg
@@ -151,6 +151,7 @@ class Game:
         self.ogre: dict[int, int] = {}  # judge slot -> Ogre seat
         self.gnome_supply = 0
         self.log: list[tuple] = []
+        self.year_vp: list[list[int]] = []  # every seat's VP after each year's fall scoring
         self.trace = None  # list of lines when replaying
         self.decisions = 0
         self.stamp = 0

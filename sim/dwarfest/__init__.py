@@ -13,6 +13,7 @@ from sim.core.config import GameData
 from sim.core.errors import raise_for_chunk
 from sim.core.frames import enum_column
 from sim.core.game import GameBase, Shard
+from sim.core.rounds import rounds_frame
 
 from . import constants as C
 from .data import DwarfestConfig, build_config
@@ -55,11 +56,13 @@ class Dwarfest(GameBase):
         pols = self.policy_indices(config, policies)
         counts = np.array(player_counts, np.int64)
         bound = events_bound(config)
-        state = make_state(len(config.cards.ids), CHUNK * 40 + bound)
+        evenings = int(config.params[C.P_EVENINGS])
+        state = make_state(len(config.cards.ids), CHUNK * 40 + bound,
+                           rounds_capacity=min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * evenings)
         games = np.zeros((n_games, 8), np.int64)
         players = np.zeros((n_games * C.MAX_PLAYERS, 10 + C.N_ST), np.int64)
         wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
-        events, done, prow = [], 0, 0
+        events, rounds, done, prow = [], [], 0, 0
         while done < n_games:
             todo = min(CHUNK, n_games - done)
             k, rows, ev_rows, status = run_chunk(
@@ -69,11 +72,14 @@ class Dwarfest(GameBase):
                             status == STATUS_VIOLATION, VIOLATIONS[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
             events.append(state.ev[:ev_rows].copy())
+            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
             done += k
             prow += rows
             if progress is not None:
                 progress(k)
-        return Shard(self.frames(config, games, players[:prow], wins[:prow], np.concatenate(events), policies))
+        frames = self.frames(config, games, players[:prow], wins[:prow], np.concatenate(events), policies)
+        frames["rounds"] = rounds_frame(np.concatenate(rounds))
+        return Shard(frames)
 
     def frames(self, config, games, players, wins, events, policies) -> dict[str, pl.DataFrame]:
         """Column arrays -> DataFrames. String columns are Enums gathered from their codes,

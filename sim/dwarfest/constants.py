@@ -62,7 +62,8 @@ G_TRACE = 10  # rows written to the trace buffer
 G_OVERFLOW = 11  # set when a buffer would overflow
 G_VIOLATION = 12  # invariant broken (invariants.VIOLATIONS code), with --check
 G_PHASE = 13  # phase after which it was found (PHASES)
-N_G = 14
+G_ROUNDS = 14  # rows written to the rounds buffer (kept across games, like G_EVENTS)
+N_G = 15
 
 PHASES = ("setup", "restocking", "opening", "opening events", "table service", "brawl events",
           "brawls", "cash-in")

@@ -7,6 +7,7 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
+from sim.core.rounds import record_round
 
 from . import constants as C
 from . import invariants as inv
@@ -186,6 +187,16 @@ def cash_in(S, R, n, seats_pol, game_id, last):
         S.pl[seat, C.BRAWL] = ru.starting_brawl(S, R, seat)
 
 
+@jit_inline
+def record_evening(S, n, game_id, evening):
+    """Every seat's Nuggets at the end of this Evening (1-based) -> the rounds buffer."""
+    at = record_round(S.rnd, S.g[C.G_ROUNDS], game_id, evening, S.pl, C.TILL, n)
+    if at < 0:
+        S.g[C.G_OVERFLOW] = 1
+    else:
+        S.g[C.G_ROUNDS] = at
+
+
 @jit
 def verify(S, R, n, check, phase):
     """With `check`, assert the invariants; a violation stops the game (returns True)."""
@@ -202,9 +213,9 @@ def verify(S, R, n, check, phase):
 @jit
 def play_game(S, R, n, seats_pol, seed, game_id, check):
     """Play one whole game; the result is left in S.pl / S.st."""
-    kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
+    kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     S.g[:] = 0
-    S.g[C.G_EVENTS], S.g[C.G_TRACE] = kept_events, kept_trace  # rows of earlier games stay
+    S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds  # rows of earlier games stay
     S.g[C.G_N] = n
     seed_streams(S, seed, game_id)
     ru.setup_decks(S, R)
@@ -236,6 +247,7 @@ def play_game(S, R, n, seats_pol, seed, game_id, check):
         if verify(S, R, n, check, 6):
             return
         cash_in(S, R, n, seats_pol, game_id, e == evenings - 1)
+        record_evening(S, n, game_id, e + 1)
         if verify(S, R, n, check, 7):
             return
 
@@ -278,16 +290,19 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
     players: int64[n_games * 6, 10 + N_ST]  game_id, seat, policy, score, rank, n_players,
                                 fame, tables, barrels, dancers, then the N_ST statistics
     wins_out: float64[n_games * 6]  1/k for a k-way shared win, else 0
+    Rounds rows of the games played are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py).
     Returns (games done, player rows, event rows, status): status STATUS_OK, STATUS_FULL (the
-    event buffer is nearly full: call again for the rest), STATUS_OVERFLOW (a bug), or
+    event or rounds buffer is nearly full: call again for the rest), STATUS_OVERFLOW (a bug), or
     STATUS_VIOLATION (with `check`: game first_game + games done broke an invariant, S.g holds
     the code and phase)."""
     seats_pol, ranks, wins = S.seats[C.ROW_POLICY], S.seats[C.ROW_RANK], S.wins
     S.g[C.G_EVENTS] = 0
+    S.g[C.G_ROUNDS] = 0  # rounds rows of this call: S.rnd[:S.g[G_ROUNDS]] when it returns
+    rounds_per_game_max = C.MAX_PLAYERS * ru.param(R, C.P_EVENINGS)
     ev_rows = 0
     prow = 0
     for i in range(n_games):
-        if S.ev.shape[0] - ev_rows < events_per_game_max:
+        if S.ev.shape[0] - ev_rows < events_per_game_max or S.rnd.shape[0] - S.g[C.G_ROUNDS] < rounds_per_game_max:
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]

@@ -17,6 +17,7 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   picks  int64[3, 64]               rows PICK_*: a bot's Table Service choice (scratch)
   rng    uint64[1 + 2N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots
   ev     int64[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
+  rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
   wins   float64[N]                 share of the win per seat (scratch)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
@@ -27,10 +28,12 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim.core.rounds import ROUND_COLS
+
 from . import constants as C
 from .data import CUSTOMER_DECK_SIZE, TAVERN_DECK_SIZE, DwarfestConfig
 
-State = namedtuple("State", "g pl st hand tav piles drawn plays seats picks rng ev trace wins ctx")
+State = namedtuple("State", "g pl st hand tav piles drawn plays seats picks rng ev trace wins ctx rnd")
 
 EV_COLS = 7  # game, seat, round, card, kind, amount, target
 
@@ -53,7 +56,10 @@ def make_rules(cfg: DwarfestConfig) -> Rules:
     )
 
 
-def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1) -> State:
+def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
+               rounds_capacity: int | None = None) -> State:
+    """Buffers for one thread. rounds_capacity defaults to event_capacity rows (a full
+    buffer makes run_chunk stop early and resume, never truncate)."""
     n = C.MAX_PLAYERS
     return State(
         g=np.zeros(C.N_G, np.int64),
@@ -71,4 +77,5 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1) -> St
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         wins=np.zeros(n, np.float64),
         ctx=np.zeros(16, np.float64),
+        rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )

@@ -13,6 +13,7 @@ from sim.core.config import GameData
 from sim.core.errors import UsageError, choices, raise_for_chunk
 from sim.core.frames import enum_column
 from sim.core.game import GameBase, Shard
+from sim.core.rounds import rounds_frame
 
 from . import constants as C
 from .data import HomebrewersConfig, build_config
@@ -72,11 +73,12 @@ class Homebrewers(GameBase):
         rules = make_rules(config)
         pols = self.policy_indices(config, policies)
         counts = np.array(player_counts, np.int64)
-        state = make_state(min(CHUNK, max(n_games, 1)) * 160 + EVENTS_PER_GAME)  # a full chunk stops early and resumes
+        state = make_state(min(CHUNK, max(n_games, 1)) * 160 + EVENTS_PER_GAME,  # a full chunk stops early and resumes
+                           rounds_capacity=min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * C.MONTHS)
         games = np.zeros((n_games, N_GAME_COLS), np.int64)
         players = np.zeros((n_games * C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
         wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
-        events, done, prow = [], 0, 0
+        events, rounds, done, prow = [], [], 0, 0
         while done < n_games:
             todo = min(CHUNK, n_games - done)
             k, rows, ev_rows, status = run_chunk(
@@ -86,12 +88,15 @@ class Homebrewers(GameBase):
                             status == STATUS_VIOLATION, VIOLATIONS[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
             events.append(state.ev[:ev_rows].copy())
+            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
             done += k
             prow += rows
             if progress is not None:
                 progress(k)
         ev = np.concatenate(events) if events else np.zeros((0, 7), np.int64)
-        return Shard(self.frames(config, games, players[:prow], wins[:prow], ev))
+        frames = self.frames(config, games, players[:prow], wins[:prow], ev)
+        frames["rounds"] = rounds_frame(np.concatenate(rounds) if rounds else np.zeros((0, 4), np.int64))
+        return Shard(frames)
 
     def card_names(self, config) -> list[str]:
         return list(config.card_ids) + list(C.SPECIAL_CARDS)

@@ -113,7 +113,8 @@ G_N, G_MONTH, G_START, G_DECISIONS, G_EVENTS, G_TRACE, G_OVERFLOW, G_VIOLATION, 
     G_DISC_N, G_CHARLIE_N, G_CHARLIE_POS, G_GAME, G_TRADES, G_CHARLIE_SKIPS = range(16)
 G_LOCK0 = 16
 # G_LOCK0..+3: seat (or CHARLIE) holding level 12 of each recipe, -1 if none
-N_G = 24
+G_ROUNDS = 24  # rows written to the rounds buffer (kept across games, like G_EVENTS)
+N_G = 25
 PHASES = ("setup", "trade", "action", "summerfest", "octoberfest")
 PH_SETUP, PH_TRADE, PH_ACTION, PH_SUMMER, PH_OCTOBER = range(5)
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
+from sim.core.rounds import record_round
 
 from . import constants as C
 from . import invariants as inv
@@ -569,12 +570,22 @@ def verify(S, R, n, check, phase):
     return False
 
 
+@jit_inline
+def record_month(S, n, game_id, month):
+    """Every seat's reputation at the end of this month (1-based) -> the rounds buffer."""
+    at = record_round(S.rnd, S.g[C.G_ROUNDS], game_id, month, S.pl, C.REP, n)
+    if at < 0:
+        S.g[C.G_OVERFLOW] = 1
+    else:
+        S.g[C.G_ROUNDS] = at
+
+
 @jit
 def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
-    kept_events, kept_trace = S.g[C.G_EVENTS], S.g[C.G_TRACE]
+    kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     for i in range(C.N_G):
         S.g[i] = 0
-    S.g[C.G_EVENTS], S.g[C.G_TRACE] = kept_events, kept_trace
+    S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds
     S.g[C.G_N] = n
     S.g[C.G_GAME] = game_id
     seed_streams(S, seed, game_id)
@@ -617,6 +628,7 @@ def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
             festival(S, R, n, 1)
             if verify(S, R, n, check, C.PH_OCTOBER):
                 return
+        record_month(S, n, game_id, m + 1)
     for s in range(n):
         ru.trace(S, C.TR_SCORE, s, S.pl[s, C.REP], S.pl[s, C.SUMMER_REP], S.pl[s, C.MEDAL_REP],
                  S.pl[s, C.JUDGE_REP], S.pl[s, C.MONEY])
@@ -664,15 +676,17 @@ N_PLAYER_COLS = 8 + 16 + 4  # game_id, seat, policy, score, rank, faction, money
 def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
               events_per_game_max, check, pool, lineup):
     """Play games first_game .. first_game + n_games - 1 and fill the output columns.
-    Returns (games done, player rows, event rows, status)."""
+    Returns (games done, player rows, event rows, status). Rounds rows of the games played
+    are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py)."""
     pols = S.tmp[48:53]
     ranks = S.tmp[53:58]
     wins = S.vals[58:63]
     S.g[C.G_EVENTS] = 0
+    S.g[C.G_ROUNDS] = 0  # rounds rows of this call: S.rnd[:S.g[G_ROUNDS]] when it returns
     ev_rows = 0
     prow = 0
     for i in range(n_games):
-        if S.ev.shape[0] - ev_rows < events_per_game_max:
+        if S.ev.shape[0] - ev_rows < events_per_game_max or S.rnd.shape[0] - S.g[C.G_ROUNDS] < C.MAX_PLAYERS * C.MONTHS:
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]

@@ -12,6 +12,7 @@ State fields (column names in constants.py):
   fl     int64[6, 4, 3]        flavor cards under each recipe, counted by flavor kind
   rng    uint64[13]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions
   ev     int64[cap, 7]         event rows: game, seat, month, card, kind, amount, target
+  rnd    int64[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
   tmp    int64[64]             scratch for multi-value returns
   vals   float64[64]           a bot's scores of its options (scratch)
@@ -22,10 +23,12 @@ from collections import namedtuple
 
 import numpy as np
 
+from sim.core.rounds import ROUND_COLS
+
 from . import constants as C
 from .data import HomebrewersConfig
 
-State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals")
+State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals rnd")
 EV_COLS = 7
 N_RNG = 13
 RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION = 0, 1, 7, 12
@@ -44,7 +47,9 @@ def make_rules(cfg: HomebrewersConfig) -> Rules:
                  pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
 
 
-def make_state(event_capacity: int, trace_capacity: int = 1) -> State:
+def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: int | None = None) -> State:
+    """Buffers for one thread. rounds_capacity defaults to event_capacity rows (a full
+    buffer makes run_chunk stop early and resume, never truncate)."""
     return State(
         g=np.zeros(C.N_G, np.int64),
         pl=np.zeros((C.N_ROWS, C.N_PL), np.int64),
@@ -58,4 +63,5 @@ def make_state(event_capacity: int, trace_capacity: int = 1) -> State:
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         tmp=np.zeros(64, np.int64),
         vals=np.zeros(64, np.float64),
+        rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )
