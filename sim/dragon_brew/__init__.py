@@ -112,12 +112,11 @@ class DragonBrew(GameBase):
         pols = self.policy_indices(config, policies)
         counts = list(player_counts)
         if check or n_processes() < 2 or n_games < 2 * PROC_CHUNK:
-            games, players, events = run_games(config, int(seed), first_game, n_games, counts, pols,
-                                               options, check_game if check else None, progress)
+            rows = run_games(config, int(seed), first_game, n_games, counts, pols,
+                             options, check_game if check else None, progress)
         else:
-            games, players, events = self.run_in_processes(config, int(seed), first_game, n_games, counts, pols,
-                                                           options, progress)
-        return Shard(self.frames(config, games, players, events))
+            rows = self.run_in_processes(config, int(seed), first_game, n_games, counts, pols, options, progress)
+        return Shard(self.frames(config, *rows))
 
     def run_in_processes(self, config, seed, first_game, n_games, counts, pols, options, progress):
         """The same games split into chunks played by worker processes; rows come back in game
@@ -138,15 +137,13 @@ class DragonBrew(GameBase):
             for f in pending:
                 f.cancel()
             raise
-        games, players, events = [], [], []
+        merged = ([], [], [], [])
         for a in starts:
-            g_, p_, e_ = results[a]
-            games += g_
-            players += p_
-            events += e_
-        return games, players, events
+            for table, part in zip(merged, results[a], strict=True):
+                table += part
+        return merged
 
-    def frames(self, config, games, players, events) -> dict[str, pl.DataFrame]:
+    def frames(self, config, games, players, events, rounds) -> dict[str, pl.DataFrame]:
         ga = np.array(games, np.int64).reshape(-1, 8)
         g = pl.DataFrame({
             "game_id": ga[:, 0],
@@ -181,7 +178,14 @@ class DragonBrew(GameBase):
             "kind": enum_column(C.LOG_KINDS, [r[4] for r in events]),
             "amount": pl.Series([r[5] for r in events], dtype=pl.Int32),
         })
-        return {"games": g, "players": pl.DataFrame(p_cols), "events": e}
+        ra = np.array(rounds, np.int64).reshape(-1, 4)
+        r = pl.DataFrame({  # every seat's VP after each year's fall scoring
+            "game_id": ra[:, 0],
+            "seat": ra[:, 1].astype(np.int16),
+            "round": ra[:, 2].astype(np.int16),
+            "score": ra[:, 3].astype(np.int32),
+        })
+        return {"games": g, "players": pl.DataFrame(p_cols), "events": e, "rounds": r}
 
     def replay(self, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
         from .replay import replay_game

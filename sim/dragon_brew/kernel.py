@@ -54,8 +54,9 @@ def play_one(cfg, seed, game_id, n, seat_policies, options=None, check=None, tra
 
 def run_games(cfg, seed, first_game, n_games, player_counts, seat_policies, options=None, check=None,
               progress=None):
-    """Play games first_game.. and return (games rows, players rows, events rows) as lists of tuples."""
-    games, players, events = [], [], []
+    """Play games first_game.. and return (games, players, events, rounds) rows as lists of
+    tuples; a rounds row is (game_id, seat, year, VP after that year's scoring)."""
+    games, players, events, rounds = [], [], [], []
     step = 0
     for i in range(n_games):
         game_id = first_game + i
@@ -72,8 +73,10 @@ def run_games(cfg, seed, first_game, n_games, player_counts, seat_policies, opti
                             *[st[k] for k in C.PLAYER_STATS]))
         for seat, year, card, kind, amount in g.log:
             events.append((game_id, seat, year, card, kind, amount))
+        for year, vps in enumerate(g.year_vp, start=1):
+            rounds.extend((game_id, seat, year, vp) for seat, vp in enumerate(vps))
         step += 1
         if progress is not None and (step == 64 or i == n_games - 1):
             progress(step)
             step = 0
-    return games, players, events
+    return games, players, events, rounds

@@ -160,6 +160,7 @@ class PlannerBot(RandomBot):
         self.plan = []
         self.extra = 0.0
         self.need = [0] * C.N_INGS
+        self.mana_extra = 0.0
         self.y = pol["yields"]
         self._ckey = None
         self._cands = []
@@ -288,11 +289,24 @@ class PlannerBot(RandomBot):
             need[i] -= d
             spare -= d
         self.need = need
+        self.mana_extra = self.mana_spell_bonus(g, p)
+
+    def mana_spell_bonus(self, g, p) -> float:
+        """Extra worth of a first mana weed to a Naga: it is the fuel of the Mana Spell (cast a
+        spell, discard the weed, cast the spell again). Once a useful spell is spent and the Mana
+        Spell is still free this year, the weed is worth the re-cast, so the Naga transmutes grain
+        or visits Mana Mountain for it."""
+        if p.ability != "mana_spell" or p.inv[C.MANA] > 0:
+            return 0.0
+        ms = p.card("mana_spell")
+        if ms is None or ms.locked or not any(self.useful_spell(g, c) for c in p.estate):
+            return 0.0
+        return max(self.w["need_bonus"], self.mana_spell_value(g, p) - 1.0)
 
     # ------------------------------------------------------------------ values
     def ing_value(self, need, i):
         if i == C.MANA:
-            return 1.2 + (self.w["need_bonus"] if sum(need) > 0 else 0.0)
+            return 1.2 + max(self.w["need_bonus"] if sum(need) > 0 else 0.0, self.mana_extra)
         base = self.w[BASE_CLASS[i]]
         if need[i] > 0:
             need[i] -= 1
@@ -343,8 +357,9 @@ class PlannerBot(RandomBot):
                 y += 0.5 * self.gain_value([C.ING_INDEX[b["ingredient"]]])
             if b["kind"] == "spell" and p.ability in ("mana_spell", "spell_book"):
                 y += 2.0  # the race power needs spells in play
-            if p.ability == "mana_spell" and b["ingredient"] == "mana_weed":
-                y += 2.0  # ... and the Naga's needs mana weed
+            if p.ability == "mana_spell" and (b["ingredient"] == "mana_weed" or e == "transmutation"):
+                # ... and the Naga's needs mana weed: a first source of it is worth the most
+                y += 2.0 if self.has_mana_source(g, p) else 4.0
             if b["kind"] == "upgrade" and p.card(b["target"]) is None:
                 return -9.0
             if e == "gnome_housing" and p.ability == "drain_gnome":
@@ -433,10 +448,34 @@ class PlannerBot(RandomBot):
             vals = [self.card_value(g, p, r, (g.brow if r == 0 else g.erow)[s]) for r in (0, 1)
                     for s in range(len(g.brow)) if (g.brow if r == 0 else g.erow)[s] >= 0]
             return max(vals) + (g.cfg.events[0]["cost"] * 0) if vals else -1.0
-        if k == "mana_spell":  # worth the spells it makes ready again
-            return sum(max(2.5, self.spell_value(g, p, c)) for c in p.estate
-                       if c.kind == "spell" and c.spell_used) + 1.0
+        if k == "mana_spell":
+            return self.mana_spell_value(g, p)
         return 0.0
+
+    def mana_spell_value(self, g, p):
+        """Worth of the Naga's Mana Spell: the spells it makes ready to cast again. Re-casting a
+        Transmutation only turns the weed just spent back into grain-for-weed, so it adds little;
+        the power pays through the other spells. It is once a year while Grain Fields can wait,
+        so with its last brewers the Naga takes it now."""
+        used = [c for c in p.estate if c.kind == "spell" and c.spell_used]
+        useful = [c for c in used if self.useful_spell(g, c)]
+        if not useful:
+            return 0.5 * len(used)
+        v = sum(max(4.0, self.spell_value(g, p, c)) for c in useful) + 1.0
+        if p.on_race_card() <= 2:
+            v += 4.0
+        return v
+
+    @staticmethod
+    def has_mana_source(g, p) -> bool:
+        """Does p's estate make mana weed (Mana Mountain, Transmutation Spell)?"""
+        return any(c.bc >= 0 and (g.cfg.brewery[c.bc]["ingredient"] == "mana_weed"
+                                  or g.cfg.brewery[c.bc]["effect"] == "transmutation") for c in p.estate)
+
+    @staticmethod
+    def useful_spell(g, c) -> bool:
+        """A spell worth re-casting with the Mana Spell (any but Transmutation)."""
+        return c.kind == "spell" and (c.bc < 0 or g.cfg.brewery[c.bc]["effect"] != "transmutation")
 
     def spell_value(self, g, p, card, free=False):
         w = self.w
@@ -457,7 +496,7 @@ class PlannerBot(RandomBot):
         elif e == "raise_gnome":
             v = 1.5 * min(b["amount"], sum(c.gnome for c in p.estate))
         elif e == "transmutation":
-            v = 1.2 + (w["need_bonus"] if sum(self.need) > 0 else 0.0)
+            v = 1.2 + max(w["need_bonus"] if sum(self.need) > 0 else 0.0, self.mana_extra)
         else:
             v = 0.0
         if p.ability == "mana_spell":
@@ -481,7 +520,8 @@ class PlannerBot(RandomBot):
             # keep the gold the plan needs to buy its magic ingredients at the Magic Trader
             reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
             short = max(0, reserve - (p.gold - cost))
-            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short
+            guild_short = max(0, self.guild_reserve(g, p) - (p.gold - cost))
+            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short - 1.5 * guild_short
         if k == "spell":
             return self.spell_value(g, p, p.estate[mv[1]]) - w["min_gain"]
         if k == "servant":
@@ -587,7 +627,18 @@ class PlannerBot(RandomBot):
         return out
 
     def trader_count(self, g, p, mult, cost):
-        return min(mult, sum(self.need[i] for i in C.MAGIC))
+        n = min(mult, sum(self.need[i] for i in C.MAGIC))
+        return max(0, min(n, (p.gold - self.guild_reserve(g, p)) // cost))
+
+    @staticmethod
+    def guild_reserve(g, p) -> int:
+        """Gold the Free Gnomes keep while a Migrant Gnomes card lies in the Event row and gnomes
+        are left: when another player drafts it, the Gnome Guild hires one for that much."""
+        if p.ability != "gnome_guild" or g.gnome_supply < 2:
+            return 0
+        if not any(t >= 0 and g.cfg.events[t]["kind"] == "migrant_gnomes" for t in g.erow):
+            return 0
+        return g.cfg.abilities["gnome_guild"]["gold"]
 
     def black_market_clear(self, g, p):
         return False

@@ -125,7 +125,7 @@ class Game:
     __slots__ = ("cfg", "n", "players", "order", "year", "game_id", "seed", "bdeck", "bdisc", "brow", "edeck",
                  "edisc", "erow", "rdeck", "rdisc", "roffer", "jdeck", "judges", "jbox", "shadow", "bribes",
                  "ogre", "gnome_supply", "rng", "pol_rng", "log", "trace", "decisions", "stamp", "box_brewery",
-                 "corrupt", "policies", "judged", "phase", "turn_flags", "turns", "bots")
+                 "corrupt", "policies", "judged", "phase", "turn_flags", "turns", "bots", "year_vp")
 
     def __init__(self, cfg, game_id: int, seed: int):
         self.cfg = cfg
@@ -158,3 +158,4 @@ class Game:
         self.judged = 0
         self.phase = 0
         self.turns = 0
+        self.year_vp: list[tuple[int, ...]] = []  # every seat's VP after each year's fall scoring
