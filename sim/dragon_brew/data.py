@@ -8,6 +8,7 @@ naming the file, entry and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, choices
@@ -37,6 +38,13 @@ class DragonConfig:
     @property
     def policy_ids(self) -> list[str]:
         return [p["id"] for p in self.policies]
+
+    @cached_property
+    def planner_recipes(self) -> list[tuple]:
+        """Per recipe (chars, vp, gold, need ids, is barrel): the planner sums these for every
+        beer its book allows, many times a game."""
+        return [(tuple(r["chars"]), r["vp"], r["gold"], tuple(r["need_idx"]), r["deck"] == "barrel")
+                for r in self.recipes]
 
     def card_ids(self) -> list[str]:
         """Every id an events row may name in its `card` column."""

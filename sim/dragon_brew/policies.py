@@ -23,6 +23,16 @@ from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_bee
 
 BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
 ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held
+ACQUIRE_OF = {i: ACQUIRE[k] for i, k in BASE_CLASS.items()}
+
+
+def best_judge(values, claimed) -> int:
+    """Index of the first highest positive value among unclaimed judges, or -1."""
+    jv, jbest = 0.0, -1
+    for k, v in enumerate(values):
+        if v > jv and k not in claimed:
+            jv, jbest = v, k
+    return jbest
 
 
 def pwin(J, chars) -> float:
@@ -176,22 +186,25 @@ class PlannerBot(RandomBot):
         return self._cands
 
     def _candidates(self, g, p):
-        R = g.cfg.recipes
-        barrels = [r for r in p.book if R[r]["deck"] == "barrel"]
-        spices = [r for r in p.book if R[r]["deck"] == "spice"]
+        """Every beer the book allows: (barrel, spices, chars, vp, gold, needs, need counts)."""
+        R = g.cfg.planner_recipes
+        barrels = [r for r in p.book if R[r][4]]
+        spices = [r for r in p.book if not R[r][4]]
         out = []
         for b in barrels:
+            c0, s0, b0 = R[b][0]
             for k in range(1, g.cfg.params["max_spices"] + 1):
                 for combo in combinations(spices, k):
-                    cards = (b,) + combo
-                    chars = [sum(R[c]["chars"][x] for c in cards) for x in range(3)]
-                    vp = sum(R[c]["vp"] for c in cards)
-                    gold = sum(R[c]["gold"] for c in cards)
-                    needs = beer_needs(g, b, combo)
+                    col, st, bi, vp, gold = c0, s0, b0, R[b][1], R[b][2]
+                    needs = list(R[b][3])
+                    for c in combo:
+                        (dc, ds, db), v, gd, nd, _ = R[c]
+                        col, st, bi, vp, gold = col + dc, st + ds, bi + db, vp + v, gold + gd
+                        needs += nd
                     cnt = {}
                     for i in needs:
                         cnt[i] = cnt.get(i, 0) + 1
-                    out.append((b, combo, chars, vp, gold, needs, cnt))
+                    out.append((b, combo, [col, st, bi], vp, gold, needs, cnt))
         return out
 
     def select(self, g, p, maxn, feasible_only, inv=None):
@@ -203,29 +216,31 @@ class PlannerBot(RandomBot):
         cands = self.candidates(g, p)
         jkey = (self._ckey, tuple(g.judges))
         if jkey != self._jkey:
-            judges = [g.cfg.judges[j] for j in g.judges]
             self._jkey = jkey
-            self._jv = [[J["vp"] * w["vp"] * pwin(J, c[2]) for J in judges] for c in cands]
-        jvs = self._jv
+            self._jv = self.judge_values(g, cands)
+        jvs, jv0 = self._jv
         used_cards, claimed, chosen = set(), set(), []
         wvp, wj = w["vp"], w["judge_chase"]
 
         def value(ci):
             b, combo, chars, vp, gold, needs, cnt = cands[ci]
-            jv, jbest = 0.0, -1
-            for k, v in enumerate(jvs[ci]):
-                if v > jv and k not in claimed:
-                    jv, jbest = v, k
+            if claimed:
+                jv = 0.0
+                for k, v in enumerate(jvs[ci]):
+                    if v > jv and k not in claimed:
+                        jv = v
+            else:
+                jv = jv0[ci]
             val = vp * wvp + gold + wj * jv - 0.05 * len(combo)
             if not feasible_only:
                 val -= self.lack_cost(inv, cnt)
-            return val, jbest
+            return val
 
         heap = []
         for ci in range(len(cands)):
             if feasible_only and not can_pay_needs(inv, cands[ci][5]):
                 continue
-            heap.append((-value(ci)[0], ci))
+            heap.append((-value(ci), ci))
         heapq.heapify(heap)
         while heap and len(chosen) < maxn:
             _, ci = heapq.heappop(heap)
@@ -234,7 +249,7 @@ class PlannerBot(RandomBot):
                 continue
             if feasible_only and not can_pay_needs(inv, c[5]):
                 continue
-            v, bj = value(ci)
+            v = value(ci)
             if heap and v < -heap[0][0]:
                 heapq.heappush(heap, (-v, ci))
                 continue
@@ -243,22 +258,37 @@ class PlannerBot(RandomBot):
             chosen.append((c, v))
             used_cards.add(c[0])
             used_cards.update(c[1])
+            bj = best_judge(jvs[ci], claimed)
             if bj >= 0:
                 claimed.add(bj)
             _take_soft(inv, c[5])
         return chosen
 
+    def judge_values(self, g, cands):
+        """Per candidate beer: its value at each shown judge (VP x weight x win chance), and the
+        best of them (what the beer chases while no judge is claimed)."""
+        wvp = self.w["vp"]
+        judges = [(J["vp"] * wvp, J) for J in (g.cfg.judges[j] for j in g.judges)]
+        jvs = [[jw * pwin(J, c[2]) for jw, J in judges] for c in cands]
+        return jvs, [max((v for v in row if v > 0.0), default=0.0) for row in jvs]
+
     def lack_cost(self, inv, cnt):
         """Planning cost of the ingredients (counts by type) that inv lacks, mana weed first."""
-        cost, mana = 0.0, inv[C.MANA]
+        cost = 0.0
+        mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
         for i, k in cnt.items():
-            short = k - max(inv[i], 0)
-            while short > 0:
-                if mana > 0:
-                    mana -= 1
-                else:
-                    cost += ACQUIRE[BASE_CLASS[i]]
-                short -= 1
+            held = inv[i]
+            short = k - held if held > 0 else k
+            if short <= 0:
+                continue
+            if mana >= short:
+                mana -= short
+                continue
+            short -= mana
+            mana = 0
+            a = ACQUIRE_OF[i]
+            for _ in range(short):  # repeated addition: the same float as one unit at a time
+                cost += a
         return cost
 
     def start_turn(self, g, p):
