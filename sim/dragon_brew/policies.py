@@ -322,16 +322,16 @@ class PlannerBot(RandomBot):
         self.mana_extra = self.mana_spell_bonus(g, p)
 
     def mana_spell_bonus(self, g, p) -> float:
-        """Extra worth of a first mana weed to a Naga: it is the fuel of the Mana Spell (cast a
-        spell, discard the weed, cast the spell again). Once a useful spell is spent and the Mana
-        Spell is still free this year, the weed is worth the re-cast, so the Naga transmutes grain
-        or visits Mana Mountain for it."""
+        """Extra worth of a first mana weed to a Naga that owns a spell worth casting twice: the
+        weed is the fuel of the Mana Spell (cast the spell, discard the weed, cast it again), so
+        the Naga fetches it (Mana Mountain, Transmutation) before or after the first cast."""
         if p.ability != "mana_spell" or p.inv[C.MANA] > 0:
             return 0.0
         ms = p.card("mana_spell")
-        if ms is None or ms.locked or not any(self.useful_spell(g, c) for c in p.estate):
+        useful = [c for c in p.estate if self.useful_spell(g, c)]
+        if ms is None or ms.locked or not useful:
             return 0.0
-        return max(self.w["need_bonus"], self.mana_spell_value(g, p) - 1.0)
+        return max(self.w["need_bonus"], max(max(4.0, self.recast_value(g, p, c)) for c in useful))
 
     # ------------------------------------------------------------------ values
     def ing_value(self, need, i):
@@ -491,10 +491,20 @@ class PlannerBot(RandomBot):
         useful = [c for c in used if self.useful_spell(g, c)]
         if not useful:
             return 0.5 * len(used)
-        v = sum(max(4.0, self.spell_value(g, p, c)) for c in useful) + 1.0
-        if p.on_race_card() <= 2:
-            v += 4.0
+        v = sum(max(4.0, self.recast_value(g, p, c)) for c in useful) + 1.0
+        left = p.on_race_card()
+        if left <= 2:
+            v += 4.0 if left == 2 else 8.0
         return v
+
+    def recast_value(self, g, p, card):
+        """What casting a spent spell again is worth; a Servant Spell is worth the best action
+        card it could borrow (approximated by the Naga's own)."""
+        if card.bc >= 0 and g.cfg.brewery[card.bc]["effect"] == "servant":
+            acts = [self.action_value(g, p, p, c) for c in p.estate
+                    if c.kind == "action" and c.key not in NOT_BORROWABLE and c.key != "mana_spell"]
+            return max(acts, default=0.0)
+        return self.spell_value(g, p, card)
 
     @staticmethod
     def has_mana_source(g, p) -> bool:
