@@ -15,24 +15,19 @@ abilities are valued like any other move, so each race uses its power whenever i
 
 from __future__ import annotations
 
-import heapq
-from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from sim.core.jit import jit
 
 from . import constants as C
 from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult
 
 BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
 ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held
-ACQUIRE_OF = {i: ACQUIRE[k] for i, k in BASE_CLASS.items()}
-
-
-def best_judge(values, claimed) -> int:
-    """Index of the first highest positive value among unclaimed judges, or -1."""
-    jv, jbest = 0.0, -1
-    for k, v in enumerate(values):
-        if v > jv and k not in claimed:
-            jv, jbest = v, k
-    return jbest
+# by ingredient id, for the compiled beer selection (mana weed is never a recipe need)
+ACQUIRE_ARR = np.array([ACQUIRE[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
 
 
 def pwin(J, chars) -> float:
@@ -173,123 +168,49 @@ class PlannerBot(RandomBot):
         self.mana_extra = 0.0
         self.y = pol["yields"]
         self._ckey = None
-        self._cands = []
+        self._cands = None
         self._jkey = None
 
     # ------------------------------------------------------------------ planning
     def candidates(self, g, p):
+        """Every beer the book allows (one barrel + 1..max_spices spices, in book order) as the
+        arrays of `build_beers`; rebuilt when the book changes."""
         key = tuple(p.book)
-        if key == self._ckey:
-            return self._cands
-        self._ckey = key
-        self._cands = self._candidates(g, p)
+        if key != self._ckey:
+            self._ckey = key
+            self._cands = beer_arrays(g.cfg, p.book)
         return self._cands
 
-    def _candidates(self, g, p):
-        """Every beer the book allows: (barrel, spices, chars, vp, gold, needs, need counts)."""
-        R = g.cfg.planner_recipes
-        barrels = [r for r in p.book if R[r][4]]
-        spices = [r for r in p.book if not R[r][4]]
-        out = []
-        for b in barrels:
-            c0, s0, b0 = R[b][0]
-            for k in range(1, g.cfg.params["max_spices"] + 1):
-                for combo in combinations(spices, k):
-                    col, st, bi, vp, gold = c0, s0, b0, R[b][1], R[b][2]
-                    needs = list(R[b][3])
-                    for c in combo:
-                        (dc, ds, db), v, gd, nd, _ = R[c]
-                        col, st, bi, vp, gold = col + dc, st + ds, bi + db, vp + v, gold + gd
-                        needs += nd
-                    cnt = {}
-                    for i in needs:
-                        cnt[i] = cnt.get(i, 0) + 1
-                    out.append((b, combo, [col, st, bi], vp, gold, needs, cnt))
-        return out
+    def beer(self, g, cands, ci):
+        """Candidate ci as the plan holds it: (barrel, spices, chars, vp, gold, needs)."""
+        cards, chars, vp, gold, nsp = cands[:5]
+        spices = tuple(int(x) for x in cards[ci, 1:1 + nsp[ci]])
+        return (int(cards[ci, 0]), spices, [int(x) for x in chars[ci]], int(vp[ci]), int(gold[ci]),
+                beer_needs(g, int(cards[ci, 0]), spices))
 
     def select(self, g, p, maxn, feasible_only, inv=None):
         """Greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge
-        x win chance - cost of what is lacking). Lazy evaluation: a beer's value only falls as
-        ingredients and judges are taken, so a heap of stale values gives the same picks."""
-        w = self.w
-        inv = list(p.inv if inv is None else inv)
+        x win chance - cost of what is lacking), in the compiled `select_beers`."""
         cands = self.candidates(g, p)
+        cards, chars, vp, gold, nsp, cnt_ing, cnt_k, cnt_n = cands
         jkey = (self._ckey, tuple(g.judges))
         if jkey != self._jkey:
             self._jkey = jkey
-            self._jv = self.judge_values(g, cands)
+            J = [g.cfg.judges[j] for j in g.judges]
+            jw = np.array([j["vp"] * self.w["vp"] for j in J], np.float64)
+            self._jv = (np.empty((len(vp), len(J)), np.float64), np.empty(len(vp), np.float64))
+            judge_values(chars, np.array([j["p"] for j in J], np.int64), np.array([j["pd"] for j in J], np.int64),
+                         jw, *self._jv)
         jvs, jv0 = self._jv
-        used_cards, claimed, chosen = set(), set(), []
-        wvp, wj = w["vp"], w["judge_chase"]
-
-        def value(ci):
-            b, combo, chars, vp, gold, needs, cnt = cands[ci]
-            if claimed:
-                jv = 0.0
-                for k, v in enumerate(jvs[ci]):
-                    if v > jv and k not in claimed:
-                        jv = v
-            else:
-                jv = jv0[ci]
-            val = vp * wvp + gold + wj * jv - 0.05 * len(combo)
-            if not feasible_only:
-                val -= self.lack_cost(inv, cnt)
-            return val
-
-        heap = []
-        for ci in range(len(cands)):
-            if feasible_only and not can_pay_needs(inv, cands[ci][5]):
-                continue
-            heap.append((-value(ci), ci))
-        heapq.heapify(heap)
-        while heap and len(chosen) < maxn:
-            _, ci = heapq.heappop(heap)
-            c = cands[ci]
-            if c[0] in used_cards or used_cards.intersection(c[1]):
-                continue
-            if feasible_only and not can_pay_needs(inv, c[5]):
-                continue
-            v = value(ci)
-            if heap and v < -heap[0][0]:
-                heapq.heappush(heap, (-v, ci))
-                continue
-            if v <= 0 and not feasible_only:
-                break
-            chosen.append((c, v))
-            used_cards.add(c[0])
-            used_cards.update(c[1])
-            bj = best_judge(jvs[ci], claimed)
-            if bj >= 0:
-                claimed.add(bj)
-            _take_soft(inv, c[5])
-        return chosen
-
-    def judge_values(self, g, cands):
-        """Per candidate beer: its value at each shown judge (VP x weight x win chance), and the
-        best of them (what the beer chases while no judge is claimed)."""
-        wvp = self.w["vp"]
-        judges = [(J["vp"] * wvp, J) for J in (g.cfg.judges[j] for j in g.judges)]
-        jvs = [[jw * pwin(J, c[2]) for jw, J in judges] for c in cands]
-        return jvs, [max((v for v in row if v > 0.0), default=0.0) for row in jvs]
-
-    def lack_cost(self, inv, cnt):
-        """Planning cost of the ingredients (counts by type) that inv lacks, mana weed first."""
-        cost = 0.0
-        mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
-        for i, k in cnt.items():
-            held = inv[i]
-            short = k - held if held > 0 else k
-            if short <= 0:
-                continue
-            if mana >= short:
-                mana -= short
-                continue
-            short -= mana
-            mana = 0
-            a = ACQUIRE_OF[i]
-            for _ in range(short):  # repeated addition: the same float as one unit at a time
-                cost += a
-        return cost
+        nc = len(vp)
+        out_ci = np.empty(maxn, np.int64)
+        out_v = np.empty(maxn, np.float64)
+        k = select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0,
+                         np.array(p.inv if inv is None else inv, np.int64), maxn, feasible_only,
+                         float(self.w["vp"]), float(self.w["judge_chase"]), ACQUIRE_ARR,
+                         np.empty(nc, np.float64), np.empty(nc, np.bool_), np.empty(jvs.shape[1], np.bool_),
+                         np.zeros(len(g.cfg.recipes), np.bool_), out_ci, out_v)
+        return [(self.beer(g, cands, out_ci[i]), float(out_v[i])) for i in range(k)]
 
     def start_turn(self, g, p):
         mb = max_beers(g, p)
@@ -768,12 +689,212 @@ class PlannerBot(RandomBot):
         return keep[:m]
 
 
-def _take_soft(inv, needs):
-    for i in needs:
-        if inv[i] > 0:
-            inv[i] -= 1
-        elif inv[C.MANA] > 0:
-            inv[C.MANA] -= 1
+def beer_arrays(cfg, book):
+    """The beers a recipe book allows, built by `build_beers` into fresh arrays: cards (barrel,
+    spices, -1 padded), characteristics, vp, gold, number of spices, and the need counts by
+    ingredient in first-need order (barrel first)."""
+    chars, vp, gold, need, need_n, barrel = cfg.planner_recipes
+    m = cfg.params["max_spices"]
+    barrels = np.array([r for r in book if barrel[r]], np.int64)
+    spices = np.array([r for r in book if not barrel[r]], np.int64)
+    nc = len(barrels) * sum(comb(len(spices), k) for k in range(1, m + 1))
+    width = need.shape[1] * (1 + m)
+    out = (np.full((nc, 1 + m), -1, np.int64), np.zeros((nc, 3), np.int64), np.zeros(nc, np.int64),
+           np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.zeros((nc, width), np.int64),
+           np.zeros((nc, width), np.int64), np.zeros(nc, np.int64))
+    build_beers(barrels, spices, m, chars, vp, gold, need, need_n, np.empty(m, np.int64), *out)
+    return out
+
+
+@jit
+def add_recipe(ci, r, chars, vp, gold, need, need_n, cchars, cvp, cgold, cnt_ing, cnt_k, cnt_n):
+    for x in range(3):
+        cchars[ci, x] += chars[r, x]
+    cvp[ci] += vp[r]
+    cgold[ci] += gold[r]
+    for t in range(need_n[r]):
+        i = need[r, t]
+        j = 0
+        while j < cnt_n[ci] and cnt_ing[ci, j] != i:
+            j += 1
+        if j == cnt_n[ci]:
+            cnt_ing[ci, j] = i
+            cnt_n[ci] += 1
+        cnt_k[ci, j] += 1
+
+
+@jit
+def build_beers(barrels, spices, max_spices, chars, vp, gold, need, need_n, idx,
+                cards, cchars, cvp, cgold, nsp, cnt_ing, cnt_k, cnt_n):
+    """Fill one row per beer: each barrel with every combination of 1..max_spices spices, in
+    itertools.combinations order (the planner breaks value ties by this order)."""
+    ns = spices.shape[0]
+    ci = 0
+    for b in barrels:
+        for k in range(1, min(max_spices, ns) + 1):
+            for j in range(k):
+                idx[j] = j
+            while True:
+                cards[ci, 0] = b
+                nsp[ci] = k
+                add_recipe(ci, b, chars, vp, gold, need, need_n, cchars, cvp, cgold, cnt_ing, cnt_k, cnt_n)
+                for j in range(k):
+                    cards[ci, 1 + j] = spices[idx[j]]
+                    add_recipe(ci, spices[idx[j]], chars, vp, gold, need, need_n, cchars, cvp, cgold,
+                               cnt_ing, cnt_k, cnt_n)
+                ci += 1
+                j = k - 1  # next combination in lexicographic order
+                while j >= 0 and idx[j] == ns - k + j:
+                    j -= 1
+                if j < 0:
+                    break
+                idx[j] += 1
+                for t in range(j + 1, k):
+                    idx[t] = idx[t - 1] + 1
+    return ci
+
+
+@jit
+def judge_values(cchars, jp, jpd, jw, jvs, jv0):
+    """Per beer: its value at each shown judge (VP x weight x `pwin`), and the best positive
+    one (what it chases while no judge is claimed)."""
+    for ci in range(cchars.shape[0]):
+        best = 0.0
+        for k in range(jp.shape[0]):
+            v = cchars[ci, jp[k]]
+            if jpd[k] > 0:
+                x = (v - 3) / 4.0
+                x = 0.0 if 0.0 > x else x
+                x = 0.9 if x > 0.9 else x
+            else:
+                x = (2.5 - v) / 3.0
+                x = 0.0 if 0.0 > x else x
+                x = 0.85 if x > 0.85 else x
+            jvs[ci, k] = jw[k] * x
+            if jvs[ci, k] > best:
+                best = jvs[ci, k]
+        jv0[ci] = best
+
+
+@jit
+def lack_cost_nb(inv, cnt_ing, cnt_k, n, acquire):
+    """PlannerBot.lack_cost for one candidate's need counts (same float sums)."""
+    cost = 0.0
+    mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
+    for j in range(n):
+        i, k = cnt_ing[j], cnt_k[j]
+        short = k - inv[i] if inv[i] > 0 else k
+        if short <= 0:
+            continue
+        if mana >= short:
+            mana -= short
+            continue
+        short -= mana
+        mana = 0
+        for _ in range(short):
+            cost += acquire[i]
+    return cost
+
+
+@jit
+def can_pay_nb(inv, cnt_ing, cnt_k, n):
+    short = 0
+    for j in range(n):
+        if inv[cnt_ing[j]] < cnt_k[j]:
+            short += cnt_k[j] - inv[cnt_ing[j]]
+    return short <= inv[C.MANA]
+
+
+@jit
+def take_soft_nb(inv, cnt_ing, cnt_k, n):
+    for j in range(n):
+        i = cnt_ing[j]
+        for _ in range(cnt_k[j]):
+            if inv[i] > 0:
+                inv[i] -= 1
+            elif inv[C.MANA] > 0:
+                inv[C.MANA] -= 1
+
+
+@jit
+def any_used(row, used):
+    for j in range(row.shape[0]):
+        if row[j] >= 0 and used[row[j]]:
+            return True
+    return False
+
+
+@jit
+def beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj):
+    if any_claimed:
+        jv = 0.0
+        for k in range(jvs.shape[1]):
+            if jvs[ci, k] > jv and not claimed[k]:
+                jv = jvs[ci, k]
+    else:
+        jv = jv0[ci]
+    return vp[ci] * wvp + gold[ci] + wj * jv - 0.05 * nsp[ci]
+
+
+@jit
+def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, maxn, feasible_only, wvp, wj,
+                 acquire, stale, active, claimed, used, out_ci, out_v):
+    """Lazy greedy selection of up to maxn disjoint beers: take the beer with the highest stale
+    value (ties: lowest index), re-value it; keep it if it still beats every other stale value,
+    else put it back with its new value. A beer's value only falls as ingredients and judges are
+    taken, so this picks what a full re-evaluation would. inv is a scratch copy (it is spent).
+    Returns the number chosen; out_ci/out_v hold their indices and values."""
+    nc = cards.shape[0]
+    claimed[:] = False
+    any_claimed = False
+    for ci in range(nc):
+        active[ci] = not feasible_only or can_pay_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci])
+        if active[ci]:
+            v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, False, wvp, wj)
+            if not feasible_only:
+                v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+            stale[ci] = v
+    chosen = 0
+    while chosen < maxn:
+        ci = -1
+        for j in range(nc):
+            if active[j] and (ci < 0 or stale[j] > stale[ci]):
+                ci = j
+        if ci < 0:
+            break
+        active[ci] = False
+        if any_used(cards[ci], used):
+            continue
+        if feasible_only and not can_pay_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci]):
+            continue
+        v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj)
+        if not feasible_only:
+            v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+        top = -1
+        for j in range(nc):
+            if active[j] and (top < 0 or stale[j] > stale[top]):
+                top = j
+        if top >= 0 and v < stale[top]:
+            stale[ci] = v
+            active[ci] = True
+            continue
+        if v <= 0 and not feasible_only:
+            break
+        out_ci[chosen] = ci
+        out_v[chosen] = v
+        chosen += 1
+        for j in range(cards.shape[1]):
+            if cards[ci, j] >= 0:
+                used[cards[ci, j]] = True
+        jv, jbest = 0.0, -1
+        for k in range(jvs.shape[1]):
+            if jvs[ci, k] > jv and not claimed[k]:
+                jv, jbest = jvs[ci, k], k
+        if jbest >= 0:
+            claimed[jbest] = True
+            any_claimed = True
+        take_soft_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci])
+    return chosen
 
 
 def make_bot(cfg, pol_index, rng):
