@@ -7,7 +7,7 @@ Measures, and prints with the exact command or code path behind every figure:
 3. end-to-end `brewbalance simulate` (Parquet included): games/s, share of kernel-only,
    Parquet bytes per game and peak memory (a 10x run with --full);
 4. `brewbalance report` on that run;
-5. Dragon Brew (pure-Python engine, no compile step): end-to-end `brewbalance simulate dragon_brew
+5. Dragon Brew (Python rules, numba planner kernels): end-to-end `brewbalance simulate dragon_brew
    --players 4 --policy greedy` on --db-games games with 1 job and with all cores.
 
 Usage: python bench/bench.py [--games N] [--quick] [--full] [--game homebrewers]
@@ -245,9 +245,9 @@ def main() -> None:
                  (f"simulate + report, {n:,} games", f"{total:.1f} s",
                   "< 30 s (1M games)", total < 30 if n == 1_000_000 else None)]
 
-        # 5. Dragon Brew: pure Python, so no compile; --jobs shares one GIL
+        # 5. Dragon Brew: Python rules (worker processes, not --jobs, use the cores)
         if opts.db_games:
-            out(f"\n5. Dragon Brew end-to-end ({opts.db_games:,} games, 4 players, greedy, pure Python)")
+            out(f"\n5. Dragon Brew end-to-end ({opts.db_games:,} games, 4 players, greedy, Python rules)")
             for j in sorted({1, jobs}):
                 args = ["simulate", "dragon_brew", "--players", "4", "--policy", "greedy", "--games",
                         str(opts.db_games), "--jobs", str(j), "--out", str(tmp / f"db_{j}"), "--quiet"]
