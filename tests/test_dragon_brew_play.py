@@ -17,7 +17,7 @@ from sim.dragon_brew.policies import PlannerBot
 GOLDEN = Path(__file__).parent / "golden" / "dragon_brew_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "builder"]
 # The Naga's Mana Spell pays only with a spent spell other than Transmutation, a mana weed (6 of
-# 68 Brewery cards make it) and a brewer at once; the greedy Naga used it in 27% of games when
+# 68 Brewery cards make it) and a brewer at once; the greedy Naga used it in 28% of games when
 # measured (4 players, 300 games; test below shows it is never wasted): see the known gaps in
 # docs/games/dragon_brew.md. Every other race must use its power in most games (the Free Gnomes:
 # 63% at 4 players, bounded by how often others draft Migrant Gnomes).

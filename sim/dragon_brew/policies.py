@@ -308,9 +308,8 @@ class PlannerBot(RandomBot):
                 y += 0.5 * self.gain_value([C.ING_INDEX[b["ingredient"]]])
             if b["kind"] == "spell" and p.ability in ("mana_spell", "spell_book"):
                 y += 2.0  # the race power needs spells in play
-            if p.ability == "mana_spell" and (b["ingredient"] == "mana_weed" or e == "transmutation"):
-                # ... and the Naga's needs mana weed: a first source of it is worth the most
-                y += 2.0 if self.has_mana_source(g, p) else 4.0
+            if p.ability == "mana_spell" and b["ingredient"] == "mana_weed":
+                y += 2.0  # ... and the Naga's needs mana weed
             if b["kind"] == "upgrade" and p.card(b["target"]) is None:
                 return -9.0
             if e == "gnome_housing" and p.ability == "drain_gnome":
@@ -426,12 +425,6 @@ class PlannerBot(RandomBot):
                     if c.kind == "action" and c.key not in NOT_BORROWABLE and c.key != "mana_spell"]
             return max(acts, default=0.0)
         return self.spell_value(g, p, card)
-
-    @staticmethod
-    def has_mana_source(g, p) -> bool:
-        """Does p's estate make mana weed (Mana Mountain, Transmutation Spell)?"""
-        return any(c.bc >= 0 and (g.cfg.brewery[c.bc]["ingredient"] == "mana_weed"
-                                  or g.cfg.brewery[c.bc]["effect"] == "transmutation") for c in p.estate)
 
     @staticmethod
     def useful_spell(g, c) -> bool:
