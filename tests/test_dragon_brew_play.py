@@ -195,7 +195,7 @@ def test_worker_processes_give_the_same_games(monkeypatch):
     a = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
     monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "2")
     b = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
-    for k in ("games", "players", "events"):
+    for k in ("games", "players", "events", "rounds"):
         assert a[k].equals(b[k]), k
 
 

@@ -18,6 +18,7 @@ import polars as pl
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.game import GameBase, Shard
+from sim.core.rounds import rounds_frame
 
 from . import constants as C
 from .data import DragonConfig, build_config
@@ -112,11 +113,14 @@ class DragonBrew(GameBase):
         pols = self.policy_indices(config, policies)
         counts = list(player_counts)
         if check or n_processes() < 2 or n_games < 2 * PROC_CHUNK:
-            rows = run_games(config, int(seed), first_game, n_games, counts, pols,
-                             options, check_game if check else None, progress)
+            games, players, events, rounds = run_games(config, int(seed), first_game, n_games, counts, pols,
+                                                       options, check_game if check else None, progress)
         else:
-            rows = self.run_in_processes(config, int(seed), first_game, n_games, counts, pols, options, progress)
-        return Shard(self.frames(config, *rows))
+            games, players, events, rounds = self.run_in_processes(config, int(seed), first_game, n_games, counts,
+                                                                   pols, options, progress)
+        frames = self.frames(config, games, players, events)
+        frames["rounds"] = rounds_frame(np.array(rounds, np.int64))
+        return Shard(frames)
 
     def run_in_processes(self, config, seed, first_game, n_games, counts, pols, options, progress):
         """The same games split into chunks played by worker processes; rows come back in game
@@ -137,13 +141,16 @@ class DragonBrew(GameBase):
             for f in pending:
                 f.cancel()
             raise
-        merged = ([], [], [], [])
+        games, players, events, rounds = [], [], [], []
         for a in starts:
-            for table, part in zip(merged, results[a], strict=True):
-                table += part
-        return merged
+            g_, p_, e_, r_ = results[a]
+            games += g_
+            players += p_
+            events += e_
+            rounds += r_
+        return games, players, events, rounds
 
-    def frames(self, config, games, players, events, rounds) -> dict[str, pl.DataFrame]:
+    def frames(self, config, games, players, events) -> dict[str, pl.DataFrame]:
         ga = np.array(games, np.int64).reshape(-1, 8)
         g = pl.DataFrame({
             "game_id": ga[:, 0],
@@ -178,14 +185,7 @@ class DragonBrew(GameBase):
             "kind": enum_column(C.LOG_KINDS, [r[4] for r in events]),
             "amount": pl.Series([r[5] for r in events], dtype=pl.Int32),
         })
-        ra = np.array(rounds, np.int64).reshape(-1, 4)
-        r = pl.DataFrame({  # every seat's VP after each year's fall scoring
-            "game_id": ra[:, 0],
-            "seat": ra[:, 1].astype(np.int16),
-            "round": ra[:, 2].astype(np.int16),
-            "score": ra[:, 3].astype(np.int32),
-        })
-        return {"games": g, "players": pl.DataFrame(p_cols), "events": e, "rounds": r}
+        return {"games": g, "players": pl.DataFrame(p_cols), "events": e}
 
     def replay(self, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
         from .replay import replay_game

@@ -54,8 +54,8 @@ def play_one(cfg, seed, game_id, n, seat_policies, options=None, check=None, tra
 
 def run_games(cfg, seed, first_game, n_games, player_counts, seat_policies, options=None, check=None,
               progress=None):
-    """Play games first_game.. and return (games, players, events, rounds) rows as lists of
-    tuples; a rounds row is (game_id, seat, year, VP after that year's scoring)."""
+    """Play games first_game.. and return (games rows, players rows, events rows, rounds rows)
+    as lists of tuples; rounds rows are (game_id, seat, year, VP after that year's fall)."""
     games, players, events, rounds = [], [], [], []
     step = 0
     for i in range(n_games):

@@ -1125,7 +1125,7 @@ def play(g: Game, check=None):
         if check:
             check(g, "spring")
         fall(g)
-        g.year_vp.append(tuple(p.vp for p in g.players))
+        g.year_vp.append([p.vp for p in g.players])
         if check:
             check(g, "fall")
         if g.year >= years:

@@ -151,6 +151,7 @@ class Game:
         self.ogre: dict[int, int] = {}  # judge slot -> Ogre seat
         self.gnome_supply = 0
         self.log: list[tuple] = []
+        self.year_vp: list[list[int]] = []  # every seat's VP after each year's fall scoring
         self.trace = None  # list of lines when replaying
         self.decisions = 0
         self.stamp = 0
@@ -158,4 +159,3 @@ class Game:
         self.judged = 0
         self.phase = 0
         self.turns = 0
-        self.year_vp: list[tuple[int, ...]] = []  # every seat's VP after each year's fall scoring

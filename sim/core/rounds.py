@@ -1,0 +1,48 @@
+"""The `rounds` table: every player's score at the end of every round (DESIGN.md §6).
+
+One row per (game, seat, round): game_id int64, seat int16, round int16 (1-based), score
+int32, in the game's own score unit (the same number players.score holds once the game is
+over, so the last round's row equals players.score). "Round" is each game's natural unit
+(Dwarfest Evenings, Brewin' USA rounds, Homebrewers months, Dragon Brew years); each game's
+page in docs/games/ says when in the round the score is read.
+
+The numba kernels append rows to a preallocated int64[cap, 4] buffer with `record_round`,
+the way they log events; the wrappers turn the filled part into a DataFrame with
+`rounds_frame`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from .jit import jit_inline
+
+ROUND_COLS = 4  # game_id, seat, round, score
+
+
+@jit_inline
+def record_round(buf, at, game_id, rnd, pl_, col, n):
+    """Write rows (game_id, seat, rnd, pl_[seat, col]) for seats 0..n-1 at row `at` of buf.
+    Returns the next free row, or -1 when buf has no room (the caller flags an overflow)."""
+    if at + n > buf.shape[0]:
+        return -1
+    for s in range(n):
+        row = buf[at + s]
+        row[0] = game_id
+        row[1] = s
+        row[2] = rnd
+        row[3] = pl_[s, col]
+    return at + n
+
+
+def rounds_frame(rows: np.ndarray) -> pl.DataFrame:
+    """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
+    kernels write it (game, then round, then seat)."""
+    rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
+    return pl.DataFrame({
+        "game_id": rows[:, 0],
+        "seat": rows[:, 1].astype(np.int16),
+        "round": rows[:, 2].astype(np.int16),
+        "score": rows[:, 3].astype(np.int32),
+    })
