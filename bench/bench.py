@@ -7,7 +7,7 @@ Measures, and prints with the exact command or code path behind every figure:
 3. end-to-end `brewbalance simulate` (Parquet included): games/s, share of kernel-only,
    Parquet bytes per game and peak memory (a 10x run with --full);
 4. `brewbalance report` on that run;
-5. Dragon Brew (Python rules, numba planner kernels): end-to-end `brewbalance simulate dragon_brew
+5. Dragon Brew (pure-Python engine, no compile step): end-to-end `brewbalance simulate dragon_brew
    --players 4 --policy greedy` on --db-games games with 1 job and with all cores.
 
 Usage: python bench/bench.py [--games N] [--quick] [--full] [--game homebrewers]
