@@ -245,9 +245,9 @@ def main() -> None:
                  (f"simulate + report, {n:,} games", f"{total:.1f} s",
                   "< 30 s (1M games)", total < 30 if n == 1_000_000 else None)]
 
-        # 5. Dragon Brew: pure Python, so no compile; --jobs shares one GIL
+        # 5. Dragon Brew: Python rules (worker processes, not --jobs, use the cores)
         if opts.db_games:
-            out(f"\n5. Dragon Brew end-to-end ({opts.db_games:,} games, 4 players, greedy, pure Python)")
+            out(f"\n5. Dragon Brew end-to-end ({opts.db_games:,} games, 4 players, greedy, Python rules)")
             for j in sorted({1, jobs}):
                 args = ["simulate", "dragon_brew", "--players", "4", "--policy", "greedy", "--games",
                         str(opts.db_games), "--jobs", str(j), "--out", str(tmp / f"db_{j}"), "--quiet"]

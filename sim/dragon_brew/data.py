@@ -8,6 +8,9 @@ naming the file, entry and field.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, choices
@@ -37,6 +40,20 @@ class DragonConfig:
     @property
     def policy_ids(self) -> list[str]:
         return [p["id"] for p in self.policies]
+
+    @cached_property
+    def planner_recipes(self) -> tuple:
+        """Recipe arrays for the planner's compiled beer search: chars int64[n, 3], vp, gold,
+        need ids int64[n, w] (-1 padded) with their count, is-barrel bool."""
+        n, w = len(self.recipes), max(len(r["need_idx"]) for r in self.recipes)
+        need = np.full((n, w), -1, np.int64)
+        for i, r in enumerate(self.recipes):
+            need[i, :len(r["need_idx"])] = r["need_idx"]
+        return (np.array([r["chars"] for r in self.recipes], np.int64).reshape(n, 3),
+                np.array([r["vp"] for r in self.recipes], np.int64),
+                np.array([r["gold"] for r in self.recipes], np.int64), need,
+                np.array([len(r["need_idx"]) for r in self.recipes], np.int64),
+                np.array([r["deck"] == "barrel" for r in self.recipes], np.bool_))
 
     def card_ids(self) -> list[str]:
         """Every id an events row may name in its `card` column."""

@@ -15,14 +15,19 @@ abilities are valued like any other move, so each race uses its power whenever i
 
 from __future__ import annotations
 
-import heapq
-from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from sim.core.jit import jit
 
 from . import constants as C
 from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult
 
 BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
 ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held
+# by ingredient id, for the compiled beer selection (mana weed is never a recipe need)
+ACQUIRE_ARR = np.array([ACQUIRE[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
 
 
 def pwin(J, chars) -> float:
@@ -160,105 +165,52 @@ class PlannerBot(RandomBot):
         self.plan = []
         self.extra = 0.0
         self.need = [0] * C.N_INGS
+        self.mana_extra = 0.0
         self.y = pol["yields"]
         self._ckey = None
-        self._cands = []
+        self._cands = None
         self._jkey = None
 
     # ------------------------------------------------------------------ planning
     def candidates(self, g, p):
+        """Every beer the book allows (one barrel + 1..max_spices spices, in book order) as the
+        arrays of `build_beers`; rebuilt when the book changes."""
         key = tuple(p.book)
-        if key == self._ckey:
-            return self._cands
-        self._ckey = key
-        self._cands = self._candidates(g, p)
+        if key != self._ckey:
+            self._ckey = key
+            self._cands = beer_arrays(g.cfg, p.book)
         return self._cands
 
-    def _candidates(self, g, p):
-        R = g.cfg.recipes
-        barrels = [r for r in p.book if R[r]["deck"] == "barrel"]
-        spices = [r for r in p.book if R[r]["deck"] == "spice"]
-        out = []
-        for b in barrels:
-            for k in range(1, g.cfg.params["max_spices"] + 1):
-                for combo in combinations(spices, k):
-                    cards = (b,) + combo
-                    chars = [sum(R[c]["chars"][x] for c in cards) for x in range(3)]
-                    vp = sum(R[c]["vp"] for c in cards)
-                    gold = sum(R[c]["gold"] for c in cards)
-                    needs = beer_needs(g, b, combo)
-                    cnt = {}
-                    for i in needs:
-                        cnt[i] = cnt.get(i, 0) + 1
-                    out.append((b, combo, chars, vp, gold, needs, cnt))
-        return out
+    def beer(self, g, cands, ci):
+        """Candidate ci as the plan holds it: (barrel, spices, chars, vp, gold, needs)."""
+        cards, chars, vp, gold, nsp = cands[:5]
+        spices = tuple(int(x) for x in cards[ci, 1:1 + nsp[ci]])
+        return (int(cards[ci, 0]), spices, [int(x) for x in chars[ci]], int(vp[ci]), int(gold[ci]),
+                beer_needs(g, int(cards[ci, 0]), spices))
 
     def select(self, g, p, maxn, feasible_only, inv=None):
         """Greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge
-        x win chance - cost of what is lacking). Lazy evaluation: a beer's value only falls as
-        ingredients and judges are taken, so a heap of stale values gives the same picks."""
-        w = self.w
-        inv = list(p.inv if inv is None else inv)
+        x win chance - cost of what is lacking), in the compiled `select_beers`."""
         cands = self.candidates(g, p)
+        cards, chars, vp, gold, nsp, cnt_ing, cnt_k, cnt_n = cands
         jkey = (self._ckey, tuple(g.judges))
         if jkey != self._jkey:
-            judges = [g.cfg.judges[j] for j in g.judges]
             self._jkey = jkey
-            self._jv = [[J["vp"] * w["vp"] * pwin(J, c[2]) for J in judges] for c in cands]
-        jvs = self._jv
-        used_cards, claimed, chosen = set(), set(), []
-        wvp, wj = w["vp"], w["judge_chase"]
-
-        def value(ci):
-            b, combo, chars, vp, gold, needs, cnt = cands[ci]
-            jv, jbest = 0.0, -1
-            for k, v in enumerate(jvs[ci]):
-                if v > jv and k not in claimed:
-                    jv, jbest = v, k
-            val = vp * wvp + gold + wj * jv - 0.05 * len(combo)
-            if not feasible_only:
-                val -= self.lack_cost(inv, cnt)
-            return val, jbest
-
-        heap = []
-        for ci in range(len(cands)):
-            if feasible_only and not can_pay_needs(inv, cands[ci][5]):
-                continue
-            heap.append((-value(ci)[0], ci))
-        heapq.heapify(heap)
-        while heap and len(chosen) < maxn:
-            _, ci = heapq.heappop(heap)
-            c = cands[ci]
-            if c[0] in used_cards or used_cards.intersection(c[1]):
-                continue
-            if feasible_only and not can_pay_needs(inv, c[5]):
-                continue
-            v, bj = value(ci)
-            if heap and v < -heap[0][0]:
-                heapq.heappush(heap, (-v, ci))
-                continue
-            if v <= 0 and not feasible_only:
-                break
-            chosen.append((c, v))
-            used_cards.add(c[0])
-            used_cards.update(c[1])
-            if bj >= 0:
-                claimed.add(bj)
-            _take_soft(inv, c[5])
-        return chosen
-
-    def lack_cost(self, inv, cnt):
-        """Planning cost of the ingredients (counts by type) that inv lacks, mana weed first."""
-        cost, mana = 0.0, inv[C.MANA]
-        for i, k in cnt.items():
-            short = k - max(inv[i], 0)
-            while short > 0:
-                if mana > 0:
-                    mana -= 1
-                else:
-                    cost += ACQUIRE[BASE_CLASS[i]]
-                short -= 1
-        return cost
+            J = [g.cfg.judges[j] for j in g.judges]
+            jw = np.array([j["vp"] * self.w["vp"] for j in J], np.float64)
+            self._jv = (np.empty((len(vp), len(J)), np.float64), np.empty(len(vp), np.float64))
+            judge_values(chars, np.array([j["p"] for j in J], np.int64), np.array([j["pd"] for j in J], np.int64),
+                         jw, *self._jv)
+        jvs, jv0 = self._jv
+        nc = len(vp)
+        out_ci = np.empty(maxn, np.int64)
+        out_v = np.empty(maxn, np.float64)
+        k = select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0,
+                         np.array(p.inv if inv is None else inv, np.int64), maxn, feasible_only,
+                         float(self.w["vp"]), float(self.w["judge_chase"]), ACQUIRE_ARR,
+                         np.empty(nc, np.float64), np.empty(nc, np.bool_), np.empty(jvs.shape[1], np.bool_),
+                         np.zeros(len(g.cfg.recipes), np.bool_), out_ci, out_v)
+        return [(self.beer(g, cands, out_ci[i]), float(out_v[i])) for i in range(k)]
 
     def start_turn(self, g, p):
         mb = max_beers(g, p)
@@ -288,11 +240,24 @@ class PlannerBot(RandomBot):
             need[i] -= d
             spare -= d
         self.need = need
+        self.mana_extra = self.mana_spell_bonus(g, p)
+
+    def mana_spell_bonus(self, g, p) -> float:
+        """Extra worth of a first mana weed to a Naga that owns a spell worth casting twice: the
+        weed is the fuel of the Mana Spell (cast the spell, discard the weed, cast it again), so
+        the Naga fetches it (Mana Mountain, Transmutation) before or after the first cast."""
+        if p.ability != "mana_spell" or p.inv[C.MANA] > 0:
+            return 0.0
+        ms = p.card("mana_spell")
+        useful = [c for c in p.estate if self.useful_spell(g, c)]
+        if ms is None or ms.locked or not useful:
+            return 0.0
+        return max(self.w["need_bonus"], max(max(4.0, self.recast_value(g, p, c)) for c in useful))
 
     # ------------------------------------------------------------------ values
     def ing_value(self, need, i):
         if i == C.MANA:
-            return 1.2 + (self.w["need_bonus"] if sum(need) > 0 else 0.0)
+            return 1.2 + max(self.w["need_bonus"] if sum(need) > 0 else 0.0, self.mana_extra)
         base = self.w[BASE_CLASS[i]]
         if need[i] > 0:
             need[i] -= 1
@@ -433,10 +398,38 @@ class PlannerBot(RandomBot):
             vals = [self.card_value(g, p, r, (g.brow if r == 0 else g.erow)[s]) for r in (0, 1)
                     for s in range(len(g.brow)) if (g.brow if r == 0 else g.erow)[s] >= 0]
             return max(vals) + (g.cfg.events[0]["cost"] * 0) if vals else -1.0
-        if k == "mana_spell":  # worth the spells it makes ready again
-            return sum(max(2.5, self.spell_value(g, p, c)) for c in p.estate
-                       if c.kind == "spell" and c.spell_used) + 1.0
+        if k == "mana_spell":
+            return self.mana_spell_value(g, p)
         return 0.0
+
+    def mana_spell_value(self, g, p):
+        """Worth of the Naga's Mana Spell: the spells it makes ready to cast again. Re-casting a
+        Transmutation only turns the weed just spent back into grain-for-weed, so it adds little;
+        the power pays through the other spells. It is once a year while Grain Fields can wait,
+        so with its last brewers the Naga takes it now."""
+        used = [c for c in p.estate if c.kind == "spell" and c.spell_used]
+        useful = [c for c in used if self.useful_spell(g, c)]
+        if not useful:
+            return 0.5 * len(used)
+        v = sum(max(4.0, self.recast_value(g, p, c)) for c in useful) + 1.0
+        left = p.on_race_card()
+        if left <= 2:
+            v += 4.0 if left == 2 else 8.0
+        return v
+
+    def recast_value(self, g, p, card):
+        """What casting a spent spell again is worth; a Servant Spell is worth the best action
+        card it could borrow (approximated by the Naga's own)."""
+        if card.bc >= 0 and g.cfg.brewery[card.bc]["effect"] == "servant":
+            acts = [self.action_value(g, p, p, c) for c in p.estate
+                    if c.kind == "action" and c.key not in NOT_BORROWABLE and c.key != "mana_spell"]
+            return max(acts, default=0.0)
+        return self.spell_value(g, p, card)
+
+    @staticmethod
+    def useful_spell(g, c) -> bool:
+        """A spell worth re-casting with the Mana Spell (any but Transmutation)."""
+        return c.kind == "spell" and (c.bc < 0 or g.cfg.brewery[c.bc]["effect"] != "transmutation")
 
     def spell_value(self, g, p, card, free=False):
         w = self.w
@@ -457,7 +450,7 @@ class PlannerBot(RandomBot):
         elif e == "raise_gnome":
             v = 1.5 * min(b["amount"], sum(c.gnome for c in p.estate))
         elif e == "transmutation":
-            v = 1.2 + (w["need_bonus"] if sum(self.need) > 0 else 0.0)
+            v = 1.2 + max(w["need_bonus"] if sum(self.need) > 0 else 0.0, self.mana_extra)
         else:
             v = 0.0
         if p.ability == "mana_spell":
@@ -481,7 +474,8 @@ class PlannerBot(RandomBot):
             # keep the gold the plan needs to buy its magic ingredients at the Magic Trader
             reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
             short = max(0, reserve - (p.gold - cost))
-            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short
+            guild_short = max(0, self.guild_reserve(g, p) - (p.gold - cost))
+            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short - 1.5 * guild_short
         if k == "spell":
             return self.spell_value(g, p, p.estate[mv[1]]) - w["min_gain"]
         if k == "servant":
@@ -587,7 +581,18 @@ class PlannerBot(RandomBot):
         return out
 
     def trader_count(self, g, p, mult, cost):
-        return min(mult, sum(self.need[i] for i in C.MAGIC))
+        n = min(mult, sum(self.need[i] for i in C.MAGIC))
+        return max(0, min(n, (p.gold - self.guild_reserve(g, p)) // cost))
+
+    @staticmethod
+    def guild_reserve(g, p) -> int:
+        """Gold the Free Gnomes keep while a Migrant Gnomes card lies in the Event row and gnomes
+        are left: when another player drafts it, the Gnome Guild hires one for that much."""
+        if p.ability != "gnome_guild" or g.gnome_supply < 2:
+            return 0
+        if not any(t >= 0 and g.cfg.events[t]["kind"] == "migrant_gnomes" for t in g.erow):
+            return 0
+        return g.cfg.abilities["gnome_guild"]["gold"]
 
     def black_market_clear(self, g, p):
         return False
@@ -677,12 +682,212 @@ class PlannerBot(RandomBot):
         return keep[:m]
 
 
-def _take_soft(inv, needs):
-    for i in needs:
-        if inv[i] > 0:
-            inv[i] -= 1
-        elif inv[C.MANA] > 0:
-            inv[C.MANA] -= 1
+def beer_arrays(cfg, book):
+    """The beers a recipe book allows, built by `build_beers` into fresh arrays: cards (barrel,
+    spices, -1 padded), characteristics, vp, gold, number of spices, and the need counts by
+    ingredient in first-need order (barrel first)."""
+    chars, vp, gold, need, need_n, barrel = cfg.planner_recipes
+    m = cfg.params["max_spices"]
+    barrels = np.array([r for r in book if barrel[r]], np.int64)
+    spices = np.array([r for r in book if not barrel[r]], np.int64)
+    nc = len(barrels) * sum(comb(len(spices), k) for k in range(1, m + 1))
+    width = need.shape[1] * (1 + m)
+    out = (np.full((nc, 1 + m), -1, np.int64), np.zeros((nc, 3), np.int64), np.zeros(nc, np.int64),
+           np.zeros(nc, np.int64), np.zeros(nc, np.int64), np.zeros((nc, width), np.int64),
+           np.zeros((nc, width), np.int64), np.zeros(nc, np.int64))
+    build_beers(barrels, spices, m, chars, vp, gold, need, need_n, np.empty(m, np.int64), *out)
+    return out
+
+
+@jit
+def add_recipe(ci, r, chars, vp, gold, need, need_n, cchars, cvp, cgold, cnt_ing, cnt_k, cnt_n):
+    for x in range(3):
+        cchars[ci, x] += chars[r, x]
+    cvp[ci] += vp[r]
+    cgold[ci] += gold[r]
+    for t in range(need_n[r]):
+        i = need[r, t]
+        j = 0
+        while j < cnt_n[ci] and cnt_ing[ci, j] != i:
+            j += 1
+        if j == cnt_n[ci]:
+            cnt_ing[ci, j] = i
+            cnt_n[ci] += 1
+        cnt_k[ci, j] += 1
+
+
+@jit
+def build_beers(barrels, spices, max_spices, chars, vp, gold, need, need_n, idx,
+                cards, cchars, cvp, cgold, nsp, cnt_ing, cnt_k, cnt_n):
+    """Fill one row per beer: each barrel with every combination of 1..max_spices spices, in
+    itertools.combinations order (the planner breaks value ties by this order)."""
+    ns = spices.shape[0]
+    ci = 0
+    for b in barrels:
+        for k in range(1, min(max_spices, ns) + 1):
+            for j in range(k):
+                idx[j] = j
+            while True:
+                cards[ci, 0] = b
+                nsp[ci] = k
+                add_recipe(ci, b, chars, vp, gold, need, need_n, cchars, cvp, cgold, cnt_ing, cnt_k, cnt_n)
+                for j in range(k):
+                    cards[ci, 1 + j] = spices[idx[j]]
+                    add_recipe(ci, spices[idx[j]], chars, vp, gold, need, need_n, cchars, cvp, cgold,
+                               cnt_ing, cnt_k, cnt_n)
+                ci += 1
+                j = k - 1  # next combination in lexicographic order
+                while j >= 0 and idx[j] == ns - k + j:
+                    j -= 1
+                if j < 0:
+                    break
+                idx[j] += 1
+                for t in range(j + 1, k):
+                    idx[t] = idx[t - 1] + 1
+    return ci
+
+
+@jit
+def judge_values(cchars, jp, jpd, jw, jvs, jv0):
+    """Per beer: its value at each shown judge (VP x weight x `pwin`), and the best positive
+    one (what it chases while no judge is claimed)."""
+    for ci in range(cchars.shape[0]):
+        best = 0.0
+        for k in range(jp.shape[0]):
+            v = cchars[ci, jp[k]]
+            if jpd[k] > 0:
+                x = (v - 3) / 4.0
+                x = 0.0 if 0.0 > x else x
+                x = 0.9 if x > 0.9 else x
+            else:
+                x = (2.5 - v) / 3.0
+                x = 0.0 if 0.0 > x else x
+                x = 0.85 if x > 0.85 else x
+            jvs[ci, k] = jw[k] * x
+            if jvs[ci, k] > best:
+                best = jvs[ci, k]
+        jv0[ci] = best
+
+
+@jit
+def lack_cost_nb(inv, cnt_ing, cnt_k, n, acquire):
+    """PlannerBot.lack_cost for one candidate's need counts (same float sums)."""
+    cost = 0.0
+    mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
+    for j in range(n):
+        i, k = cnt_ing[j], cnt_k[j]
+        short = k - inv[i] if inv[i] > 0 else k
+        if short <= 0:
+            continue
+        if mana >= short:
+            mana -= short
+            continue
+        short -= mana
+        mana = 0
+        for _ in range(short):
+            cost += acquire[i]
+    return cost
+
+
+@jit
+def can_pay_nb(inv, cnt_ing, cnt_k, n):
+    short = 0
+    for j in range(n):
+        if inv[cnt_ing[j]] < cnt_k[j]:
+            short += cnt_k[j] - inv[cnt_ing[j]]
+    return short <= inv[C.MANA]
+
+
+@jit
+def take_soft_nb(inv, cnt_ing, cnt_k, n):
+    for j in range(n):
+        i = cnt_ing[j]
+        for _ in range(cnt_k[j]):
+            if inv[i] > 0:
+                inv[i] -= 1
+            elif inv[C.MANA] > 0:
+                inv[C.MANA] -= 1
+
+
+@jit
+def any_used(row, used):
+    for j in range(row.shape[0]):
+        if row[j] >= 0 and used[row[j]]:
+            return True
+    return False
+
+
+@jit
+def beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj):
+    if any_claimed:
+        jv = 0.0
+        for k in range(jvs.shape[1]):
+            if jvs[ci, k] > jv and not claimed[k]:
+                jv = jvs[ci, k]
+    else:
+        jv = jv0[ci]
+    return vp[ci] * wvp + gold[ci] + wj * jv - 0.05 * nsp[ci]
+
+
+@jit
+def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, maxn, feasible_only, wvp, wj,
+                 acquire, stale, active, claimed, used, out_ci, out_v):
+    """Lazy greedy selection of up to maxn disjoint beers: take the beer with the highest stale
+    value (ties: lowest index), re-value it; keep it if it still beats every other stale value,
+    else put it back with its new value. A beer's value only falls as ingredients and judges are
+    taken, so this picks what a full re-evaluation would. inv is a scratch copy (it is spent).
+    Returns the number chosen; out_ci/out_v hold their indices and values."""
+    nc = cards.shape[0]
+    claimed[:] = False
+    any_claimed = False
+    for ci in range(nc):
+        active[ci] = not feasible_only or can_pay_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci])
+        if active[ci]:
+            v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, False, wvp, wj)
+            if not feasible_only:
+                v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+            stale[ci] = v
+    chosen = 0
+    while chosen < maxn:
+        ci = -1
+        for j in range(nc):
+            if active[j] and (ci < 0 or stale[j] > stale[ci]):
+                ci = j
+        if ci < 0:
+            break
+        active[ci] = False
+        if any_used(cards[ci], used):
+            continue
+        if feasible_only and not can_pay_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci]):
+            continue
+        v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj)
+        if not feasible_only:
+            v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+        top = -1
+        for j in range(nc):
+            if active[j] and (top < 0 or stale[j] > stale[top]):
+                top = j
+        if top >= 0 and v < stale[top]:
+            stale[ci] = v
+            active[ci] = True
+            continue
+        if v <= 0 and not feasible_only:
+            break
+        out_ci[chosen] = ci
+        out_v[chosen] = v
+        chosen += 1
+        for j in range(cards.shape[1]):
+            if cards[ci, j] >= 0:
+                used[cards[ci, j]] = True
+        jv, jbest = 0.0, -1
+        for k in range(jvs.shape[1]):
+            if jvs[ci, k] > jv and not claimed[k]:
+                jv, jbest = jvs[ci, k], k
+        if jbest >= 0:
+            claimed[jbest] = True
+            any_claimed = True
+        take_soft_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci])
+    return chosen
 
 
 def make_bot(cfg, pol_index, rng):
