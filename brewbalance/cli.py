@@ -93,12 +93,14 @@ def simulate(
     check: Annotated[bool, typer.Option(help="Assert the game's invariants after every phase.")] = False,
     factions: Annotated[str | None, typer.Option(help="Limit the faction pool, e.g. dwarf,elf,orc,human (games with factions).")] = None,
     lineup: Annotated[str | None, typer.Option(help="Fix the factions seat by seat, e.g. dwarf,elf (games with factions).")] = None,
+    engine: Annotated[str, typer.Option(help="local (threads) or dask (dask.distributed tasks; same files).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --jobs processes).")] = None,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
 
     if resume is not None:
-        return _resume(resume, jobs, quiet, check)
+        return _resume(resume, jobs, quiet, check, engine, scheduler)
     if game is None:
         raise UsageError("missing GAME; choose from " + choices(sorted(_game_ids())))
     g = get_game(game)
@@ -113,7 +115,7 @@ def simulate(
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line(), options=options)
-    _execute(g, conf, plan, out, jobs, quiet, check)
+    _execute(g, conf, plan, out, jobs, quiet, check, engine, scheduler)
 
 
 def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts) -> dict:
@@ -151,12 +153,13 @@ def _game_ids():
     return all_games().keys()
 
 
-def _execute(g, conf, plan, out: Path, jobs, quiet, check=False) -> None:
+def _execute(g, conf, plan, out: Path, jobs, quiet, check=False, engine="local", scheduler=None) -> None:
     import time
 
     start = time.perf_counter()
     try:
-        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet, check=check)
+        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet, check=check,
+                       engine=engine, scheduler=scheduler)
     except KeyboardInterrupt:
         say(f"interrupted: completed shards are kept; resume with: brewbalance simulate --resume {out}")
         raise typer.Exit(1) from None
@@ -165,7 +168,7 @@ def _execute(g, conf, plan, out: Path, jobs, quiet, check=False) -> None:
     typer.echo(str(out))
 
 
-def _resume(out: Path, jobs, quiet, check=False) -> None:
+def _resume(out: Path, jobs, quiet, check=False, engine="local", scheduler=None) -> None:
     from sim.registry import get_game
 
     runner.check_out_folder(out, resume=True, force=False)
@@ -179,7 +182,7 @@ def _resume(out: Path, jobs, quiet, check=False) -> None:
         changed = sorted(k for k in set(data.hashes) | set(plan["data_hashes"])
                          if data.hashes.get(k) != plan["data_hashes"].get(k))
         raise BrewError(f"cannot resume {out}: data files changed since it started: {choices(changed)}")
-    _execute(g, g.build(data), plan, out, jobs, quiet, check)
+    _execute(g, g.build(data), plan, out, jobs, quiet, check, engine, scheduler)
 
 
 @app.command()
