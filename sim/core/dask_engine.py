@@ -57,8 +57,8 @@ def connect(scheduler: str | None, jobs: int):
     except ImportError:
         raise BrewError("--engine dask needs dask.distributed: pip install 'dask[distributed]'") from None
     if scheduler:
-        try:
-            return Client(scheduler, timeout="20s")
+        try:  # waits up to distributed.comm.timeouts.connect (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)
+            return Client(scheduler)
         except (OSError, TimeoutError, ValueError) as exc:
             raise BrewError(f"cannot connect to the dask scheduler at {scheduler}: {exc}") from None
     # silence_logs: the scheduler's and nannies' warnings (a restarted worker, a failed task)
@@ -75,30 +75,27 @@ def close(client) -> None:
         cluster.close()
 
 
-def run_shards(game, config, plan: dict, out: Path, todo: list[dict], jobs: int, check: bool,
-               scheduler: str | None, on_done) -> None:
-    """Run the shards `todo` as Dask tasks; call on_done(record) as each one completes."""
+def run_shards(client, game, config, plan: dict, out: Path, todo: list[dict], check: bool,
+               on_done) -> None:
+    """Run the shards `todo` as tasks on `client`; call on_done(record) as each one completes."""
     from dask.distributed import as_completed
     from distributed.scheduler import KilledWorker
 
-    client = connect(scheduler, jobs)
+    fingerprint = code_fingerprint()
+    run_token = uuid.uuid4().hex[:8]  # unique keys: several runs may share a scheduler
+    task_plan = {k: v for k, v in plan.items() if k != "shards"}  # each task needs only its own shard
+    futures = {}
+    for s in todo:
+        key = f"brewbalance-{run_token}-shard-{s['id']:05d}"
+        futures[client.submit(play_shard, game.id, config, task_plan, str(out.resolve()), s, check,
+                              fingerprint, key=key)] = s
     try:
-        fingerprint = code_fingerprint()
-        run_token = uuid.uuid4().hex[:8]  # unique keys: several runs may share a scheduler
-        futures = {}
-        for s in todo:
-            key = f"brewbalance-{run_token}-shard-{s['id']:05d}"
-            futures[client.submit(play_shard, game.id, config, plan, str(out.resolve()), s, check,
-                                  fingerprint, key=key)] = s
-        try:
-            for fut in as_completed(futures):
-                on_done(fut.result())
-        except KilledWorker as exc:
-            shard = next((s for f, s in futures.items() if f.key == getattr(exc, "task", None)), None)
-            which = f"shard {shard['id']}" if shard else "a shard"
-            raise BrewError(f"dask workers died repeatedly while running {which}; completed shards "
-                            f"are kept; resume with: brewbalance simulate --resume {out}") from None
-        finally:
-            client.cancel(list(futures))
+        for fut in as_completed(futures):
+            on_done(fut.result())
+    except KilledWorker as exc:
+        shard = next((s for f, s in futures.items() if f.key == getattr(exc, "task", None)), None)
+        which = f"shard {shard['id']}" if shard else "a shard"
+        raise BrewError(f"dask workers died repeatedly while running {which}; completed shards "
+                        f"are kept; resume with: brewbalance simulate --resume {out}") from None
     finally:
-        close(client)
+        client.cancel(list(futures))

@@ -101,6 +101,20 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
         raise UsageError(f"unknown engine '{engine}'; choose from {', '.join(ENGINES)}")
     if scheduler and engine != "dask":
         raise UsageError("--scheduler applies to --engine dask only")
+    client = None
+    if engine == "dask":  # connect first: a wrong --scheduler must leave nothing written
+        from . import dask_engine
+
+        client = dask_engine.connect(scheduler, jobs)
+    try:
+        _run_plan(game, config, plan, out, jobs, quiet, check, client)
+    finally:
+        if client is not None:
+            dask_engine.close(client)
+    return rf.read_manifest(out)
+
+
+def _run_plan(game, config, plan, out, jobs, quiet, check, client) -> None:
     rf.prepare_folder(out)
     rf.clean_temporaries(out)
     rf.atomic_write_text(out / rf.PLAN, _json(plan))
@@ -110,22 +124,22 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
         task = progress.add_task(f"{game.id}", total=plan["n_games"],
                                  completed=sum(s["n_games"] for s in plan["shards"] if s["id"] in done))
         try:
-            if engine == "dask":
+            if client is not None:
                 from . import dask_engine
 
                 def on_done(record):  # dask: the bar moves shard by shard
                     done[record["id"]] = record
                     progress.advance(task, record["n_games"])
 
-                dask_engine.run_shards(game, config, plan, out, todo, jobs, check, scheduler, on_done)
+                dask_engine.run_shards(client, game, config, plan, out, todo, check, on_done)
             else:
                 _run_threads(game, config, plan, out, todo, jobs, check, done,
                              lambda k: progress.advance(task, k))
         except BaseException:
             rf.clean_temporaries(out)
             raise
+    rf.clean_temporaries(out)  # a dask worker killed mid-write leaves one; its shard was rerun
     rf.write_manifest(out, plan, list(done.values()))
-    return rf.read_manifest(out)
 
 
 def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance) -> None:
