@@ -291,29 +291,41 @@ def main() -> None:
 
 def dask_overhead(n: int, jobs: int, tmp: Path, cache: Path) -> list[tuple]:
     """Step 6: the same simulate on both engines, local first, each measured as wall seconds
-    and CPU seconds of the whole process tree (CPU is what the scheduler costs; wall also
-    moves with the machine's load)."""
+    and CPU seconds of the whole process tree (CPU is what the engine costs; wall also moves
+    with the machine's load). Three pairs of figures:
+    - start-up: both engines on one 1,000-game shard per job (cluster start, worker imports);
+    - in all: both engines on n games at the default shard size;
+    - per task: dask on n games in 5x smaller shards; the extra CPU over the extra tasks is
+      the scheduling cost of one task, reported as a share of the default run's work."""
+    from sim.core.runner import DEFAULT_SHARD
+
     out(f"\n6. Dask engine vs local ({jobs} jobs, same games and shard size; LocalCluster of {jobs} processes)")
-    rows = []
-    measured = {}
-    for games in (1000, n):
-        for engine in ("local", "dask"):
-            cpu0 = children_cpu()
-            wall, _, cmd = run_cli([*simulate_args(games, jobs, tmp / f"eng_{engine}"), "--engine", engine], cache)
-            measured[games, engine] = (wall, children_cpu() - cpu0)
-            out(f"   {games:>10,} games {engine:>5}: {wall:7.1f} s wall  {measured[games, engine][1]:7.1f} s CPU   {cmd}")
-        shutil.rmtree(tmp / "eng_dask", ignore_errors=True)
-        shutil.rmtree(tmp / "eng_local", ignore_errors=True)
-    for i, what in ((0, "wall"), (1, "CPU")):
-        startup = measured[1000, "dask"][i] - measured[1000, "local"][i]
-        total = measured[n, "dask"][i] / measured[n, "local"][i] - 1
-        beyond = (measured[n, "dask"][i] - startup) / measured[n, "local"][i] - 1
-        out(f"   {what}: start-up {startup:+.1f} s; overhead on {n:,} games {total:+.1%} in all, "
-            f"{beyond:+.1%} beyond the start-up")
-        rows += [(f"dask start-up ({what})", f"{startup:+.1f} s", "", None),
-                 (f"dask overhead, {n:,} games ({what})", f"{total:+.1%}", "", None),
-                 (f"  ... beyond start-up ({what})", f"{beyond:+.1%}", "< 1%", beyond < 0.01)]
-    return rows
+    small = DEFAULT_SHARD // 5
+    cases = [("startup", 1000 * jobs, 1000, "local"), ("startup", 1000 * jobs, 1000, "dask"),
+             ("all", n, DEFAULT_SHARD, "local"), ("all", n, DEFAULT_SHARD, "dask"),
+             ("tasks", n, small, "dask")]
+    m = {}
+    for what, games, shard, engine in cases:
+        cpu0 = children_cpu()
+        args = [*simulate_args(games, jobs, tmp / f"eng_{engine}"), "--engine", engine, "--shard-size", str(shard)]
+        wall, _, cmd = run_cli(args, cache)
+        m[what, engine] = (wall, children_cpu() - cpu0)
+        shutil.rmtree(tmp / f"eng_{engine}", ignore_errors=True)
+        out(f"   {games:>10,} games, shards of {shard:>6,}, {engine:>5}: {wall:7.1f} s wall "
+            f"{m[what, engine][1]:7.1f} s CPU   {cmd}")
+    startup = [m["startup", "dask"][i] - m["startup", "local"][i] for i in (0, 1)]
+    total = [m["all", "dask"][i] / m["all", "local"][i] - 1 for i in (0, 1)]
+    n_tasks = -(-n // DEFAULT_SHARD)
+    per_task = (m["tasks", "dask"][1] - m["all", "dask"][1]) / (-(-n // small) - n_tasks)
+    share = per_task * n_tasks / m["all", "local"][1]
+    out(f"   start-up: {startup[0]:+.1f} s wall, {startup[1]:+.1f} s CPU; on {n:,} games in all: "
+        f"{total[0]:+.1%} wall, {total[1]:+.1%} CPU")
+    out(f"   scheduling: {per_task * 1000:.1f} ms CPU per task = {share:.2%} of the work at "
+        f"{DEFAULT_SHARD:,} games per shard")
+    return [("dask start-up (wall / CPU)", f"{startup[0]:+.1f} / {startup[1]:+.1f} s", "", None),
+            (f"dask vs local, {n:,} games (wall / CPU)", f"{total[0]:+.0%} / {total[1]:+.0%}", "", None),
+            ("dask scheduling cost per task", f"{per_task * 1000:.1f} ms", "", None),
+            (f"  ... share of the work ({DEFAULT_SHARD:,}/shard)", f"{share:.2%}", "< 1%", share < 0.01)]
 
 
 def summary(rows: list[tuple[str, str, str, bool | None]]) -> None:

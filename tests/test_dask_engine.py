@@ -5,13 +5,16 @@ Every test starts a real LocalCluster (worker processes), so they are few and sm
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
+import subprocess
+import sys
 import time
 
 import psutil
 import pytest
-from clihelp import cli, error_line, part_hashes, popen, reference_run, shard_records
+from clihelp import cli, cli_env, error_line, part_hashes, popen, reference_run, shard_records
 from test_resume import SMALL, assert_same_run, drop_shard, resume
 
 pytest.importorskip("distributed")
@@ -113,6 +116,30 @@ def test_a_killed_driver_resumes_to_the_uninterrupted_run(tmp_path, kill_ref):
     resume(run, tmp_path, "--engine", "dask", "--jobs", "2")
     assert_same_run(run, kill_ref)
     assert len(shard_records(run)) == 60
+
+
+def test_ctrl_c_stops_driver_and_workers_cleanly(tmp_path, kill_ref):
+    """Ctrl-C in a terminal signals the whole process group: driver and local workers."""
+    proc = subprocess.Popen([sys.executable, "-m", "brewbalance", "simulate", "dwarfest", "--out", "run",
+                             "--quiet", *KILL, "--engine", "dask"], cwd=tmp_path, env=cli_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its own process group, as under a shell
+    try:
+        deadline = time.monotonic() + 300
+        while not list((tmp_path / "run" / "_run").glob("shard-*.json")):
+            assert proc.poll() is None and time.monotonic() < deadline, "no shard completed"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "--resume" in err
+    resume(tmp_path / "run", tmp_path, "--engine", "dask", "--jobs", "2")
+    assert_same_run(tmp_path / "run", kill_ref)
 
 
 def test_workers_use_the_drivers_numba_cache():

@@ -21,8 +21,12 @@ and stays resumable.
 from __future__ import annotations
 
 import logging
+import signal
 import uuid
+import warnings
 from pathlib import Path
+
+from distributed import WorkerPlugin
 
 from . import runfolder as rf
 from .errors import BrewError
@@ -52,10 +56,9 @@ def play_shard(game_id: str, config, plan: dict, out: str, shard: dict, check: b
 
 def connect(scheduler: str | None, jobs: int):
     """A Client on the given scheduler, or on a new LocalCluster of `jobs` worker processes."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise BrewError("--engine dask needs dask.distributed: pip install 'dask[distributed]'") from None
+    import dask
+    from dask.distributed import Client, LocalCluster
+
     if scheduler:
         try:  # waits up to distributed.comm.timeouts.connect (DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)
             return Client(scheduler)
@@ -63,9 +66,30 @@ def connect(scheduler: str | None, jobs: int):
             raise BrewError(f"cannot connect to the dask scheduler at {scheduler}: {exc}") from None
     # silence_logs: the scheduler's and nannies' warnings (a restarted worker, a failed task)
     # would otherwise interleave with the progress bar; the run reports failures itself.
-    cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.CRITICAL)
-    return Client(cluster)
+    # Worker environment without distributed's MALLOC_TRIM_THRESHOLD_: setting it turns off
+    # glibc's dynamic mmap threshold, so every shard's buffers were mapped and faulted in
+    # afresh (measured: +15% CPU, three times the system time, against --engine local).
+    environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
+               if k != "MALLOC_TRIM_THRESHOLD_"}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), warnings.catch_warnings():
+        # the scheduler's HTTP endpoint falls back to a free port if 8787 is taken, with a warning
+        warnings.simplefilter("ignore", UserWarning)
+        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.CRITICAL)
+    client = Client(cluster)
+    client.register_plugin(IgnoreSigint())
+    return client
+
+
+class IgnoreSigint(WorkerPlugin):
+    """Worker plugin for the local cluster only: Ctrl-C reaches the whole process group, and
+    the driver alone handles it (it stops the cluster and keeps the completed shards); the
+    workers would otherwise each print a KeyboardInterrupt traceback."""
+
+    name = "brewbalance-ignore-sigint"
+
+    def setup(self, worker) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def close(client) -> None:

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from . import runfolder as rf
-from .errors import UsageError
+from .errors import BrewError, UsageError
 
 DEFAULT_SHARD = 25_000
 
@@ -103,7 +103,10 @@ def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False,
         raise UsageError("--scheduler applies to --engine dask only")
     client = None
     if engine == "dask":  # connect first: a wrong --scheduler must leave nothing written
-        from . import dask_engine
+        try:
+            from . import dask_engine
+        except ImportError:
+            raise BrewError("--engine dask needs dask.distributed: pip install 'dask[distributed]'") from None
 
         client = dask_engine.connect(scheduler, jobs)
     try:
