@@ -102,6 +102,24 @@ def test_a_killed_worker_is_replaced_and_the_run_completes(tmp_path, kill_ref):
     assert_same_run(tmp_path / "run", kill_ref)
 
 
+def test_a_worker_that_keeps_dying_stops_the_run_resumably(tmp_path, kill_ref, monkeypatch):
+    """With no failures allowed, the first worker death is the scheduler's last word."""
+    monkeypatch.setenv("DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES", "0")
+    proc, workers = start_and_wait_for_a_shard(tmp_path)
+    try:
+        workers[0].send_signal(signal.SIGKILL)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    msg = error_line(subprocess.CompletedProcess(proc.args, proc.returncode, "", err), 1)
+    assert "died" in msg and "--resume" in msg
+    assert not (tmp_path / "run" / "run.json").exists()
+    monkeypatch.delenv("DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES")
+    resume(tmp_path / "run", tmp_path, "--engine", "dask", "--jobs", "2")
+    assert_same_run(tmp_path / "run", kill_ref)
+
+
 def test_a_killed_driver_resumes_to_the_uninterrupted_run(tmp_path, kill_ref):
     proc, workers = start_and_wait_for_a_shard(tmp_path)
     proc.send_signal(signal.SIGKILL)
