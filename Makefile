@@ -24,8 +24,8 @@ test: setup  ## the whole test suite
 	$(BIN)/python -m pytest
 
 bench: setup  ## throughput, compile time and peak memory (prints the commands it ran)
-	$(BIN)/python bench/bench.py
-	$(BIN)/python bench/bench.py --game homebrewers --games 100000
+	$(BIN)/python bench/bench.py --full
+	$(BIN)/python bench/bench.py --game homebrewers --games 100000 --no-dask
 
 lint: setup
 	$(BIN)/ruff check brewbalance sim analysis reports tests bench

@@ -8,9 +8,13 @@ Measures, and prints with the exact command or code path behind every figure:
    Parquet bytes per game and peak memory (a 10x run with --full);
 4. `brewbalance report` on that run;
 5. Dragon Brew (pure-Python engine, no compile step): end-to-end `brewbalance simulate dragon_brew
-   --players 4 --policy greedy` on --db-games games with 1 job and with all cores.
+   --players 4 --policy greedy` on --db-games games with 1 job and with all cores;
+6. the Dask engine against local: the step-3 command with `--engine dask` (a LocalCluster of
+   --jobs worker processes), wall and CPU seconds of the whole process tree, and the fixed
+   start-up cost (the same pair on 1,000 games). With --full, step 3 also reports the 10x run's
+   peak memory against the 1x run's and times `report` on the 10x run.
 
-Usage: python bench/bench.py [--games N] [--quick] [--full] [--game homebrewers]
+Usage: python bench/bench.py [--games N] [--quick] [--full] [--no-dask] [--game homebrewers]
 With --game other than dwarfest, step 2 (kernel-only) is skipped and that game's targets apply.
 Progress goes to stderr, results to stdout. See bench/README.md for the targets.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shlex
 import shutil
 import subprocess
@@ -96,6 +101,13 @@ def run_cli(args: list[str], cache: Path, measure_rss: bool = False) -> tuple[fl
     return wall, rss, shown(visible, cache)
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + sys) of every finished child process and their waited-for
+    descendants (a Dask LocalCluster's workers included)."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def simulate_args(n_games: int, jobs: int, run: Path) -> list[str]:
     return ["simulate", *GAME_ARGS, "--games", str(n_games), "--jobs", str(jobs),
             "--out", str(run), "--quiet", "--force"]
@@ -167,6 +179,7 @@ def main() -> None:
     ap.add_argument("--full", action="store_true", help="also a 10x run for peak memory")
     ap.add_argument("--db-games", type=int, default=1000, help="Dragon Brew games for step 5 (0 skips it)")
     ap.add_argument("--game", default="dwarfest", help="game to bench (dwarfest or homebrewers)")
+    ap.add_argument("--no-dask", dest="dask", action="store_false", help="skip step 6 (Dask engine)")
     opts = ap.parse_args()
     global GAME_ARGS
     GAME_ARGS = [opts.game, "--players", "4", "--policy", "greedy"]
@@ -227,10 +240,18 @@ def main() -> None:
             log(f"10x run: {big:,} games for peak memory")
             shutil.rmtree(tmp / "run_big", ignore_errors=True)
             wall_big, rss_big, cmd = run_cli(simulate_args(big, jobs, tmp / "run_big"), cache, measure_rss=True)
-            shutil.rmtree(tmp / "run_big", ignore_errors=True)
-            out(f"   {big:,} games: {wall_big:.1f} s, peak RSS {rss_big / 2**20:,.0f} MiB")
+            out(f"   {big:,} games: {wall_big:.1f} s, peak RSS {rss_big / 2**20:,.0f} MiB "
+                f"({rss_big / rss:.2f}x the {n:,}-game run's)")
+            out(f"   Parquet: {parquet_bytes(tmp / 'run_big') / big:.1f} bytes/game")
             out(f"   command: {cmd}")
-            rows.append((f"peak RSS, {big:,} games", f"{rss_big / 2**20:,.0f} MiB", "< 2 GiB", rss_big < 2 * GiB))
+            rep_big, _, cmd = run_cli(["report", str(tmp / "run_big"), "--out", str(tmp / "report_big")], cache)
+            shutil.rmtree(tmp / "run_big", ignore_errors=True)
+            out(f"   report on the {big:,}-game run (DuckDB queries + HTML + PDF): {rep_big:.1f} s wall")
+            out(f"   command: {cmd}")
+            rows += [(f"peak RSS, {big:,} games", f"{rss_big / 2**20:,.0f} MiB", "< 2 GiB", rss_big < 2 * GiB),
+                     (f"peak RSS {big:,} / {n:,} games", f"{rss_big / rss:.2f}x", "< 1.25x (flat in N)",
+                      rss_big < 1.25 * rss),
+                     (f"report, {big:,} games", f"{rep_big:.1f} s", "", None)]
         else:
             out(f"   peak RSS of {big:,} games: run `python bench/bench.py --full"
                 f"{'' if n == 1_000_000 else f' --games {n}'}`")
@@ -257,12 +278,54 @@ def main() -> None:
                 rows.append((f"dragon_brew simulate, {j} job(s)", f"{opts.db_games / wall:,.0f} games/s",
                              ">= 50,000 (2 cores)", opts.db_games / wall >= 50_000))
 
+        if opts.dask:
+            rows += dask_overhead(n, jobs, tmp, cache)
+
         summary(rows)
         if len([d for d in cache.iterdir() if d.is_dir()]) > 1:
             out("\nWARNING: the sim sources changed during the benchmark (several numba cache "
                 "folders), so some figures include a recompile; run it again.")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def dask_overhead(n: int, jobs: int, tmp: Path, cache: Path) -> list[tuple]:
+    """Step 6: the same simulate on both engines, local first, each measured as wall seconds
+    and CPU seconds of the whole process tree (CPU is what the engine costs; wall also moves
+    with the machine's load). Three pairs of figures:
+    - start-up: both engines on one 1,000-game shard per job (cluster start, worker imports);
+    - in all: both engines on n games at the default shard size;
+    - per task: dask on n games in 5x smaller shards; the extra CPU over the extra tasks is
+      the scheduling cost of one task, reported as a share of the default run's work."""
+    from sim.core.runner import DEFAULT_SHARD
+
+    out(f"\n6. Dask engine vs local ({jobs} jobs, same games and shard size; LocalCluster of {jobs} processes)")
+    small = DEFAULT_SHARD // 5
+    cases = [("startup", 1000 * jobs, 1000, "local"), ("startup", 1000 * jobs, 1000, "dask"),
+             ("all", n, DEFAULT_SHARD, "local"), ("all", n, DEFAULT_SHARD, "dask"),
+             ("tasks", n, small, "dask")]
+    m = {}
+    for what, games, shard, engine in cases:
+        cpu0 = children_cpu()
+        args = [*simulate_args(games, jobs, tmp / f"eng_{engine}"), "--engine", engine, "--shard-size", str(shard)]
+        wall, _, cmd = run_cli(args, cache)
+        m[what, engine] = (wall, children_cpu() - cpu0)
+        shutil.rmtree(tmp / f"eng_{engine}", ignore_errors=True)
+        out(f"   {games:>10,} games, shards of {shard:>6,}, {engine:>5}: {wall:7.1f} s wall "
+            f"{m[what, engine][1]:7.1f} s CPU   {cmd}")
+    startup = [m["startup", "dask"][i] - m["startup", "local"][i] for i in (0, 1)]
+    total = [m["all", "dask"][i] / m["all", "local"][i] - 1 for i in (0, 1)]
+    n_tasks = -(-n // DEFAULT_SHARD)
+    per_task = (m["tasks", "dask"][1] - m["all", "dask"][1]) / (-(-n // small) - n_tasks)
+    share = per_task * n_tasks / m["all", "local"][1]
+    out(f"   start-up: {startup[0]:+.1f} s wall, {startup[1]:+.1f} s CPU; on {n:,} games in all: "
+        f"{total[0]:+.1%} wall, {total[1]:+.1%} CPU")
+    out(f"   scheduling: {per_task * 1000:.1f} ms CPU per task = {share:.2%} of the work at "
+        f"{DEFAULT_SHARD:,} games per shard")
+    return [("dask start-up (wall / CPU)", f"{startup[0]:+.1f} / {startup[1]:+.1f} s", "", None),
+            (f"dask vs local, {n:,} games (wall / CPU)", f"{total[0]:+.0%} / {total[1]:+.0%}", "", None),
+            ("dask scheduling cost per task", f"{per_task * 1000:.1f} ms", "", None),
+            (f"  ... share of the work ({DEFAULT_SHARD:,}/shard)", f"{share:.2%}", "< 1%", share < 0.01)]
 
 
 def summary(rows: list[tuple[str, str, str, bool | None]]) -> None:

@@ -97,12 +97,14 @@ def simulate(
     band: Annotated[float, typer.Option(help="With --until-decided: fairness band around 1/n, e.g. 0.03 = +/-3 pp.")] = 0.03,
     max_games: Annotated[int, typer.Option(help="With --until-decided: stop undecided at this many games.")] = 1_000_000,
     alpha: Annotated[float, typer.Option(help="With --until-decided: family-wise error of all decisions.")] = 0.05,
+    engine: Annotated[str, typer.Option(help="local (threads) or dask (dask.distributed tasks; same files).")] = "local",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --jobs processes).")] = None,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
 
     if resume is not None:
-        return _resume(resume, jobs, quiet, check)
+        return _resume(resume, jobs, quiet, check, engine, scheduler)
     if game is None:
         raise UsageError("missing GAME; choose from " + choices(sorted(_game_ids())))
     g = get_game(game)
@@ -118,13 +120,15 @@ def simulate(
     seq = (ud.settings(band, alpha, max_games, shard_size,
                        ud.count_hypotheses(g.factions(conf), counts, options))
            if until_decided else None)
+    if seq is not None and engine != "local":
+        raise UsageError("--until-decided runs on the local engine only (drop --engine dask)")
     out = out or default_out(game, variant, seed, n_games)
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line(), options=options)
     if seq is not None:
         return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet, check)
-    _execute(g, conf, plan, out, jobs, quiet, check)
+    _execute(g, conf, plan, out, jobs, quiet, check, engine, scheduler)
 
 
 def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts) -> dict:
@@ -162,12 +166,13 @@ def _game_ids():
     return all_games().keys()
 
 
-def _execute(g, conf, plan, out: Path, jobs, quiet, check=False) -> None:
+def _execute(g, conf, plan, out: Path, jobs, quiet, check=False, engine="local", scheduler=None) -> None:
     import time
 
     start = time.perf_counter()
     try:
-        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet, check=check)
+        runner.execute(g, conf, plan, out, jobs or runner.default_jobs(), quiet=quiet, check=check,
+                       engine=engine, scheduler=scheduler)
     except KeyboardInterrupt:
         say(f"interrupted: completed shards are kept; resume with: brewbalance simulate --resume {out}")
         raise typer.Exit(1) from None
@@ -176,7 +181,7 @@ def _execute(g, conf, plan, out: Path, jobs, quiet, check=False) -> None:
     typer.echo(str(out))
 
 
-def _resume(out: Path, jobs, quiet, check=False) -> None:
+def _resume(out: Path, jobs, quiet, check=False, engine="local", scheduler=None) -> None:
     from sim.registry import get_game
 
     runner.check_out_folder(out, resume=True, force=False)
@@ -192,7 +197,7 @@ def _resume(out: Path, jobs, quiet, check=False) -> None:
         raise BrewError(f"cannot resume {out}: data files changed since it started: {choices(changed)}")
     if plan.get("until_decided"):
         return _until_decided(g, g.build(data), plan, out, jobs, quiet, check)
-    _execute(g, g.build(data), plan, out, jobs, quiet, check)
+    _execute(g, g.build(data), plan, out, jobs, quiet, check, engine, scheduler)
 
 
 def _until_decided(g, conf, plan: dict, out: Path, jobs, quiet, check=False) -> None:

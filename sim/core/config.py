@@ -26,11 +26,17 @@ PARAMS_FILE = "params"
 
 
 def data_root() -> Path:
-    """The folder holding data/games. BREWBALANCE_DATA overrides the checkout's data/."""
+    """The folder holding games/<game>/*.toml: BREWBALANCE_DATA if set, else the checkout's
+    data/ (a source checkout or editable install), else the copy installed with the package."""
     env = os.environ.get("BREWBALANCE_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "data"
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "data" / "games").is_dir():
+        return checkout / "data"
+    import brewbalance_data  # an installed wheel: the data is package data
+
+    return brewbalance_data.ROOT
 
 
 @dataclass

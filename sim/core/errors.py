@@ -38,6 +38,9 @@ class InvariantViolation(BrewError):
             f"replay it with: brewbalance replay RUN {game_id}"
         )
 
+    def __reduce__(self):  # picklable, so a Dask worker can send it back to the driver
+        return type(self), (self.game, self.seed, self.game_id, self.rule, self.phase)
+
 
 def raise_for_chunk(game: str, seed: int, game_id: int, overflowed: bool, violated: bool,
                     rule: str, phase: str) -> None:

@@ -1,4 +1,5 @@
-"""Local parallel execution of a run: shards of games on a thread pool.
+"""Execution of a run: shards of games on a local thread pool (the `local` engine, here)
+or as dask.distributed tasks (the `dask` engine, dask_engine.py).
 
 The numba kernels release the GIL (nogil=True) and polars writes Parquet outside it, so
 threads give real parallelism with one compiled copy of the kernel. Shard boundaries depend
@@ -22,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from . import runfolder as rf
-from .errors import UsageError
+from .errors import BrewError, UsageError
 
 DEFAULT_SHARD = 25_000
 
@@ -87,51 +88,94 @@ def check_out_folder(out: Path, resume: bool, force: bool) -> None:
         raise UsageError(f"{out} exists and is not empty; choose another --out")
 
 
-def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False, check: bool = False) -> dict:
+ENGINES = ("local", "dask")
+
+
+def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False, check: bool = False,
+            engine: str = "local", scheduler: str | None = None) -> dict:
     """Run every shard of `plan` not yet complete in `out`, then write run.json.
 
     Safe to interrupt at any point: completed shards stay, half-written files are temporary
-    names that are cleaned up, and `--resume` picks up the rest."""
+    names that are cleaned up, and `--resume` picks up the rest (on either engine)."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine '{engine}'; choose from {', '.join(ENGINES)}")
+    if scheduler and engine != "dask":
+        raise UsageError("--scheduler applies to --engine dask only")
+    client = None
+    if engine == "dask":  # connect first: a wrong --scheduler must leave nothing written
+        try:
+            from . import dask_engine
+        except ImportError:
+            raise BrewError("--engine dask needs dask.distributed: pip install 'dask[distributed]'") from None
+
+        client = dask_engine.connect(scheduler, jobs)
+    try:
+        _run_plan(game, config, plan, out, jobs, quiet, check, client)
+    finally:
+        if client is not None:
+            dask_engine.close(client)
+    return rf.read_manifest(out)
+
+
+def _run_plan(game, config, plan, out, jobs, quiet, check, client) -> None:
     rf.prepare_folder(out)
     rf.clean_temporaries(out)
     rf.atomic_write_text(out / rf.PLAN, _json(plan))
     done = rf.completed_shards(out, plan["shards"])
     todo = [s for s in plan["shards"] if s["id"] not in done]
-    stop = threading.Event()
-    lock = threading.Lock()
     with make_progress(quiet) as progress:
         task = progress.add_task(f"{game.id}", total=plan["n_games"],
                                  completed=sum(s["n_games"] for s in plan["shards"] if s["id"] in done))
-
-        def advance(k):
-            if stop.is_set():
-                raise KeyboardInterrupt
-            with lock:
-                progress.advance(task, k)
-
-        def run_one(shard):
-            extra = {"options": plan["options"]} if plan.get("options") else {}
-            result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
-                                   plan["player_counts"], plan["policies"], progress=advance,
-                                   check=check, **extra)
-            return rf.write_shard(out, shard, result.frames)
-
-        pool = ThreadPoolExecutor(max_workers=max(1, jobs))
         try:
-            pending = {pool.submit(run_one, s) for s in todo}
-            while pending:
-                finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    record = fut.result()
+            if client is not None:
+                from . import dask_engine
+
+                def on_done(record):  # dask: the bar moves shard by shard
                     done[record["id"]] = record
+                    progress.advance(task, record["n_games"])
+
+                dask_engine.run_shards(client, game, config, plan, out, todo, check, on_done)
+            else:
+                _run_threads(game, config, plan, out, todo, jobs, check, done,
+                             lambda k: progress.advance(task, k))
         except BaseException:
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
             rf.clean_temporaries(out)
             raise
-        pool.shutdown(wait=True)
+    rf.clean_temporaries(out)  # a dask worker killed mid-write leaves one; its shard was rerun
     rf.write_manifest(out, plan, list(done.values()))
-    return rf.read_manifest(out)
+
+
+def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance) -> None:
+    """The local engine: shards on a thread pool; `done` collects their records."""
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def progress(k):
+        if stop.is_set():
+            raise KeyboardInterrupt
+        with lock:
+            advance(k)
+
+    def run_one(shard):
+        extra = {"options": plan["options"]} if plan.get("options") else {}
+        result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
+                               plan["player_counts"], plan["policies"], progress=progress,
+                               check=check, **extra)
+        return rf.write_shard(out, shard, result.frames)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        pending = {pool.submit(run_one, s) for s in todo}
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                record = fut.result()
+                done[record["id"]] = record
+    except BaseException:
+        stop.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command,
