@@ -154,9 +154,6 @@ def test_interrupt_exit_code(interrupted):
         return
     assert "--resume" in proc.stderr
     assert "Traceback" not in proc.stderr
-    if proc.returncode == 0:
-        pytest.xfail("BUG cli.py main(): app(standalone_mode=False) returns typer.Exit's code "
-                     "instead of raising, and main() drops it, so an interrupted run exits 0")
     assert proc.returncode == 1
 
 
