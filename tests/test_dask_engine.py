@@ -81,7 +81,8 @@ def start_and_wait_for_a_shard(cwd, *args):
     return proc, workers
 
 
-def test_a_killed_worker_is_replaced_and_the_run_completes(tmp_path, kill_ref):
+def kill_a_worker(tmp_path):
+    """SIGKILL one worker once a shard is done; (driver process, its stderr) when it ends."""
     proc, workers = start_and_wait_for_a_shard(tmp_path)
     try:
         workers[0].send_signal(signal.SIGKILL)
@@ -89,6 +90,11 @@ def test_a_killed_worker_is_replaced_and_the_run_completes(tmp_path, kill_ref):
     finally:
         if proc.poll() is None:
             proc.kill()
+    return proc, err
+
+
+def test_a_killed_worker_is_replaced_and_the_run_completes(tmp_path, kill_ref):
+    proc, err = kill_a_worker(tmp_path)
     assert proc.returncode == 0, err
     assert_same_run(tmp_path / "run", kill_ref)
 
@@ -96,13 +102,7 @@ def test_a_killed_worker_is_replaced_and_the_run_completes(tmp_path, kill_ref):
 def test_a_worker_that_keeps_dying_stops_the_run_resumably(tmp_path, kill_ref, monkeypatch):
     """With no failures allowed, the first worker death is the scheduler's last word."""
     monkeypatch.setenv("DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES", "0")
-    proc, workers = start_and_wait_for_a_shard(tmp_path)
-    try:
-        workers[0].send_signal(signal.SIGKILL)
-        _, err = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc, err = kill_a_worker(tmp_path)
     msg = error_line(subprocess.CompletedProcess(proc.args, proc.returncode, "", err), 1)
     assert "died" in msg and "--resume" in msg
     assert not (tmp_path / "run" / "run.json").exists()
