@@ -25,9 +25,7 @@ from . import constants as C
 from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult
 
 BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
-ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held
-# by ingredient id, for the compiled beer selection (mana weed is never a recipe need)
-ACQUIRE_ARR = np.array([ACQUIRE[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
+NO_BUDGET = 1e9  # action budget of a selection that only brews what is held
 
 
 def pwin(J, chars) -> float:
@@ -188,9 +186,21 @@ class PlannerBot(RandomBot):
         return (int(cards[ci, 0]), spices, [int(x) for x in chars[ci]], int(vp[ci]), int(gold[ci]),
                 beer_needs(g, int(cards[ci, 0]), spices))
 
-    def select(self, g, p, maxn, feasible_only, inv=None):
+    def acquire(self, g, p):
+        """Brewer actions it takes this player to get one more of each ingredient, by class: a
+        Grain Fields visit yields grain_yield grains, a Mash House visit mash_mult worts (from two
+        grains each), a Magic Trader visit trader_mult magic ingredients. The plan is budgeted in
+        these actions, so it only holds beers the brewers left this year can gather."""
+        R = g.cfg.races[p.race]
+        grain = 1.0 / max(1, R["grain_yield"])
+        per = {"grain": grain, "wort": 1.0 / max(1, mash_mult(g, p)) + 2 * grain,
+               "magic": 1.0 / max(1, trader_mult(g, p))}
+        return np.array([per[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
+
+    def select(self, g, p, maxn, feasible_only, inv=None, budget=NO_BUDGET):
         """Greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge
-        x win chance - cost of what is lacking), in the compiled `select_beers`."""
+        x win chance - `action` x the brewer actions what it lacks takes), within `budget`
+        brewer actions, in the compiled `select_beers`."""
         cands = self.candidates(g, p)
         cards, chars, vp, gold, nsp, cnt_ing, cnt_k, cnt_n = cands
         jkey = (self._ckey, tuple(g.judges))
@@ -207,18 +217,24 @@ class PlannerBot(RandomBot):
         out_v = np.empty(maxn, np.float64)
         k = select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0,
                          np.array(p.inv if inv is None else inv, np.int64), maxn, feasible_only,
-                         float(self.w["vp"]), float(self.w["judge_chase"]), ACQUIRE_ARR,
+                         float(self.w["vp"]), float(self.w["judge_chase"]), self.acquire(g, p),
+                         float(self.w["action"]), float(budget),
                          np.empty(nc, np.float64), np.empty(nc, np.bool_), np.empty(jvs.shape[1], np.bool_),
                          np.zeros(len(g.cfg.recipes), np.bool_), out_ci, out_v)
         return [(self.beer(g, cands, out_ci[i]), float(out_v[i])) for i in range(k)]
 
     def start_turn(self, g, p):
         mb = max_beers(g, p)
-        chosen = self.select(g, p, mb + 1, False)
+        chosen = self.select(g, p, mb + 1, False, budget=self.budget(g, p))
         self.plan = [c for c, _ in chosen[:mb]]
         self.extra = chosen[mb][1] if len(chosen) > mb else 0.0
         self.plan_value = sum(v for _, v in chosen[:mb])
         self.refresh_need(g, p)
+
+    def budget(self, g, p) -> float:
+        """Brewer actions the plan may take: the brewers left plus `slack` (drafts, events and
+        free actions also bring ingredients)."""
+        return p.on_race_card() + self.w["slack"]
 
     def refresh_need(self, g, p):
         """What the plan still lacks: worts it lacks become grain needs (two grains each);
@@ -374,7 +390,8 @@ class PlannerBot(RandomBot):
         if k == "magic_trader":
             cost = R["trader_cost"]
             n = min(trader_mult(g, q), p.gold // cost, sum(self.need[i] for i in C.MAGIC))
-            return self.gain_value(self.best_of_class(C.MAGIC, n)) - n * cost if n else -1.0
+            # a bought magic ingredient is usually the last one a planned beer lacks
+            return n * (w["magic"] + w["need_bonus"] * w["finish"] - cost) if n else -1.0
         if k == "mash_house":
             inv, v = list(p.inv), 0.0
             need = list(self.need)
@@ -385,7 +402,8 @@ class PlannerBot(RandomBot):
                 wt = opts[0]
                 _take(inv, list(C.WORT_OF[wt]))
                 need[wt] -= 1
-                v += w["wort"] + w["need_bonus"] - 2 * w["grain"]
+                # the grains were gathered for this wort: mashing finishes what they started
+                v += w["wort"] + w["need_bonus"] * w["finish"] - 2 * w["grain"]
             return v if v > 0 else -1.0
         if card.bc >= 0:
             b = g.cfg.brewery[card.bc]
@@ -475,7 +493,7 @@ class PlannerBot(RandomBot):
             reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
             short = max(0, reserve - (p.gold - cost))
             guild_short = max(0, self.guild_reserve(g, p) - (p.gold - cost))
-            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short - 1.5 * guild_short
+            return self.card_value(g, p, row, t) - cost - w["min_gain"] - w["reserve"] * short - 1.5 * guild_short
         if k == "spell":
             return self.spell_value(g, p, p.estate[mv[1]]) - w["min_gain"]
         if k == "servant":
@@ -771,7 +789,7 @@ def judge_values(cchars, jp, jpd, jw, jvs, jv0):
 
 @jit
 def lack_cost_nb(inv, cnt_ing, cnt_k, n, acquire):
-    """PlannerBot.lack_cost for one candidate's need counts (same float sums)."""
+    """Brewer actions (by `acquire`) to get what one candidate lacks, mana weed covering first."""
     cost = 0.0
     mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
     for j in range(n):
@@ -831,11 +849,12 @@ def beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj):
 
 @jit
 def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, maxn, feasible_only, wvp, wj,
-                 acquire, stale, active, claimed, used, out_ci, out_v):
+                 acquire, waction, budget, stale, active, claimed, used, out_ci, out_v):
     """Lazy greedy selection of up to maxn disjoint beers: take the beer with the highest stale
     value (ties: lowest index), re-value it; keep it if it still beats every other stale value,
     else put it back with its new value. A beer's value only falls as ingredients and judges are
-    taken, so this picks what a full re-evaluation would. inv is a scratch copy (it is spent).
+    taken, so this picks what a full re-evaluation would. A beer whose lacking ingredients take
+    more brewer actions (acquire) than the budget has left is skipped. inv is a scratch copy.
     Returns the number chosen; out_ci/out_v hold their indices and values."""
     nc = cards.shape[0]
     claimed[:] = False
@@ -845,7 +864,7 @@ def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, max
         if active[ci]:
             v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, False, wvp, wj)
             if not feasible_only:
-                v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+                v -= waction * lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
             stale[ci] = v
     chosen = 0
     while chosen < maxn:
@@ -861,8 +880,12 @@ def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, max
         if feasible_only and not can_pay_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci]):
             continue
         v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj)
+        acts = 0.0
         if not feasible_only:
-            v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+            acts = lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+            if acts > budget:
+                continue
+            v -= waction * acts
         top = -1
         for j in range(nc):
             if active[j] and (top < 0 or stale[j] > stale[top]):
@@ -876,6 +899,7 @@ def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, max
         out_ci[chosen] = ci
         out_v[chosen] = v
         chosen += 1
+        budget -= acts
         for j in range(cards.shape[1]):
             if cards[ci, j] >= 0:
                 used[cards[ci, j]] = True
