@@ -367,19 +367,7 @@ class PlannerBot(RandomBot):
         w, A, k = self.w, g.cfg.abilities, card.key
         R = g.cfg.races[q.race]
         if k == "grain_fields":
-            n = R["grain_yield"]
-            items = self.best_of_class(C.GRAINS, n)
-            for u in card.upgrades:
-                b = g.cfg.brewery[u]
-                if b["effect"] == "grain_any":
-                    items += self.best_of_class(C.GRAINS, b["amount"])
-                elif b["effect"].startswith("grain_"):
-                    items += [C.ING_INDEX[b["effect"][6:]]] * b["amount"]
-            if q.ability == "fertile_fields":
-                items += self.best_of_class(C.GRAINS, A["fertile_fields"]["n"])
-            if q.ability == "sacred_grove":
-                items += self.best_of_class(C.MAGIC, A["sacred_grove"]["n"])
-            return self.gain_value(items)
+            return self.gain_value(self.field_items(g, q, card))
         if k == "study":
             v = w["research"] * self.research_gap(g, p) + 0.3
             if q.ability == "arcane_library":
@@ -409,7 +397,9 @@ class PlannerBot(RandomBot):
             b = g.cfg.brewery[card.bc]
             return self.gain_value([C.ING_INDEX[b["ingredient"]]] * b["amount"])
         if k == "gold_mine":
-            return float(A["gold_mine"]["gold"])
+            # gold the plan lacks to buy its magic ingredients is worth `reserve` more per coin
+            gold = A["gold_mine"]["gold"]
+            return gold + w["reserve"] * min(gold, self.trader_short(g, p))
         if k == "borrower":
             return A["borrower"]["gold"] + self.gain_value(self.best_of_class(C.GRAINS, A["borrower"]["n"]))
         if k == "black_market":
@@ -419,6 +409,60 @@ class PlannerBot(RandomBot):
         if k == "mana_spell":
             return self.mana_spell_value(g, p)
         return 0.0
+
+    def field_items(self, g, q, card):
+        """What q's Grain Fields yield (chosen by the plan's needs)."""
+        A = g.cfg.abilities
+        items = self.best_of_class(C.GRAINS, g.cfg.races[q.race]["grain_yield"])
+        for u in card.upgrades:
+            b = g.cfg.brewery[u]
+            if b["effect"] == "grain_any":
+                items += self.best_of_class(C.GRAINS, b["amount"])
+            elif b["effect"].startswith("grain_"):
+                items += [C.ING_INDEX[b["effect"][6:]]] * b["amount"]
+        if q.ability == "fertile_fields":
+            items += self.best_of_class(C.GRAINS, A["fertile_fields"]["n"])
+        if q.ability == "sacred_grove":
+            items += self.best_of_class(C.MAGIC, A["sacred_grove"]["n"])
+        return items
+
+    def payable(self, inv) -> int:
+        """How many planned beers inv pays for, in plan order."""
+        inv, n = list(inv), 0
+        for c in self.plan:
+            if can_pay_needs(inv, c[5]):
+                _take(inv, c[5])
+                n += 1
+        return n
+
+    def completes(self, g, p, card) -> bool:
+        """Whether p's own ingredient action on card lets it brew one more planned beer. A Study
+        never does (no brewer is left to gather for new recipes); cards that give no ingredients
+        count as completing: they are valued on their own terms."""
+        k, inv = card.key, list(p.inv)
+        if k == "study":
+            return False
+        if k == "grain_fields":
+            got = self.field_items(g, p, card)
+        elif k == "magic_trader":
+            got = self.best_of_class(C.MAGIC, trader_mult(g, p))
+        elif k == "mash_house":
+            got = []
+            for _ in range(mash_mult(g, p)):
+                opts = [wt for wt in C.WORTS if self.need[wt] > got.count(wt) and can_pay_needs(inv, list(C.WORT_OF[wt]))]
+                if not opts:
+                    break
+                _take(inv, list(C.WORT_OF[opts[0]]))
+                got.append(opts[0])
+        elif card.bc >= 0 and g.cfg.brewery[card.bc]["effect"] == "gain":
+            b = g.cfg.brewery[card.bc]
+            got = [C.ING_INDEX[b["ingredient"]]] * b["amount"]
+        else:
+            return True
+        before = self.payable(p.inv)
+        for i in got:
+            inv[i] += 1
+        return self.payable(inv) > before
 
     def mana_spell_value(self, g, p):
         """Worth of the Naga's Mana Spell: the spells it makes ready to cast again. Re-casting a
@@ -489,9 +533,7 @@ class PlannerBot(RandomBot):
             cost = (g.cfg.brewery[t]["cost"] if row == 0 else g.cfg.events[t]["cost"])
             if p.gold - cost < w["gold_keep"]:
                 return -9.0
-            # keep the gold the plan needs to buy its magic ingredients at the Magic Trader
-            reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
-            short = max(0, reserve - (p.gold - cost))
+            short = self.trader_short(g, p, cost)
             guild_short = max(0, self.guild_reserve(g, p) - (p.gold - cost))
             return self.card_value(g, p, row, t) - cost - w["min_gain"] - w["reserve"] * short - 1.5 * guild_short
         if k == "spell":
@@ -510,7 +552,13 @@ class PlannerBot(RandomBot):
         if k == "house":
             return 0.1 if g.year < g.cfg.params["years"] else -1.0
         if k == "brewer":
-            return self.action_value(g, p, p, p.estate[mv[1]])
+            card = p.estate[mv[1]]
+            v = self.action_value(g, p, p, card)
+            if p.on_race_card() == 1 and v > 0 and not self.completes(g, p, card):
+                # the last brewer: ingredients that finish no planned beer wait a year in the
+                # stores at best, so a race power or a sure small gain is worth more
+                v *= w["unfinished"]
+            return v
         if k == "guest":
             q = g.players[mv[2]]
             return self.action_value(g, p, q, q.estate[mv[3]]) + 0.2
@@ -520,7 +568,7 @@ class PlannerBot(RandomBot):
             if freed < 1 or tc.key in ("brewery", "study"):
                 return -9.0
             yl = g.cfg.params["years"] - g.year
-            return freed * 2.5 - (1 + len(tc.upgrades)) * yl * 2.0 - 1.5
+            return freed * w["brewer"] - (1 + len(tc.upgrades)) * yl * 2.0 - 1.5
         if k == "ogre":
             J = g.cfg.judges[g.judges[mv[2]]]
             best = max((pwin(J, c[2]) for c in self.plan), default=0.0)
@@ -529,6 +577,12 @@ class PlannerBot(RandomBot):
             q = g.players[mv[2]]
             return self.spell_value(g, p, q.estate[mv[3]], free=True) + 0.2
         return 0.0
+
+    def trader_short(self, g, p, spend=0) -> int:
+        """Gold missing (after spending `spend`) to buy the plan's magic ingredients at the Magic
+        Trader."""
+        need = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
+        return max(0, need - (p.gold - spend))
 
     def free_value(self, g, p, card):
         A, w = g.cfg.abilities, self.w
