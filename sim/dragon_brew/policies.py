@@ -188,11 +188,15 @@ class PlannerBot(RandomBot):
 
     def acquire(self, g, p):
         """Brewer actions it takes this player to get one more of each ingredient, by class: a
-        Grain Fields visit yields grain_yield grains, a Mash House visit mash_mult worts (from two
-        grains each), a Magic Trader visit trader_mult magic ingredients. The plan is budgeted in
-        these actions, so it only holds beers the brewers left this year can gather."""
-        R = g.cfg.races[p.race]
-        grain = 1.0 / max(1, R["grain_yield"])
+        Grain Fields visit yields its grains (upgrades and race power included), a Mash House
+        visit mash_mult worts (from two grains each), a Magic Trader visit trader_mult magic
+        ingredients. The plan is budgeted in these actions, so it only holds beers the brewers
+        left this year can gather."""
+        fields = p.card("grain_fields")
+        n = g.cfg.races[p.race]["grain_yield"]
+        if fields is not None:
+            n = sum(1 for i in self.field_items(g, p, fields) if i in C.GRAINS)
+        grain = 1.0 / max(1, n)
         per = {"grain": grain, "wort": 1.0 / max(1, mash_mult(g, p)) + 2 * grain,
                "magic": 1.0 / max(1, trader_mult(g, p))}
         return np.array([per[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
