@@ -6,11 +6,15 @@ inside actions (which grain, which recipe, which beers among the brewable ones).
 `greedy` and `builder` (kind planner, weights in data/games/dragon_brew/policies.toml): at the
 start of each turn the planner picks the beers it will brew from its recipe book (one barrel +
 1..max_spices spices each, at most its Brewery capacity) by profit plus the estimated chance to win
-one of this year's judges, minus the cost of the ingredients it lacks; the ingredients those beers
-still need form its need vector. Every legal move is then valued in gold-equivalents (an
+one of this year's judges, minus the brewer actions the ingredients it lacks take (`action` gold
+each), keeping only beers whose actions fit the brewers left plus `slack`; the ingredients those
+beers still need form its need vector. Every legal move is then valued in gold-equivalents (an
 ingredient is worth its base value plus `need_bonus` while the plan needs it, a VP is worth `vp`
-gold, an estate card its per-year `yields` x years left x `estate`) and the best is played. Race
-abilities are valued like any other move, so each race uses its power whenever it pays.
+gold, an estate card its per-year `yields` x years left x `estate`; a wort mashed or a magic
+ingredient bought for the plan finishes a beer and is worth `finish` x `need_bonus`; with the last
+brewer an ingredient action that completes no planned beer keeps `unfinished` of its value) and
+the best is played. Race abilities are valued like any other move, so each race uses its power
+whenever it pays.
 """
 
 from __future__ import annotations
