@@ -254,7 +254,7 @@ def build_config(data: GameData) -> DragonConfig:
     if not isinstance(raw, list) or not raw:
         raise BrewError("policies.toml: expected a list of [[policy]] tables")
     wkeys = ("vp", "grain", "wort", "magic", "need_bonus", "judge_chase", "estate", "research", "gold_keep",
-             "bribe_share", "min_gain")
+             "bribe_share", "min_gain", "finish", "reserve", "action", "slack", "brewer", "unfinished")
     pols = _check(raw, "policies", "policy", {"id": str, "kind": str, "name": str, "about": str,
                                               **{k: float for k in wkeys}}, {})
     for p in pols:

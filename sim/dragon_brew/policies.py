@@ -6,11 +6,15 @@ inside actions (which grain, which recipe, which beers among the brewable ones).
 `greedy` and `builder` (kind planner, weights in data/games/dragon_brew/policies.toml): at the
 start of each turn the planner picks the beers it will brew from its recipe book (one barrel +
 1..max_spices spices each, at most its Brewery capacity) by profit plus the estimated chance to win
-one of this year's judges, minus the cost of the ingredients it lacks; the ingredients those beers
-still need form its need vector. Every legal move is then valued in gold-equivalents (an
+one of this year's judges, minus the brewer actions the ingredients it lacks take (`action` gold
+each), keeping only beers whose actions fit the brewers left plus `slack`; the ingredients those
+beers still need form its need vector. Every legal move is then valued in gold-equivalents (an
 ingredient is worth its base value plus `need_bonus` while the plan needs it, a VP is worth `vp`
-gold, an estate card its per-year `yields` x years left x `estate`) and the best is played. Race
-abilities are valued like any other move, so each race uses its power whenever it pays.
+gold, an estate card its per-year `yields` x years left x `estate`; a wort mashed or a magic
+ingredient bought for the plan finishes a beer and is worth `finish` x `need_bonus`; with the last
+brewer an ingredient action that completes no planned beer keeps `unfinished` of its value) and
+the best is played. Race abilities are valued like any other move, so each race uses its power
+whenever it pays.
 """
 
 from __future__ import annotations
@@ -25,9 +29,7 @@ from . import constants as C
 from .rules import NOT_BORROWABLE, beer_needs, can_pay_needs, mash_mult, max_beers, trader_mult
 
 BASE_CLASS = {i: "grain" for i in C.GRAINS} | {i: "wort" for i in C.WORTS} | {i: "magic" for i in C.MAGIC}
-ACQUIRE = {"grain": 0.7, "wort": 1.8, "magic": 2.0}  # planning cost of an ingredient not yet held
-# by ingredient id, for the compiled beer selection (mana weed is never a recipe need)
-ACQUIRE_ARR = np.array([ACQUIRE[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
+NO_BUDGET = 1e9  # action budget of a selection that only brews what is held
 
 
 def pwin(J, chars) -> float:
@@ -188,9 +190,25 @@ class PlannerBot(RandomBot):
         return (int(cards[ci, 0]), spices, [int(x) for x in chars[ci]], int(vp[ci]), int(gold[ci]),
                 beer_needs(g, int(cards[ci, 0]), spices))
 
-    def select(self, g, p, maxn, feasible_only, inv=None):
+    def acquire(self, g, p):
+        """Brewer actions it takes this player to get one more of each ingredient, by class: a
+        Grain Fields visit yields its grains (upgrades and race power included), a Mash House
+        visit mash_mult worts (from two grains each), a Magic Trader visit trader_mult magic
+        ingredients. The plan is budgeted in these actions, so it only holds beers the brewers
+        left this year can gather."""
+        fields = p.card("grain_fields")
+        n = g.cfg.races[p.race]["grain_yield"]
+        if fields is not None:
+            n = sum(1 for i in self.field_items(g, p, fields) if i in C.GRAINS)
+        grain = 1.0 / max(1, n)
+        per = {"grain": grain, "wort": 1.0 / max(1, mash_mult(g, p)) + 2 * grain,
+               "magic": 1.0 / max(1, trader_mult(g, p))}
+        return np.array([per[BASE_CLASS[i]] if i in BASE_CLASS else 0.0 for i in range(C.N_INGS)], np.float64)
+
+    def select(self, g, p, maxn, feasible_only, inv=None, budget=NO_BUDGET):
         """Greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge
-        x win chance - cost of what is lacking), in the compiled `select_beers`."""
+        x win chance - `action` x the brewer actions what it lacks takes), within `budget`
+        brewer actions, in the compiled `select_beers`."""
         cands = self.candidates(g, p)
         cards, chars, vp, gold, nsp, cnt_ing, cnt_k, cnt_n = cands
         jkey = (self._ckey, tuple(g.judges))
@@ -207,18 +225,24 @@ class PlannerBot(RandomBot):
         out_v = np.empty(maxn, np.float64)
         k = select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0,
                          np.array(p.inv if inv is None else inv, np.int64), maxn, feasible_only,
-                         float(self.w["vp"]), float(self.w["judge_chase"]), ACQUIRE_ARR,
+                         float(self.w["vp"]), float(self.w["judge_chase"]), self.acquire(g, p),
+                         float(self.w["action"]), float(budget),
                          np.empty(nc, np.float64), np.empty(nc, np.bool_), np.empty(jvs.shape[1], np.bool_),
                          np.zeros(len(g.cfg.recipes), np.bool_), out_ci, out_v)
         return [(self.beer(g, cands, out_ci[i]), float(out_v[i])) for i in range(k)]
 
     def start_turn(self, g, p):
         mb = max_beers(g, p)
-        chosen = self.select(g, p, mb + 1, False)
+        chosen = self.select(g, p, mb + 1, False, budget=self.budget(g, p))
         self.plan = [c for c, _ in chosen[:mb]]
         self.extra = chosen[mb][1] if len(chosen) > mb else 0.0
         self.plan_value = sum(v for _, v in chosen[:mb])
         self.refresh_need(g, p)
+
+    def budget(self, g, p) -> float:
+        """Brewer actions the plan may take: the brewers left plus `slack` (drafts, events and
+        free actions also bring ingredients)."""
+        return p.on_race_card() + self.w["slack"]
 
     def refresh_need(self, g, p):
         """What the plan still lacks: worts it lacks become grain needs (two grains each);
@@ -351,19 +375,7 @@ class PlannerBot(RandomBot):
         w, A, k = self.w, g.cfg.abilities, card.key
         R = g.cfg.races[q.race]
         if k == "grain_fields":
-            n = R["grain_yield"]
-            items = self.best_of_class(C.GRAINS, n)
-            for u in card.upgrades:
-                b = g.cfg.brewery[u]
-                if b["effect"] == "grain_any":
-                    items += self.best_of_class(C.GRAINS, b["amount"])
-                elif b["effect"].startswith("grain_"):
-                    items += [C.ING_INDEX[b["effect"][6:]]] * b["amount"]
-            if q.ability == "fertile_fields":
-                items += self.best_of_class(C.GRAINS, A["fertile_fields"]["n"])
-            if q.ability == "sacred_grove":
-                items += self.best_of_class(C.MAGIC, A["sacred_grove"]["n"])
-            return self.gain_value(items)
+            return self.gain_value(self.field_items(g, q, card))
         if k == "study":
             v = w["research"] * self.research_gap(g, p) + 0.3
             if q.ability == "arcane_library":
@@ -374,7 +386,8 @@ class PlannerBot(RandomBot):
         if k == "magic_trader":
             cost = R["trader_cost"]
             n = min(trader_mult(g, q), p.gold // cost, sum(self.need[i] for i in C.MAGIC))
-            return self.gain_value(self.best_of_class(C.MAGIC, n)) - n * cost if n else -1.0
+            # a bought magic ingredient is usually the last one a planned beer lacks
+            return n * (w["magic"] + w["need_bonus"] * w["finish"] - cost) if n else -1.0
         if k == "mash_house":
             inv, v = list(p.inv), 0.0
             need = list(self.need)
@@ -385,13 +398,16 @@ class PlannerBot(RandomBot):
                 wt = opts[0]
                 _take(inv, list(C.WORT_OF[wt]))
                 need[wt] -= 1
-                v += w["wort"] + w["need_bonus"] - 2 * w["grain"]
+                # the grains were gathered for this wort: mashing finishes what they started
+                v += w["wort"] + w["need_bonus"] * w["finish"] - 2 * w["grain"]
             return v if v > 0 else -1.0
         if card.bc >= 0:
             b = g.cfg.brewery[card.bc]
             return self.gain_value([C.ING_INDEX[b["ingredient"]]] * b["amount"])
         if k == "gold_mine":
-            return float(A["gold_mine"]["gold"])
+            # gold the plan lacks to buy its magic ingredients is worth `reserve` more per coin
+            gold = A["gold_mine"]["gold"]
+            return gold + w["reserve"] * min(gold, self.trader_short(g, p))
         if k == "borrower":
             return A["borrower"]["gold"] + self.gain_value(self.best_of_class(C.GRAINS, A["borrower"]["n"]))
         if k == "black_market":
@@ -401,6 +417,60 @@ class PlannerBot(RandomBot):
         if k == "mana_spell":
             return self.mana_spell_value(g, p)
         return 0.0
+
+    def field_items(self, g, q, card):
+        """What q's Grain Fields yield (chosen by the plan's needs)."""
+        A = g.cfg.abilities
+        items = self.best_of_class(C.GRAINS, g.cfg.races[q.race]["grain_yield"])
+        for u in card.upgrades:
+            b = g.cfg.brewery[u]
+            if b["effect"] == "grain_any":
+                items += self.best_of_class(C.GRAINS, b["amount"])
+            elif b["effect"].startswith("grain_"):
+                items += [C.ING_INDEX[b["effect"][6:]]] * b["amount"]
+        if q.ability == "fertile_fields":
+            items += self.best_of_class(C.GRAINS, A["fertile_fields"]["n"])
+        if q.ability == "sacred_grove":
+            items += self.best_of_class(C.MAGIC, A["sacred_grove"]["n"])
+        return items
+
+    def payable(self, inv) -> int:
+        """How many planned beers inv pays for, in plan order."""
+        inv, n = list(inv), 0
+        for c in self.plan:
+            if can_pay_needs(inv, c[5]):
+                _take(inv, c[5])
+                n += 1
+        return n
+
+    def completes(self, g, p, card) -> bool:
+        """Whether p's own ingredient action on card lets it brew one more planned beer. A Study
+        never does (no brewer is left to gather for new recipes); cards that give no ingredients
+        count as completing: they are valued on their own terms."""
+        k, inv = card.key, list(p.inv)
+        if k == "study":
+            return False
+        if k == "grain_fields":
+            got = self.field_items(g, p, card)
+        elif k == "magic_trader":
+            got = self.best_of_class(C.MAGIC, trader_mult(g, p))
+        elif k == "mash_house":
+            got = []
+            for _ in range(mash_mult(g, p)):
+                opts = [wt for wt in C.WORTS if self.need[wt] > got.count(wt) and can_pay_needs(inv, list(C.WORT_OF[wt]))]
+                if not opts:
+                    break
+                _take(inv, list(C.WORT_OF[opts[0]]))
+                got.append(opts[0])
+        elif card.bc >= 0 and g.cfg.brewery[card.bc]["effect"] == "gain":
+            b = g.cfg.brewery[card.bc]
+            got = [C.ING_INDEX[b["ingredient"]]] * b["amount"]
+        else:
+            return True
+        before = self.payable(p.inv)
+        for i in got:
+            inv[i] += 1
+        return self.payable(inv) > before
 
     def mana_spell_value(self, g, p):
         """Worth of the Naga's Mana Spell: the spells it makes ready to cast again. Re-casting a
@@ -471,11 +541,9 @@ class PlannerBot(RandomBot):
             cost = (g.cfg.brewery[t]["cost"] if row == 0 else g.cfg.events[t]["cost"])
             if p.gold - cost < w["gold_keep"]:
                 return -9.0
-            # keep the gold the plan needs to buy its magic ingredients at the Magic Trader
-            reserve = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
-            short = max(0, reserve - (p.gold - cost))
+            short = self.trader_short(g, p, cost)
             guild_short = max(0, self.guild_reserve(g, p) - (p.gold - cost))
-            return self.card_value(g, p, row, t) - cost - w["min_gain"] - 0.5 * short - 1.5 * guild_short
+            return self.card_value(g, p, row, t) - cost - w["min_gain"] - w["reserve"] * short - 1.5 * guild_short
         if k == "spell":
             return self.spell_value(g, p, p.estate[mv[1]]) - w["min_gain"]
         if k == "servant":
@@ -492,7 +560,13 @@ class PlannerBot(RandomBot):
         if k == "house":
             return 0.1 if g.year < g.cfg.params["years"] else -1.0
         if k == "brewer":
-            return self.action_value(g, p, p, p.estate[mv[1]])
+            card = p.estate[mv[1]]
+            v = self.action_value(g, p, p, card)
+            if p.on_race_card() == 1 and v > 0 and not self.completes(g, p, card):
+                # the last brewer: ingredients that finish no planned beer wait a year in the
+                # stores at best, so a race power or a sure small gain is worth more
+                v *= w["unfinished"]
+            return v
         if k == "guest":
             q = g.players[mv[2]]
             return self.action_value(g, p, q, q.estate[mv[3]]) + 0.2
@@ -502,7 +576,7 @@ class PlannerBot(RandomBot):
             if freed < 1 or tc.key in ("brewery", "study"):
                 return -9.0
             yl = g.cfg.params["years"] - g.year
-            return freed * 2.5 - (1 + len(tc.upgrades)) * yl * 2.0 - 1.5
+            return freed * w["brewer"] - (1 + len(tc.upgrades)) * yl * 2.0 - 1.5
         if k == "ogre":
             J = g.cfg.judges[g.judges[mv[2]]]
             best = max((pwin(J, c[2]) for c in self.plan), default=0.0)
@@ -511,6 +585,12 @@ class PlannerBot(RandomBot):
             q = g.players[mv[2]]
             return self.spell_value(g, p, q.estate[mv[3]], free=True) + 0.2
         return 0.0
+
+    def trader_short(self, g, p, spend=0) -> int:
+        """Gold missing (after spending `spend`) to buy the plan's magic ingredients at the Magic
+        Trader."""
+        need = g.cfg.races[p.race]["trader_cost"] * sum(self.need[i] for i in C.MAGIC)
+        return max(0, need - (p.gold - spend))
 
     def free_value(self, g, p, card):
         A, w = g.cfg.abilities, self.w
@@ -771,7 +851,7 @@ def judge_values(cchars, jp, jpd, jw, jvs, jv0):
 
 @jit
 def lack_cost_nb(inv, cnt_ing, cnt_k, n, acquire):
-    """PlannerBot.lack_cost for one candidate's need counts (same float sums)."""
+    """Brewer actions (by `acquire`) to get what one candidate lacks, mana weed covering first."""
     cost = 0.0
     mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
     for j in range(n):
@@ -831,11 +911,12 @@ def beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj):
 
 @jit
 def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, maxn, feasible_only, wvp, wj,
-                 acquire, stale, active, claimed, used, out_ci, out_v):
+                 acquire, waction, budget, stale, active, claimed, used, out_ci, out_v):
     """Lazy greedy selection of up to maxn disjoint beers: take the beer with the highest stale
     value (ties: lowest index), re-value it; keep it if it still beats every other stale value,
     else put it back with its new value. A beer's value only falls as ingredients and judges are
-    taken, so this picks what a full re-evaluation would. inv is a scratch copy (it is spent).
+    taken, so this picks what a full re-evaluation would. A beer whose lacking ingredients take
+    more brewer actions (acquire) than the budget has left is skipped. inv is a scratch copy.
     Returns the number chosen; out_ci/out_v hold their indices and values."""
     nc = cards.shape[0]
     claimed[:] = False
@@ -845,7 +926,7 @@ def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, max
         if active[ci]:
             v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, False, wvp, wj)
             if not feasible_only:
-                v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+                v -= waction * lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
             stale[ci] = v
     chosen = 0
     while chosen < maxn:
@@ -861,8 +942,12 @@ def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, max
         if feasible_only and not can_pay_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci]):
             continue
         v = beer_value(ci, vp, gold, nsp, jvs, jv0, claimed, any_claimed, wvp, wj)
+        acts = 0.0
         if not feasible_only:
-            v -= lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+            acts = lack_cost_nb(inv, cnt_ing[ci], cnt_k[ci], cnt_n[ci], acquire)
+            if acts > budget:
+                continue
+            v -= waction * acts
         top = -1
         for j in range(nc):
             if active[j] and (top < 0 or stale[j] > stale[top]):
@@ -876,6 +961,7 @@ def select_beers(cards, vp, gold, nsp, cnt_ing, cnt_k, cnt_n, jvs, jv0, inv, max
         out_ci[chosen] = ci
         out_v[chosen] = v
         chosen += 1
+        budget -= acts
         for j in range(cards.shape[1]):
             if cards[ci, j] >= 0:
                 used[cards[ci, j]] = True
