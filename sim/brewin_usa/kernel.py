@@ -7,6 +7,7 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 
 import numpy as np
 
+from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
@@ -15,8 +16,6 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
-
-STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
 
 
 @jit_inline

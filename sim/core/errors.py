@@ -42,6 +42,10 @@ class InvariantViolation(BrewError):
         return type(self), (self.game, self.seed, self.game_id, self.rule, self.phase)
 
 
+# What a numba kernel's run_chunk returns as its status (shared by every numba game).
+STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
+
+
 def raise_for_chunk(game: str, seed: int, game_id: int, overflowed: bool, violated: bool,
                     rule: str, phase: str) -> None:
     """The one way a game wrapper reports a kernel chunk that stopped early: a buffer overflow

@@ -13,7 +13,10 @@ import numpy as np
 import polars as pl
 
 from .config import GameData
-from .errors import UsageError, choices
+from .errors import STATUS_OVERFLOW, STATUS_VIOLATION, UsageError, choices, raise_for_chunk
+from .rounds import rounds_frame
+
+CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 
 
 @dataclass
@@ -72,3 +75,27 @@ class GameBase:
             if p not in config.policy_ids:
                 raise UsageError(f"unknown policy '{p}' for {self.id}; choose from {choices(config.policy_ids)}")
         return np.array([config.policy_ids.index(p) for p in policies], np.int64)
+
+    def play_chunks(self, state, C, violations, seed: int, first_game: int, n_games: int, progress, run):
+        """Drive a numba game's kernel over one shard, CHUNK games per call.
+
+        `run(done, todo, prow)` plays up to `todo` games from shard offset `done`, writing player
+        rows from `prow`, and returns the kernel's (games played, player rows, event rows, status).
+        A full event or rounds buffer (STATUS_FULL) just ends the call early; an overflow or an
+        invariant violation raises. `C` is the game's constants module (G_VIOLATION, G_PHASE,
+        G_ROUNDS, PHASES). Returns (event rows, rounds frame, player rows written)."""
+        events, rounds, done, prow = [], [], 0, 0
+        while done < n_games:
+            k, rows, ev_rows, status = run(done, min(CHUNK, n_games - done), prow)
+            raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
+                            status == STATUS_VIOLATION, violations[state.g[C.G_VIOLATION]],
+                            C.PHASES[state.g[C.G_PHASE]])
+            events.append(state.ev[:ev_rows].copy())
+            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
+            done += k
+            prow += rows
+            if progress is not None:
+                progress(k)
+        ev = np.concatenate(events) if events else np.zeros((0, 7), np.int64)
+        rnd = np.concatenate(rounds) if rounds else np.zeros((0, 4), np.int64)
+        return ev, rounds_frame(rnd), prow

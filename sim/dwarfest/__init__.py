@@ -10,18 +10,15 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import GameData
-from sim.core.errors import raise_for_chunk
 from sim.core.frames import enum_column
-from sim.core.game import GameBase, Shard
-from sim.core.rounds import rounds_frame
+from sim.core.game import CHUNK, GameBase, Shard
 
 from . import constants as C
 from .data import DwarfestConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import STATUS_OVERFLOW, STATUS_VIOLATION, run_chunk
+from .kernel import run_chunk
 from .state import make_rules, make_state
 
-CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 PLAYER_STATS = (  # players-table column for each ST_* statistic, in ST order
     "brawls_broken", "taverns_destroyed", "beers_served_table", "beers_served_bar", "beers_wasted",
     "dwarves_unserved", "customers_refused", "cards_played", "sips_used", "tables_lost",
@@ -62,23 +59,14 @@ class Dwarfest(GameBase):
         games = np.zeros((n_games, 8), np.int64)
         players = np.zeros((n_games * C.MAX_PLAYERS, 10 + C.N_ST), np.int64)
         wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
-        events, rounds, done, prow = [], [], 0, 0
-        while done < n_games:
-            todo = min(CHUNK, n_games - done)
-            k, rows, ev_rows, status = run_chunk(
-                state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
-                games[done:], players[prow:], wins[prow:], bound, check)
-            raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
-                            status == STATUS_VIOLATION, VIOLATIONS[state.g[C.G_VIOLATION]],
-                            C.PHASES[state.g[C.G_PHASE]])
-            events.append(state.ev[:ev_rows].copy())
-            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
-            done += k
-            prow += rows
-            if progress is not None:
-                progress(k)
-        frames = self.frames(config, games, players[:prow], wins[:prow], np.concatenate(events), policies)
-        frames["rounds"] = rounds_frame(np.concatenate(rounds))
+
+        def run(done, todo, prow):  # one kernel call; play_chunks does the rest
+            return run_chunk(state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
+                             games[done:], players[prow:], wins[prow:], bound, check)
+
+        ev, rounds, prow = self.play_chunks(state, C, VIOLATIONS, seed, first_game, n_games, progress, run)
+        frames = self.frames(config, games, players[:prow], wins[:prow], ev, policies)
+        frames["rounds"] = rounds
         return Shard(frames)
 
     def frames(self, config, games, players, wins, events, policies) -> dict[str, pl.DataFrame]:

@@ -5,6 +5,7 @@ Output columns are preallocated by the caller. A chunk stops early (returning th
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
 
+from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
@@ -13,8 +14,6 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
-
-STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
 
 
 @jit

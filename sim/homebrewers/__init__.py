@@ -10,18 +10,16 @@ import numpy as np
 import polars as pl
 
 from sim.core.config import GameData
-from sim.core.errors import UsageError, choices, raise_for_chunk
+from sim.core.errors import UsageError, choices
 from sim.core.frames import enum_column
-from sim.core.game import GameBase, Shard
-from sim.core.rounds import rounds_frame
+from sim.core.game import CHUNK, GameBase, Shard
 
 from . import constants as C
 from .data import HomebrewersConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import N_GAME_COLS, N_PLAYER_COLS, STATUS_OVERFLOW, STATUS_VIOLATION, run_chunk
+from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk
 from .state import make_rules, make_state
 
-CHUNK = 8192
 EVENTS_PER_GAME = 1200  # bound on event rows one game writes (8 months x 5 players x ~30)
 
 
@@ -78,24 +76,14 @@ class Homebrewers(GameBase):
         games = np.zeros((n_games, N_GAME_COLS), np.int64)
         players = np.zeros((n_games * C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
         wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
-        events, rounds, done, prow = [], [], 0, 0
-        while done < n_games:
-            todo = min(CHUNK, n_games - done)
-            k, rows, ev_rows, status = run_chunk(
-                state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
-                games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check, pool, lineup)
-            raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
-                            status == STATUS_VIOLATION, VIOLATIONS[state.g[C.G_VIOLATION]],
-                            C.PHASES[state.g[C.G_PHASE]])
-            events.append(state.ev[:ev_rows].copy())
-            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
-            done += k
-            prow += rows
-            if progress is not None:
-                progress(k)
-        ev = np.concatenate(events) if events else np.zeros((0, 7), np.int64)
+
+        def run(done, todo, prow):  # one kernel call; play_chunks does the rest
+            return run_chunk(state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
+                             games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check, pool, lineup)
+
+        ev, rounds, prow = self.play_chunks(state, C, VIOLATIONS, seed, first_game, n_games, progress, run)
         frames = self.frames(config, games, players[:prow], wins[:prow], ev)
-        frames["rounds"] = rounds_frame(np.concatenate(rounds) if rounds else np.zeros((0, 4), np.int64))
+        frames["rounds"] = rounds
         return Shard(frames)
 
     def card_names(self, config) -> list[str]:

@@ -7,6 +7,7 @@ rules (rules.py) and the bots (policies.py).
 
 import numpy as np
 
+from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
 from sim.core.rounds import record_round
@@ -17,7 +18,6 @@ from . import policies as pol
 from . import rules as ru
 from .state import RNG_DICE0, RNG_FACTION, RNG_POL0
 
-STATUS_OK, STATUS_FULL, STATUS_OVERFLOW, STATUS_VIOLATION = range(4)
 STREAM_FACTIONS = 101
 
 
