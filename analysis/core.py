@@ -23,6 +23,7 @@ from analysis.stats import (
     rate_vs_fair_p,
     two_proportion_p,
     wilson,
+    with_interval,
 )
 
 NO_FACTION = "none"
@@ -184,12 +185,6 @@ def game_shape(bal: pl.DataFrame, first: pl.DataFrame, ties: pl.DataFrame,
         shape = shape.join(part, on="n_players", how="left")
     return shape.select("n_players", "games", "balance", "first_player_advantage", "tie_rate",
                         "mean_rounds", "mean_decisions", "mean_margin").sort("n_players")
-
-
-def with_interval(df: pl.DataFrame, successes: str, n: str, prefix: str = "") -> pl.DataFrame:
-    """Add Wilson 95% columns `<prefix>lo`, `<prefix>hi` for successes / n."""
-    lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
-    return df.with_columns(pl.Series(f"{prefix}lo", lo), pl.Series(f"{prefix}hi", hi))
 
 
 def value_kinds(manifest: dict) -> tuple[list[str], str]:

@@ -10,6 +10,7 @@ tests cross-check integer cases against scipy.
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 from scipy import stats as _sp
 
 OUTSIDE = "outside"
@@ -245,3 +246,9 @@ def mantel_haenszel_diff(s1, n1, s0, n0, confidence: float = 0.95):
     half = z_value(confidence) * se
     p = float(_two_sided_normal_p(rd / se)) if se > 0 else float(_zero_se_p(rd))
     return rd, rd - half, rd + half, p
+
+
+def with_interval(df: pl.DataFrame, successes: str, n: str, prefix: str = "") -> pl.DataFrame:
+    """Add Wilson 95% columns `<prefix>lo`, `<prefix>hi` for successes / n."""
+    lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
+    return df.with_columns(pl.Series(f"{prefix}lo", lo), pl.Series(f"{prefix}hi", hi))

@@ -10,8 +10,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from analysis.runfolder import columns, query
-from analysis.stats import wilson
+from analysis.games.common import extra_tables
 
 # title -> (sql file, columns it needs as (view, column), interval as (successes, n) or None)
 TABLES = {
@@ -26,22 +25,13 @@ TABLES = {
 }
 
 
-def _with_interval(df: pl.DataFrame, successes: str, n: str) -> pl.DataFrame:
-    if df.is_empty():
-        return df
-    lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
-    return df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
+def _drop_unused_bribes(title: str, df: pl.DataFrame) -> pl.DataFrame | None:
+    """The bribe table only where bribes happened (the Corrupt Judge variant)."""
+    if title.startswith("Bribes") and (df.is_empty() or df["bribes"].sum() == 0):
+        return None
+    return df
 
 
 def extras(con: duckdb.DuckDBPyConnection) -> dict[str, pl.DataFrame]:
     """Dragon Brew tables, keyed by the section title a report should show."""
-    present = {view: set(columns(con, view)) for view in ("games", "players", "events")}
-    out = {}
-    for title, (sql, needs, interval) in TABLES.items():
-        if not all(col in present[view] for view, col in needs):
-            continue
-        df = query(con, sql)
-        if title.startswith("Bribes") and (df.is_empty() or df["bribes"].sum() == 0):
-            continue
-        out[title] = _with_interval(df, *interval) if interval else df
-    return out
+    return extra_tables(con, TABLES, _drop_unused_bribes)

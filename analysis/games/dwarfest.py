@@ -11,8 +11,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from analysis.runfolder import columns, query
-from analysis.stats import wilson
+from analysis.games.common import extra_tables
 
 # title -> (sql file, columns it needs as (view, column), interval as (successes, n) or None)
 TABLES = {
@@ -27,11 +26,6 @@ TABLES = {
 }
 
 
-def _with_interval(df: pl.DataFrame, successes: str, n: str) -> pl.DataFrame:
-    lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
-    return df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
-
-
 def _wide_seat_means(long: pl.DataFrame) -> pl.DataFrame:
     """One row per (player count, seat), one column per Dwarfest column, in data order."""
     order = list(dict.fromkeys(long["metric"]))
@@ -41,13 +35,5 @@ def _wide_seat_means(long: pl.DataFrame) -> pl.DataFrame:
 
 def extras(con: duckdb.DuckDBPyConnection) -> dict[str, pl.DataFrame]:
     """Dwarfest tables, keyed by the section title a report should show."""
-    present = {view: set(columns(con, view)) for view in ("games", "players")}
-    out = {}
-    for title, (sql, needs, interval) in TABLES.items():
-        if not all(col in present[view] for view, col in needs):
-            continue
-        df = query(con, sql)
-        if sql == "dwarfest_seat_means":
-            df = _wide_seat_means(df)
-        out[title] = _with_interval(df, *interval) if interval else df
-    return out
+    return extra_tables(con, TABLES, lambda title, df: (
+        _wide_seat_means(df) if TABLES[title][0] == "dwarfest_seat_means" else df))

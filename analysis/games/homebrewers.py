@@ -9,8 +9,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from analysis.runfolder import columns, query
-from analysis.stats import wilson
+from analysis.games.common import extra_tables
 
 TABLES = {
     "Reputation sources by character": (
@@ -22,16 +21,13 @@ TABLES = {
 }
 
 
+def _with_played_total(title: str, df: pl.DataFrame) -> pl.DataFrame:
+    """Flavor cards: played on top out of all plays (the interval's denominator)."""
+    if title.startswith("Flavor cards"):
+        return df.with_columns(played_total=pl.col("played_top") + pl.col("played_bottom"))
+    return df
+
+
 def extras(con: duckdb.DuckDBPyConnection) -> dict[str, pl.DataFrame]:
-    present = {view: set(columns(con, view)) for view in ("games", "players", "events")}
-    out = {}
-    for title, (sql, needs, interval) in TABLES.items():
-        if not all(col in present[view] for view, col in needs):
-            continue
-        df = query(con, sql)
-        if interval:
-            df = df.with_columns(played_total=pl.col("played_top") + pl.col("played_bottom"))
-            lo, hi = wilson(df["played_top"].to_numpy(), df["played_total"].to_numpy())
-            df = df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
-        out[title] = df
-    return out
+    """Homebrewers tables, keyed by the section title a report should show."""
+    return extra_tables(con, TABLES, _with_played_total)
