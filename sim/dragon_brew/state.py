@@ -1,161 +1,298 @@
-"""Dragon Brew game state: plain Python objects (this game's engine is pure Python, see
-docs/games/dragon_brew.md "Engine"), and the counter-based random streams of sim.core.rng
-re-implemented bit-for-bit in Python so that a game is a pure function of (seed, game_id).
+"""Dragon Brew state and kernel inputs as NamedTuples of NumPy arrays (numba-friendly).
 
-Layout
-------
-Game: decks (lists of card-type indices, top = end of list), face-up rows (lists, -1 = empty
-slot), the shown judges (list of judge indices, left to right), bribes and Ogre brewers per
-judge slot, the migrant-gnome supply, the players in seat order (seat 0 = first player of year 1)
-and the current turn order.
-Player: race, gold, VP, ribbons, ingredients (list of 10 counts, constants.INGS order), recipe
-book (recipe indices), brewers (own on the race card, gnomes on the race card, gnomes in Gnome
-Housing, own brewers passed / on quests / on the Ogre's judges) and the estate (list of Card).
-Card: one estate card (common card, race ability card or drafted Brewery card) with the brewers
-on it this year, its lock or spell token, and the Brewery upgrade cards under it.
+State fields (N = MAX_PLAYERS; the index names are in constants.py):
+  g       int64[N_G]                    game counters (G_*)
+  piles   int64[N_PILES, PILE_W]        decks and discard piles (PILE_*), card types / recipe /
+                                        judge indices; the top of a deck is its last used slot
+  n_pile  int64[N_PILES]                how many cards each pile holds
+  rows    int64[N_ROWS, MAX_ROW]        face-up rows (ROW_*): the Brewery and Event draft rows,
+                                        the barrel and spice offering, the shown judges, the
+                                        Dark Elf's hidden judges, and per judge slot the bribe
+                                        (seat, gold) and the Ogre's seat; -1 = empty
+  pl      int64[N, N_PL]                per seat (PL_*), then the players-table statistics
+  inv     int64[N, N_INGS]              ingredients (INGS order)
+  book    int64[N, MAX_BOOK]            recipe book (recipe indices), pl[PL_N_BOOK] long
+  quests  int64[N, MAX_QUESTS]          brewer quests held until winter (event types)
+  est     int64[N, MAX_CARDS, N_CF]     estate cards (CF_*), pl[PL_N_CARDS] of them in order
+  ups     int64[N, MAX_CARDS, MAX_UP]   Brewery upgrade cards under each estate card
+  beers   int64[N, MAX_BEERS, N_BF]     this year's presented beers (BF_*)
+  order   int64[N]                      turn order (seats)
+  rng     uint64[1 + N]                 streams: 0 decks, 1..N each seat's bot
+  moves   int64[MAX_MOVES, MOVE_W]      the legal moves of the current decision (scratch)
+  flags   int64[4]                      the turn flags of the player on turn (F_*)
+  tmp     int64[8, 256]                 scratch rows for choices inside actions
+  ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
+  rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
+  trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
+  wins    float64[N]                    share of the win per seat (scratch)
+Kernels never allocate (sim/core/jit.py): every buffer is here. The bots' own memory (plans,
+beer candidates) is policies.BotState.
 """
 
-from __future__ import annotations
+from collections import namedtuple
+
+import numpy as np
+
+from sim.core.rounds import ROUND_COLS
 
 from . import constants as C
 
-MASK = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-M1 = 0xBF58476D1CE4E5B9
-M2 = 0x94D049BB133111EB
+State = namedtuple("State", "g piles n_pile rows pl inv book quests est ups beers order rng moves flags tmp ev rnd "
+                            "trace wins")
+EV_COLS = 6
+TRACE_W = 8  # seat, year, move kind, a, b, c, d, decision number
+
+# Kernel inputs, few arrays on purpose (numba's compile time grows with the fields of a tuple).
+#   p     int64[N_P]           params (P_*), incl. the events-table card-code offsets
+#   race  int64[races, N_RF]   race numbers (RF_*)
+#   ab    int64[19, N_AF]      ability numbers (AF_*), ABILITIES order
+#   bc    int64[types, N_BC]   Brewery card types (BC_*)
+#   evt   int64[types, N_EF]   Event card types (EF_*)
+#   rc    int64[recipes, N_RC] recipes (RC_*), need list at RC_NEED..
+#   jd    int64[judges, N_JF]  judges (JF_*)
+#   pol_kind int64[P]  pol_w float64[P, N_W]  pol_y float64[P, N_Y]  bot weights and card yields
+Rules = namedtuple("Rules", "p race ab bc evt rc jd pol_kind pol_w pol_y")
+
+(P_YEARS, P_DRAFT_ROW, P_OFFERING_ROW, P_CLEAR_DRAFT_COST, P_CLEAR_DRAFT_N, P_CLEAR_OFFERING_COST, P_STUDY_DRAW,
+ P_BASE_BEERS, P_EXTRA_GOLD, _, _, _, P_GNOME_LIMIT, P_JUDGES_EXTRA, P_CORRUPT, P_CORRUPT_REMOVED, P_TIE_MIN_VP,
+ P_MAX_SPICES, P_WORT_PER_MASH, P_INFINITE, _, _, _, _, _, P_LC_EVENT, P_LC_ABILITY, P_LC_JUDGE, P_LC_RECIPE,
+ P_LC_COMMON, P_LC_DRAFT_POOL, P_N_REGULAR_JUDGES) = range(32)
+N_P = 32
+(RF_GOLD, RF_WHEAT, RF_RYE, RF_BARLEY, RF_BREWERS, RF_BARREL, RF_SPICE, RF_STUDY_MAX, RF_STORES, RF_TRADER_COST,
+ RF_TRADER_MULT, RF_MASH_MULT, RF_GRAIN_YIELD, RF_ABILITY, RF_MIN_PLAYERS, RF_MAX_PLAYERS) = range(16)
+N_RF = 16
+AF_USE, AF_N, AF_GOLD, AF_OWN_ONLY = range(4)
+N_AF = 4
+BC_COUNT, BC_COST, BC_KIND, BC_INFINITE, BC_EFFECT, BC_AMOUNT, BC_TARGET, BC_ING, BC_SPELL_COST, BC_SPELL_N = range(10)
+N_BC = 10
+(EF_COUNT, EF_COST, EF_KIND, EF_BREWER, EF_PAY_KIND, EF_PAY_N, EF_GAIN_GOLD, EF_GAIN_VP, EF_GAIN_KIND, EF_GAIN_N,
+ EF_GAIN_RECIPES) = range(11)
+N_EF = 11
+RC_SPICE, RC_C0, RC_C1, RC_C2, RC_VP, RC_GOLD, RC_NEED_N, RC_NEED = range(8)
+JF_P, JF_PD, JF_S, JF_SD, JF_VP, JF_CORRUPT = range(6)
+N_JF = 6
+WEIGHTS = ("vp", "grain", "wort", "magic", "need_bonus", "judge_chase", "estate", "research", "gold_keep",
+           "bribe_share", "min_gain", "finish", "reserve", "action", "slack", "brewer", "unfinished")
+(W_VP, W_GRAIN, W_WORT, W_MAGIC, W_NEED_BONUS, W_JUDGE_CHASE, W_ESTATE, W_RESEARCH, W_GOLD_KEEP, W_BRIBE_SHARE,
+ W_MIN_GAIN, W_FINISH, W_RESERVE, W_ACTION, W_SLACK, W_BREWER, W_UNFINISHED) = range(17)
+Y_GAIN_ONCE = len(C.BREWERY_EFFECTS)  # pol_y columns: BREWERY_EFFECTS order, then gain_once
+POL_RANDOM, POL_PLANNER = 0, 1
 
 
-def mix64(z: int) -> int:
-    z &= MASK
-    z = ((z ^ (z >> 30)) * M1) & MASK
-    z = ((z ^ (z >> 27)) * M2) & MASK
-    return z ^ (z >> 31)
+def ing_code(name: str) -> int:
+    """An ingredient name (0..9) or a class name (CL_*) as one code; -1 for none."""
+    if not name:
+        return -1
+    return C.ING_INDEX[name] if name in C.ING_INDEX else C.CLASS_CODE[name]
 
 
-def stream_seed(seed: int, game_id: int, stream: int, sub: int) -> int:
-    """Same value as sim.core.rng.stream_seed (checked by a test)."""
-    h = mix64(seed + GOLDEN)
-    h = mix64(h ^ ((game_id * GOLDEN) & MASK))
-    h = mix64(h ^ ((stream * M1) & MASK))
-    return mix64(h ^ (((sub * M2) + GOLDEN) & MASK))
+def make_rules(cfg) -> Rules:
+    P = cfg.params
+    p = np.zeros(N_P, np.int64)
+    for k, name in ((P_YEARS, "years"), (P_DRAFT_ROW, "draft_row"), (P_OFFERING_ROW, "offering_row"),
+                    (P_CLEAR_DRAFT_COST, "clear_draft_cost"), (P_CLEAR_DRAFT_N, "clear_draft_n"),
+                    (P_CLEAR_OFFERING_COST, "clear_offering_cost"), (P_STUDY_DRAW, "study_draw"),
+                    (P_BASE_BEERS, "base_beers"), (P_GNOME_LIMIT, "gnome_limit"), (P_JUDGES_EXTRA, "judges_extra"),
+                    (P_CORRUPT_REMOVED, "corrupt_removed"), (P_TIE_MIN_VP, "tie_min_vp"),
+                    (P_MAX_SPICES, "max_spices"), (P_WORT_PER_MASH, "wort_per_mash")):
+        p[k] = P[name]
+    p[P_EXTRA_GOLD:P_EXTRA_GOLD + 4] = (0, P["extra_gold_2nd"], P["extra_gold_3rd"], P["extra_gold_4th"])
+    p[P_CORRUPT] = int(P["corrupt_judge"])
+    for i, key in enumerate(C.COMMON):
+        p[P_INFINITE + i] = int(P["infinite"].get(key, False))
+    nb, ne = len(cfg.brewery), len(cfg.events)
+    p[P_LC_EVENT] = nb
+    p[P_LC_ABILITY] = nb + ne
+    p[P_LC_JUDGE] = nb + ne + len(C.ABILITIES)
+    p[P_LC_RECIPE] = p[P_LC_JUDGE] + len(cfg.judges)
+    p[P_LC_COMMON] = p[P_LC_RECIPE] + len(cfg.recipes)
+    p[P_LC_DRAFT_POOL] = p[P_LC_COMMON] + len(C.COMMON)
+    assert p[P_LC_DRAFT_POOL] == len(cfg.card_ids()) - 1
+    p[P_N_REGULAR_JUDGES] = sum(1 for j in cfg.judges if not j["corrupt"])
+
+    ab_index = {a: i for i, a in enumerate(C.ABILITIES)}
+    race = np.array([[r["gold"], r["wheat"], r["rye"], r["barley"], r["brewers"], r["barrel"], r["spice"],
+                      r["study_max"], r["stores"], r["trader_cost"], r["trader_mult"], r["mash_mult"],
+                      r["grain_yield"], ab_index[r["ability"]], r["min_players"], r["max_players"]]
+                     for r in cfg.races], np.int64)
+    ab = np.zeros((len(C.ABILITIES), N_AF), np.int64)
+    for i, a in enumerate(C.ABILITIES):
+        A = cfg.abilities[a]
+        ab[i] = (C.ABILITY_USES.index(A["use"]), A["n"], A["gold"], int(A["own_brewer_only"]))
+    bc = np.array([[b["count"], b["cost"], C.KIND_CODE[b["kind"]], int(b["infinite"]),
+                    C.BREWERY_EFFECTS.index(b["effect"]), b["amount"],
+                    C.COMMON.index(b["target"]) if b["target"] else -1, ing_code(b["ingredient"]),
+                    ing_code(b["spell_cost"]), b["spell_n"]] for b in cfg.brewery], np.int64)
+    evt = np.array([[e["count"], e["cost"], C.EVENT_KINDS.index(e["kind"]), int(e["brewer"]), ing_code(e["pay_kind"]),
+                     e["pay_n"], e["gain_gold"], e["gain_vp"], C.GAIN_KINDS.index(e["gain_kind"]), e["gain_n"],
+                     e["gain_recipes"]] for e in cfg.events], np.int64)
+    width = max(len(r["need_idx"]) for r in cfg.recipes)
+    rc = np.full((len(cfg.recipes), RC_NEED + width), -1, np.int64)
+    for i, r in enumerate(cfg.recipes):
+        rc[i, :RC_NEED] = (int(r["deck"] == "spice"), *r["chars"], r["vp"], r["gold"], len(r["need_idx"]))
+        rc[i, RC_NEED:RC_NEED + len(r["need_idx"])] = r["need_idx"]
+    jd = np.array([[j["p"], j["pd"], j["s"], j["sd"], j["vp"], int(j["corrupt"])] for j in cfg.judges], np.int64)
+    pol_kind = np.array([POL_RANDOM if q["kind"] == "random" else POL_PLANNER for q in cfg.policies], np.int64)
+    pol_w = np.array([[q[k] for k in WEIGHTS] for q in cfg.policies], np.float64)
+    pol_y = np.array([[q["yields"][k] for k in (*C.BREWERY_EFFECTS, "gain_once")] for q in cfg.policies], np.float64)
+    return Rules(p=p, race=race, ab=ab, bc=bc, evt=evt, rc=rc, jd=jd, pol_kind=pol_kind, pol_w=pol_w, pol_y=pol_y)
 
 
-class Rng:
-    """One SplitMix64 stream (sim.core.rng.next_u64 / randint semantics)."""
-
-    __slots__ = ("s",)
-
-    def __init__(self, state: int):
-        self.s = state
-
-    def next(self) -> int:
-        self.s = (self.s + GOLDEN) & MASK
-        return mix64(self.s)
-
-    def randint(self, n: int) -> int:
-        return ((self.next() >> 32) * n) >> 32
-
-    def uniform(self) -> float:
-        return (self.next() >> 11) * (1.0 / 9007199254740992.0)
-
-    def shuffle(self, arr: list) -> None:
-        for k in range(len(arr) - 1, 0, -1):
-            j = self.randint(k + 1)
-            arr[k], arr[j] = arr[j], arr[k]
-
-    def choice(self, seq):
-        return seq[self.randint(len(seq))]
-
-
-class Card:
-    __slots__ = ("key", "bc", "kind", "infinite", "locked", "own", "gnome", "upgrades", "spell_used")
-
-    def __init__(self, key: str, bc: int, kind: str, infinite: bool):
-        self.key = key  # common card name, ability id, or brewery card id
-        self.bc = bc  # brewery card type index, -1 for race cards
-        self.kind = kind  # "action" | "upgrade" | "housing" | "free" | "spell" | "passive" | "stores"
-        self.infinite = infinite
-        self.locked = False
-        self.own = 0  # own brewers on the card this year
-        self.gnome = 0  # migrant gnomes on the card this year
-        self.upgrades: list[int] = []  # brewery card type indices under this card
-        self.spell_used = False
+def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 1) -> State:
+    n = C.MAX_PLAYERS
+    return State(
+        g=np.zeros(C.N_G, np.int64),
+        piles=np.zeros((C.N_PILES, C.PILE_W), np.int64),
+        n_pile=np.zeros(C.N_PILES, np.int64),
+        rows=np.full((C.N_ROWS, C.MAX_ROW), -1, np.int64),
+        pl=np.zeros((n, C.N_PL), np.int64),
+        inv=np.zeros((n, C.N_INGS), np.int64),
+        book=np.zeros((n, C.MAX_BOOK), np.int64),
+        quests=np.zeros((n, C.MAX_QUESTS), np.int64),
+        est=np.zeros((n, C.MAX_CARDS, C.N_CF), np.int64),
+        ups=np.zeros((n, C.MAX_CARDS, C.MAX_UP), np.int64),
+        beers=np.zeros((n, C.MAX_BEERS, C.N_BF), np.int64),
+        order=np.zeros(n, np.int64),
+        rng=np.zeros(1 + n, np.uint64),
+        moves=np.zeros((C.MAX_MOVES, C.MOVE_W), np.int64),
+        flags=np.zeros(4, np.int64),
+        tmp=np.zeros((8, 256), np.int64),
+        ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
+        rnd=np.zeros((max(rounds_capacity, 1), ROUND_COLS), np.int64),
+        trace=np.zeros((max(trace_capacity, 1), TRACE_W), np.int64),
+        wins=np.zeros(n, np.float64),
+    )
 
 
-class Player:
-    __slots__ = ("seat", "race", "ability", "policy", "gold", "vp", "ribbons", "stamp", "inv", "book",
-                 "own_total", "own_avail", "gnome_avail", "housing", "own_out", "gnomes_out", "sacrificed",
-                 "estate", "bribe", "quest_cards", "beers", "stats", "extra_gold_setup")
+# ----------------------------------------------------------------------------- queries
+# Small read-only questions about a state, shared by the rules and the bots.
 
-    def __init__(self, seat: int, race: int, ability: str, policy: int):
-        self.seat = seat
-        self.race = race
-        self.ability = ability
-        self.policy = policy
-        self.gold = 0
-        self.vp = 0
-        self.ribbons = 0
-        self.stamp = 0  # scoring-disk stacking: higher = on top
-        self.inv = [0] * C.N_INGS
-        self.book: list[int] = []
-        self.own_total = 0  # own brewers in the game (Chaos Wytch sacrifices lower it)
-        self.own_avail = 0  # own brewers on the race card
-        self.gnome_avail = 0  # migrant gnomes on the race card
-        self.housing = 0  # gnomes in Gnome Housing
-        self.own_out = 0  # own brewers passed, on quests or on judges (back in winter)
-        self.gnomes_out = 0  # gnomes passed into the supply this year are not counted; gnomes on cards
-        self.sacrificed = 0  # Chaos Wytch brewers on Dark Sacrifice this year (leave the game in winter)
-        self.estate: list[Card] = []
-        self.bribe = None  # (judge slot, gold) or None
-        self.quest_cards: list[int] = []  # brewer quests held until winter (event type indices)
-        self.beers: list[list] = []  # this year's beers: [barrel, spices, chars, vp, gold, ribbon]
-        self.stats = dict.fromkeys(C.PLAYER_STATS, 0)
-
-    def card(self, key: str):
-        for c in self.estate:
-            if c.key == key:
-                return c
-        return None
-
-    def on_race_card(self) -> int:
-        return self.own_avail + self.gnome_avail
+from sim.core.jit import jit, jit_inline  # noqa: E402
 
 
-class Game:
-    __slots__ = ("cfg", "n", "players", "order", "year", "game_id", "seed", "bdeck", "bdisc", "brow", "edeck",
-                 "edisc", "erow", "rdeck", "rdisc", "roffer", "jdeck", "judges", "jbox", "shadow", "bribes",
-                 "ogre", "gnome_supply", "rng", "pol_rng", "log", "trace", "decisions", "stamp", "box_brewery",
-                 "corrupt", "policies", "judged", "phase", "turn_flags", "turns", "bots", "year_vp")
+@jit_inline
+def find_card(S, seat, key):
+    """Index of the first estate card with this key, or -1."""
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        if S.est[seat, ci, C.CF_KEY] == key:
+            return ci
+    return -1
 
-    def __init__(self, cfg, game_id: int, seed: int):
-        self.cfg = cfg
-        self.game_id = game_id
-        self.seed = seed
-        self.year = 1
-        self.players: list[Player] = []
-        self.order: list[int] = []
-        self.bdeck: list[int] = []
-        self.bdisc: list[int] = []
-        self.brow: list[int] = []
-        self.edeck: list[int] = []
-        self.edisc: list[int] = []
-        self.erow: list[int] = []
-        self.rdeck = {"barrel": [], "spice": []}
-        self.rdisc = {"barrel": [], "spice": []}
-        self.roffer = {"barrel": [], "spice": []}
-        self.jdeck: list[int] = []
-        self.judges: list[int] = []
-        self.jbox: list[int] = []  # used / removed judges
-        self.shadow: list[int] = []  # Dark Elf's face-down judges
-        self.bribes: dict[int, tuple[int, int]] = {}  # judge slot -> (seat, gold)
-        self.ogre: dict[int, int] = {}  # judge slot -> Ogre seat
-        self.gnome_supply = 0
-        self.log: list[tuple] = []
-        self.year_vp: list[list[int]] = []  # every seat's VP after each year's fall scoring
-        self.trace = None  # list of lines when replaying
-        self.decisions = 0
-        self.stamp = 0
-        self.box_brewery = 0  # Dark Sacrifice: brewery cards returned to the box
-        self.judged = 0
-        self.phase = 0
-        self.turns = 0
+
+@jit
+def n_upgrades(S, R, seat, ci, effect):
+    """Sum of the amounts of the upgrades with this effect under estate card ci (0 for -1)."""
+    if ci < 0:
+        return 0
+    tot = 0
+    for u in range(S.est[seat, ci, C.CF_N_UP]):
+        t = S.ups[seat, ci, u]
+        if R.bc[t, BC_EFFECT] == effect:
+            tot += R.bc[t, BC_AMOUNT]
+    return tot
+
+
+@jit_inline
+def race_num(S, R, seat, field):
+    return R.race[S.pl[seat, C.PL_RACE], field]
+
+
+@jit_inline
+def has_ability(S, seat, ability):
+    return S.pl[seat, C.PL_ABILITY] == ability
+
+
+@jit_inline
+def on_race_card(S, seat):
+    return S.pl[seat, C.PL_OWN_AVAIL] + S.pl[seat, C.PL_GNOME_AVAIL]
+
+
+@jit
+def book_max(S, R, seat):
+    return race_num(S, R, seat, RF_STUDY_MAX) + n_upgrades(S, R, seat, find_card(S, seat, C.STUDY), C.E_BOOK_MAX)
+
+
+@jit
+def stores_cap(S, R, seat):
+    return race_num(S, R, seat, RF_STORES) + n_upgrades(S, R, seat, find_card(S, seat, C.WINTER_STORES), C.E_STORES)
+
+
+@jit
+def max_beers(S, R, seat):
+    ci = find_card(S, seat, C.BREWERY)
+    if ci < 0:
+        return 0
+    return (R.p[P_BASE_BEERS] + S.est[seat, ci, C.CF_OWN] + S.est[seat, ci, C.CF_GNOME]
+            + n_upgrades(S, R, seat, ci, C.E_BEERS))
+
+
+@jit
+def trader_mult(S, R, owner):
+    return race_num(S, R, owner, RF_TRADER_MULT) + n_upgrades(S, R, owner, find_card(S, owner, C.MAGIC_TRADER),
+                                                              C.E_TRADER_MULT)
+
+
+@jit
+def mash_mult(S, R, owner):
+    m = race_num(S, R, owner, RF_MASH_MULT) + n_upgrades(S, R, owner, find_card(S, owner, C.MASH_HOUSE), C.E_MASH_MULT)
+    if has_ability(S, owner, C.AB_MASH_STOMPER):
+        m += R.ab[C.AB_MASH_STOMPER, AF_N]
+    return m
+
+
+@jit
+def study_draw(S, R, owner):
+    return R.p[P_STUDY_DRAW] + n_upgrades(S, R, owner, find_card(S, owner, C.STUDY), C.E_STUDY_DRAW)
+
+
+@jit_inline
+def class_range(klass):
+    """Ingredient range [lo, hi) of a class code (CL_*), or of one ingredient code."""
+    if klass == C.CL_GRAIN:
+        return 0, 3
+    if klass == C.CL_WORT:
+        return 3, 6
+    if klass == C.CL_MAGIC:
+        return 6, 9
+    if klass == C.CL_ANY:
+        return 0, 9
+    return klass, klass + 1
+
+
+@jit
+def have(S, seat, klass, n):
+    """Can seat pay n ingredients of a class or one ingredient (code), mana weed standing in?"""
+    lo, hi = class_range(klass)
+    tot = S.inv[seat, C.MANA]
+    for i in range(lo, hi):
+        if i != C.MANA:
+            tot += S.inv[seat, i]
+    return tot >= n
+
+
+@jit
+def recipe_needs_payable(R, inv, recipes, k):
+    """Whether inv pays the needs of the first k recipes together (mana weed standing in)."""
+    short = 0
+    for i in range(C.N_INGS - 1):
+        cnt = 0
+        for a in range(k):
+            r = recipes[a]
+            for t in range(R.rc[r, RC_NEED_N]):
+                if R.rc[r, RC_NEED + t] == i:
+                    cnt += 1
+        if inv[i] < cnt:
+            short += cnt - inv[i]
+    return short <= inv[C.MANA]
+
+
+@jit
+def pay_recipe_needs(R, inv, recipes, k):
+    for a in range(k):
+        r = recipes[a]
+        for t in range(R.rc[r, RC_NEED_N]):
+            i = R.rc[r, RC_NEED + t]
+            if inv[i] > 0:
+                inv[i] -= 1
+            else:
+                inv[C.MANA] -= 1
