@@ -32,14 +32,68 @@ import numpy as np
 from sim.core.jit import jit, jit_inline
 
 from . import constants as C
-from .state import (AF_GOLD, AF_N, BC_AMOUNT, BC_COST, BC_EFFECT, BC_INFINITE, BC_ING, BC_KIND, BC_SPELL_COST, BC_SPELL_N,
-                    BC_TARGET, EF_BREWER, EF_COST, EF_GAIN_GOLD, EF_GAIN_KIND, EF_GAIN_N, EF_GAIN_VP, EF_KIND,
-                    EF_PAY_KIND, EF_PAY_N, JF_P, JF_PD, JF_VP, P_CLEAR_DRAFT_N, P_DRAFT_ROW, P_MAX_SPICES,
-                    P_OFFERING_ROW, P_YEARS, RC_C0, RC_GOLD, RC_NEED, RC_NEED_N, RC_SPICE, RC_VP, RF_GRAIN_YIELD,
-                    RF_TRADER_COST, W_ACTION, W_BREWER, W_BRIBE_SHARE, W_ESTATE, W_FINISH, W_GOLD_KEEP, W_GRAIN,
-                    W_JUDGE_CHASE, W_MAGIC, W_MIN_GAIN, W_NEED_BONUS, W_RESEARCH, W_RESERVE, W_SLACK, W_UNFINISHED,
-                    W_VP, W_WORT, Y_GAIN_ONCE, class_range, find_card, mash_mult, max_beers, on_race_card,
-                    trader_mult)
+from .state import (
+    AF_GOLD,
+    AF_N,
+    BC_AMOUNT,
+    BC_COST,
+    BC_EFFECT,
+    BC_INFINITE,
+    BC_ING,
+    BC_KIND,
+    BC_SPELL_COST,
+    BC_SPELL_N,
+    BC_TARGET,
+    EF_BREWER,
+    EF_COST,
+    EF_GAIN_GOLD,
+    EF_GAIN_KIND,
+    EF_GAIN_N,
+    EF_GAIN_VP,
+    EF_KIND,
+    EF_PAY_KIND,
+    EF_PAY_N,
+    JF_P,
+    JF_PD,
+    JF_VP,
+    P_CLEAR_DRAFT_N,
+    P_DRAFT_ROW,
+    P_MAX_SPICES,
+    P_OFFERING_ROW,
+    P_YEARS,
+    RC_C0,
+    RC_GOLD,
+    RC_NEED,
+    RC_NEED_N,
+    RC_SPICE,
+    RC_VP,
+    RF_GRAIN_YIELD,
+    RF_TRADER_COST,
+    W_ACTION,
+    W_BREWER,
+    W_BRIBE_SHARE,
+    W_ESTATE,
+    W_FINISH,
+    W_GOLD_KEEP,
+    W_GRAIN,
+    W_JUDGE_CHASE,
+    W_MAGIC,
+    W_MIN_GAIN,
+    W_NEED_BONUS,
+    W_RESEARCH,
+    W_RESERVE,
+    W_SLACK,
+    W_UNFINISHED,
+    W_VP,
+    W_WORT,
+    Y_GAIN_ONCE,
+    class_range,
+    find_card,
+    mash_mult,
+    max_beers,
+    on_race_card,
+    trader_mult,
+)
 
 BotState = namedtuple("BotState", "mem plan fv cand jv fsc isc fsm")
 
@@ -1206,12 +1260,14 @@ def trader_count(S, R, B, seat, mult, cost):
 
 @jit
 def guild_hire(S, R, B, seat):
+    sync(S, B, seat)
     return S.pl[seat, C.PL_GOLD] >= 2 + wt(S, R, seat, W_GOLD_KEEP)
 
 
 @jit
 def scroll_deck(S, R, B, seat):
     """0 = barrel deck while barrels are fewer than half the spices, else 1 = spice deck."""
+    sync(S, B, seat)
     nb = 0
     n = S.pl[seat, C.PL_N_BOOK]
     for a in range(n):
