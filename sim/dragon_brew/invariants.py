@@ -1,64 +1,126 @@
-"""Dragon Brew invariants, checked after every phase when `check=True`:
-no negative gold or ingredients or brewer counts; cards conserved (Brewery 68 incl. those
-sacrificed to the box, Event 68, recipes 102, judges 42); migrant gnomes conserved (10);
-each judge awards at most once (ribbons == judges won, one per beer); the year within bounds."""
+"""Dragon Brew invariants, checked after every phase by `simulate --check` and by the tests:
+no negative gold, ingredients or brewer counts; cards conserved (Brewery 68 including those
+sacrificed to the box, Event 68, recipes 102, judges 42); migrant gnomes conserved (10); each
+judge awards at most once (ribbons == judges won, no more ribboned beers than judges); bribe
+tokens agree with the judges; the year within bounds; spring ends with no brewer on a race card.
 
-from __future__ import annotations
+`check_all` returns 0 when the state is sound, else the code of the first broken rule
+(VIOLATIONS names them).
+"""
 
-from sim.core.errors import InvariantViolation
+from sim.core.jit import jit
 
 from . import constants as C
+from .state import BC_COUNT, EF_COUNT, P_GNOME_LIMIT, P_YEARS, on_race_card
+
+VIOLATIONS = (
+    "ok", "negative gold, ingredient or brewer count", "ribbons differ from judges won",
+    "more ribboned beers than judges", "brewery cards not conserved", "event cards not conserved",
+    "recipe cards not conserved", "a recipe held twice", "judges not conserved", "migrant gnomes not conserved",
+    "year out of bounds", "spring ended with brewers on a race card", "bribe token and judge disagree",
+)
+(OK, NEGATIVE, RIBBONS, RIBBONED, BREWERY, EVENTS, RECIPES, TWICE, JUDGES, GNOMES, YEAR, SPRING, BRIBES) = range(13)
 
 
-def check_game(g, phase: str):
-    def fail(msg):
-        raise InvariantViolation("dragon_brew", g.seed, g.game_id, msg, phase)
+@jit
+def check_all(S, R, phase):
+    n = S.g[C.G_N]
+    for s in range(n):
+        if player_negative(S, s):
+            return NEGATIVE
+        if S.pl[s, C.PL_RIBBONS] != S.pl[s, C.PL_STATS + C.ST_JUDGES_WON]:
+            return RIBBONS
+        won = 0
+        for x in range(S.pl[s, C.PL_N_BEERS]):
+            won += S.beers[s, x, C.BF_WON]
+        if won > S.g[C.G_N_JUDGES]:
+            return RIBBONED
+    if count_brewery(S, R) != R.bc[:, BC_COUNT].sum():
+        return BREWERY
+    if count_events(S, R) != R.evt[:, EF_COUNT].sum():
+        return EVENTS
+    k = recipes_held(S, R)
+    if k < 0:
+        return TWICE
+    if k != R.rc.shape[0]:
+        return RECIPES
+    nj = S.n_pile[C.PILE_JDECK] + S.n_pile[C.PILE_JBOX] + S.g[C.G_N_JUDGES] + S.g[C.G_N_SHADOW]
+    if nj != R.jd.shape[0]:
+        return JUDGES
+    gn = S.g[C.G_GNOME_SUPPLY]
+    for s in range(n):
+        gn += S.pl[s, C.PL_GNOME_AVAIL] + S.pl[s, C.PL_HOUSING]
+        for ci in range(S.pl[s, C.PL_N_CARDS]):
+            gn += S.est[s, ci, C.CF_GNOME]
+    if gn != R.p[P_GNOME_LIMIT] or S.g[C.G_GNOME_SUPPLY] < 0:
+        return GNOMES
+    if not 1 <= S.g[C.G_YEAR] <= R.p[P_YEARS]:
+        return YEAR
+    if phase == 1:
+        for s in range(n):
+            if on_race_card(S, s) > 0:
+                return SPRING
+    for slot in range(S.g[C.G_N_JUDGES]):
+        q = S.rows[C.ROW_BRIBE_SEAT, slot]
+        if q >= 0 and (S.pl[q, C.PL_BRIBE_SLOT] != slot or S.pl[q, C.PL_BRIBE_GOLD] != S.rows[C.ROW_BRIBE_GOLD, slot]):
+            return BRIBES
+    return OK
 
-    cfg = g.cfg
-    for p in g.players:
-        if p.gold < 0:
-            fail(f"seat {p.seat} has negative gold {p.gold}")
-        if min(p.inv) < 0:
-            fail(f"seat {p.seat} has a negative ingredient {p.inv}")
-        for name in ("own_avail", "gnome_avail", "housing", "own_total", "own_out"):
-            if getattr(p, name) < 0:
-                fail(f"seat {p.seat} has negative {name}")
-        if any(c.own < 0 or c.gnome < 0 for c in p.estate):
-            fail(f"seat {p.seat} has a card with negative brewers")
-        if p.ribbons != p.stats["judges_won"]:
-            fail(f"seat {p.seat}: ribbons {p.ribbons} != judges won {p.stats['judges_won']}")
-        if sum(1 for b in p.beers if b[5]) > len(g.judges):
-            fail(f"seat {p.seat}: more ribboned beers than judges")
-    # brewery cards
-    n_b = len(g.bdeck) + len(g.bdisc) + sum(1 for t in g.brow if t >= 0) + g.box_brewery
-    for p in g.players:
-        for c in p.estate:
-            n_b += (1 if c.bc >= 0 else 0) + len(c.upgrades)
-    if n_b != sum(c["count"] for c in cfg.brewery):
-        fail(f"brewery cards not conserved: {n_b}")
-    n_e = len(g.edeck) + len(g.edisc) + sum(1 for t in g.erow if t >= 0) + sum(len(p.quest_cards) for p in g.players)
-    if n_e != sum(c["count"] for c in cfg.events):
-        fail(f"event cards not conserved: {n_e}")
-    n_r = sum(len(g.rdeck[d]) + len(g.rdisc[d]) + sum(1 for r in g.roffer[d] if r >= 0) for d in ("barrel", "spice"))
-    n_r += sum(len(p.book) for p in g.players)
-    if n_r != len(cfg.recipes):
-        fail(f"recipe cards not conserved: {n_r}")
-    for p in g.players:
-        if len(set(p.book)) != len(p.book):
-            fail(f"seat {p.seat} holds a recipe twice")
-    n_j = len(g.jdeck) + len(g.judges) + len(g.jbox) + len(g.shadow)
-    if n_j != len(cfg.judges):
-        fail(f"judges not conserved: {n_j}")
-    gn = g.gnome_supply + sum(p.gnome_avail + p.housing + sum(c.gnome for c in p.estate) for p in g.players)
-    if gn != cfg.params["gnome_limit"]:
-        fail(f"migrant gnomes not conserved: {gn}")
-    if g.gnome_supply < 0:
-        fail("negative gnome supply")
-    if not 1 <= g.year <= cfg.params["years"]:
-        fail(f"year {g.year} out of bounds")
-    if phase == "spring" and any(p.on_race_card() for p in g.players):
-        fail("spring ended with brewers on a race card")
-    for slot, (seat, amt) in g.bribes.items():
-        if g.players[seat].bribe != (slot, amt):
-            fail("bribe token and judge disagree")
-    _ = C
+
+@jit
+def player_negative(S, s):
+    if S.pl[s, C.PL_GOLD] < 0:
+        return True
+    for i in range(C.N_INGS):
+        if S.inv[s, i] < 0:
+            return True
+    for f in (C.PL_OWN_AVAIL, C.PL_GNOME_AVAIL, C.PL_HOUSING, C.PL_OWN_TOTAL, C.PL_OWN_OUT):
+        if S.pl[s, f] < 0:
+            return True
+    for ci in range(S.pl[s, C.PL_N_CARDS]):
+        if S.est[s, ci, C.CF_OWN] < 0 or S.est[s, ci, C.CF_GNOME] < 0:
+            return True
+    return False
+
+
+@jit
+def count_brewery(S, R):
+    k = S.n_pile[C.PILE_BDECK] + S.n_pile[C.PILE_BDISC] + S.g[C.G_BOX_BREWERY]
+    for i in range(C.MAX_ROW):
+        if S.rows[C.ROW_BREWERY, i] >= 0:
+            k += 1
+    for s in range(S.g[C.G_N]):
+        for ci in range(S.pl[s, C.PL_N_CARDS]):
+            k += S.est[s, ci, C.CF_N_UP] + (1 if S.est[s, ci, C.CF_BC] >= 0 else 0)
+    return k
+
+
+@jit
+def count_events(S, R):
+    k = S.n_pile[C.PILE_EDECK] + S.n_pile[C.PILE_EDISC]
+    for i in range(C.MAX_ROW):
+        if S.rows[C.ROW_EVENT, i] >= 0:
+            k += 1
+    for s in range(S.g[C.G_N]):
+        k += S.pl[s, C.PL_N_QUESTS]
+    return k
+
+
+@jit
+def recipes_held(S, R):
+    """Recipe cards in decks, discards, the offering and the books; -1 if a book holds one twice."""
+    k = 0
+    for pile in (C.PILE_RDECK_BARREL, C.PILE_RDECK_SPICE, C.PILE_RDISC_BARREL, C.PILE_RDISC_SPICE):
+        k += S.n_pile[pile]
+    for d in range(2):
+        for i in range(C.MAX_ROW):
+            if S.rows[C.ROW_OFFER_BARREL + d, i] >= 0:
+                k += 1
+    for s in range(S.g[C.G_N]):
+        nb = S.pl[s, C.PL_N_BOOK]
+        for a in range(nb):
+            for b in range(a):
+                if S.book[s, a] == S.book[s, b]:
+                    return -1
+        k += nb
+    return k

@@ -1,82 +1,142 @@
-"""Dragon Brew game driver: plays games and fills the rows of the games/players/events tables.
+"""Dragon Brew game flow for a batch of games: three years of spring, fall and winter per game.
+`run_chunk` is the compiled entry point; sim/dragon_brew/__init__.py wraps it.
 
-Unlike Dwarfest and Brewin' USA this engine is plain Python (see docs/games/dragon_brew.md,
-"Engine"): the game has 19 asymmetric races, five kinds of estate cards and a recursive action
-model (Horse Guests, Servant Spell, Spell Book, Black Market, Chaos Spell) that was written for
-correctness first. A game is still a pure function of (data, seed, game_id, policies, options).
+Output columns are preallocated by the caller. A chunk stops early (returning the number of
+games completed) when the event or rounds buffer could overflow, so nothing is ever truncated.
 """
 
-from __future__ import annotations
+from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
+from sim.core.jit import jit
+from sim.core.rng import STREAM_DECKS, STREAM_POLICY, shuffle, stream_seed
+from sim.core.rounds import record_round
 
 from . import constants as C
-from .policies import make_bot
-from .rules import new_game, play
-from .state import Rng, stream_seed
+from . import invariants as inv
+from . import rules as ru
+from .state import P_YEARS
+
+N_GAME_COLS = 8  # game_id, n_players, years, decisions, end reason, winners, judges awarded, spring turns
+N_PLAYER_COLS = 6 + len(C.PLAYER_STATS)  # game_id, seat, race, policy, VP, rank, statistics
 
 
-def assign_races(cfg, seed: int, game_id: int, n: int, options: dict | None) -> list[int]:
-    """Races for the seats of one game, from their own stream (STREAM_FACTIONS): by default n
-    distinct races drawn uniformly and seated in random order; `factions` limits the pool;
-    `lineup` fixes the races seat by seat (seat 0 first)."""
-    ids = cfg.race_ids
-    options = options or {}
-    if options.get("lineup"):
-        lineup = list(options["lineup"])
-        return [ids.index(lineup[s % len(lineup)]) for s in range(n)]
-    pool = [ids.index(f) for f in options["factions"]] if options.get("factions") else list(range(len(ids)))
-    rng = Rng(stream_seed(seed, game_id, C.STREAM_FACTIONS, 0))
-    pool = list(pool)
-    rng.shuffle(pool)
-    return pool[:n]
+@jit
+def assign_races(S, seed, game_id, n, pool, lineup, out):
+    """Races for the seats of one game: `lineup` (if not empty) fixes them seat by seat; else n
+    distinct races of `pool`, drawn uniformly and seated in random order from their own stream
+    (STREAM_FACTIONS), so decks and bots are undisturbed by the race pool."""
+    if lineup.shape[0] > 0:
+        for s in range(n):
+            out[s] = lineup[s % lineup.shape[0]]
+        return
+    tmp = S.tmp[6]
+    for k in range(pool.shape[0]):
+        tmp[k] = pool[k]
+    S.rng[0] = stream_seed(seed, game_id, C.STREAM_FACTIONS, 0)
+    shuffle(tmp, pool.shape[0], S.rng, 0)
+    for s in range(n):
+        out[s] = tmp[s]
 
 
-def assign_policies(game_id: int, n: int, seat_policies: list[int]) -> list[int]:
-    """Rotate the policy list across seats game by game (every bot sits in every seat)."""
-    return [seat_policies[(s + game_id) % len(seat_policies)] for s in range(n)]
+@jit
+def start_game(S, R, seed, game_id, n, seat_policies, pool, lineup):
+    races, pols = S.tmp[16], S.tmp[17]
+    assign_races(S, seed, game_id, n, pool, lineup, races)
+    for s in range(n):  # every bot sits in every seat: the policy list rotates game by game
+        pols[s] = seat_policies[(s + game_id) % seat_policies.shape[0]]
+    S.rng[0] = stream_seed(seed, game_id, STREAM_DECKS, 0)
+    for s in range(C.MAX_PLAYERS):
+        S.rng[1 + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
+    S.g[C.G_GAME] = game_id
+    S.g[C.G_OVERFLOW] = 0
+    S.g[C.G_VIOLATION] = 0
+    ru.setup(S, R, n, races, pols)
 
 
-def play_one(cfg, seed, game_id, n, seat_policies, options=None, check=None, trace=False, races=None):
-    races = races if races is not None else assign_races(cfg, seed, game_id, n, options)
-    pols = assign_policies(game_id, n, seat_policies)
-    g = new_game(cfg, seed, game_id, races, pols)
-    g.bots = [make_bot(cfg, pols[s], g.pol_rng[s]) for s in range(n)]
-    if trace:
-        g.trace = []
-        from .rules import judge_text, race_name
-
-        g.trace.append("Seats (turn order of year 1): " + ", ".join(
-            f"{p.seat} {race_name(g, p)} [{cfg.policies[p.policy]['id']}] {p.gold} gold {p.own_avail} brewers"
-            for p in g.players))
-        g.trace.append("Judges: " + "; ".join(judge_text(g, j) for j in g.judges))
-    rank, winners = play(g, check)
-    return g, rank, winners
+@jit
+def checked(S, R, check, phase):
+    """Under --check: record the first broken invariant; True if the game must stop."""
+    if S.g[C.G_OVERFLOW]:
+        return True
+    if check:
+        v = inv.check_all(S, R, phase)
+        if v:
+            S.g[C.G_VIOLATION] = v
+            S.g[C.G_PHASE] = phase
+            return True
+    return False
 
 
-def run_games(cfg, seed, first_game, n_games, player_counts, seat_policies, options=None, check=None,
-              progress=None):
-    """Play games first_game.. and return (games rows, players rows, events rows, rounds rows)
-    as lists of tuples; rounds rows are (game_id, seat, year, VP after that year's fall)."""
-    games, players, events, rounds = [], [], [], []
-    step = 0
+@jit
+def play_game(S, R, B, check):
+    """Play the set-up game to its end; returns the number of winners (0 if it stopped)."""
+    while True:
+        ru.spring(S, R, B)
+        if checked(S, R, check, 1):
+            return 0
+        ru.fall(S, R, B)
+        at = record_round(S.rnd, S.g[C.G_ROUNDS], S.g[C.G_GAME], S.g[C.G_YEAR], S.pl, C.PL_VP, S.g[C.G_N])
+        if at < 0:
+            S.g[C.G_OVERFLOW] = 1
+            return 0
+        S.g[C.G_ROUNDS] = at
+        if checked(S, R, check, 2):
+            return 0
+        if S.g[C.G_YEAR] >= R.p[P_YEARS]:
+            break
+        S.g[C.G_YEAR] += 1
+        ru.winter(S, R, B)
+        if checked(S, R, check, 3):
+            return 0
+    S.g[C.G_PHASE] = 4
+    return ru.final_ranking(S)
+
+
+@jit
+def run_chunk(S, R, B, seed, first_game, n_games, player_counts, seat_policies, pool, lineup, games, players,
+              wins_out, events_per_game_max, check):
+    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
+    Returns (games done, player rows, event rows, status). Rounds rows of the games played are
+    left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py)."""
+    S.g[C.G_EV] = 0
+    S.g[C.G_ROUNDS] = 0
+    ev_rows = 0
+    prow = 0
+    years = R.p[P_YEARS]
     for i in range(n_games):
+        if (S.ev.shape[0] - ev_rows < events_per_game_max
+                or S.rnd.shape[0] - S.g[C.G_ROUNDS] < C.MAX_PLAYERS * years):
+            return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
-        n = player_counts[game_id % len(player_counts)]
-        g, rank, winners = play_one(cfg, seed, game_id, n, seat_policies, options, check)
-        games.append((game_id, n, g.cfg.params["years"], g.decisions, 0, len(winners), g.judged, g.turns))
-        for p in g.players:
-            st = p.stats
-            st["ribbons"] = p.ribbons
-            st["gold"] = p.gold
-            st["estate_size"] = len(p.estate)
-            players.append((game_id, p.seat, p.race, p.policy, p.vp, rank[p.seat],
-                            1.0 / len(winners) if p.seat in winners else 0.0,
-                            *[st[k] for k in C.PLAYER_STATS]))
-        for seat, year, card, kind, amount in g.log:
-            events.append((game_id, seat, year, card, kind, amount))
-        for year, vps in enumerate(g.year_vp, start=1):
-            rounds.extend((game_id, seat, year, vp) for seat, vp in enumerate(vps))
-        step += 1
-        if progress is not None and (step == 64 or i == n_games - 1):
-            progress(step)
-            step = 0
-    return games, players, events, rounds
+        n = player_counts[game_id % player_counts.shape[0]]
+        start_game(S, R, seed, game_id, n, seat_policies, pool, lineup)
+        winners = play_game(S, R, B, check)
+        if S.g[C.G_OVERFLOW] or S.g[C.G_EV] - ev_rows > events_per_game_max:
+            return i, prow, ev_rows, STATUS_OVERFLOW
+        if S.g[C.G_VIOLATION]:
+            return i, prow, ev_rows, STATUS_VIOLATION
+        ev_rows = S.g[C.G_EV]
+        for s in range(n):
+            S.pl[s, C.PL_STATS + C.ST_RIBBONS] = S.pl[s, C.PL_RIBBONS]
+            S.pl[s, C.PL_STATS + C.ST_GOLD] = S.pl[s, C.PL_GOLD]
+            S.pl[s, C.PL_STATS + C.ST_ESTATE_SIZE] = S.pl[s, C.PL_N_CARDS]
+            row = players[prow]
+            row[0] = game_id
+            row[1] = s
+            row[2] = S.pl[s, C.PL_RACE]
+            row[3] = S.pl[s, C.PL_POLICY]
+            row[4] = S.pl[s, C.PL_VP]
+            row[5] = S.pl[s, C.PL_RANK]
+            for k in range(len(C.PLAYER_STATS)):
+                row[6 + k] = S.pl[s, C.PL_STATS + k]
+            wins_out[prow] = S.wins[s]
+            prow += 1
+        g = games[i]
+        g[0] = game_id
+        g[1] = n
+        g[2] = years
+        g[3] = S.g[C.G_DECISIONS]
+        g[4] = 0
+        g[5] = winners
+        g[6] = S.g[C.G_JUDGED]
+        g[7] = S.g[C.G_TURNS]
+    return n_games, prow, ev_rows, STATUS_OK

@@ -18,7 +18,8 @@ from sim.core.rng import randint, shuffle
 
 from . import constants as C
 from . import planner as pn
-from .state import POL_RANDOM
+from .state import (P_CLEAR_DRAFT_N, P_DRAFT_ROW, P_OFFERING_ROW, POL_RANDOM, RC_SPICE, class_range,
+                    pay_recipe_needs, recipe_needs_payable)
 
 OFFER, DECK = 0, 100
 
@@ -63,7 +64,7 @@ def spend(S, R, B, seat, klass, n, out):
     for i in range(C.N_INGS):
         inv[i] = S.inv[seat, i]
     k = 0
-    lo, hi = class_range(klass)
+    lo, hi = class_range(klass)  # a class code (CL_*)
     for _ in range(n):
         m = 0
         for i in range(lo, hi):
@@ -81,18 +82,6 @@ def spend(S, R, B, seat, klass, n, out):
                     break
                 r -= 1
     return k
-
-
-@jit_inline
-def class_range(klass):
-    """Ingredient index range [lo, hi) of a class code."""
-    if klass == C.CL_GRAIN:
-        return 0, 3
-    if klass == C.CL_WORT:
-        return 3, 6
-    if klass == C.CL_MAGIC:
-        return 6, 9
-    return 0, 9
 
 
 @jit
@@ -217,12 +206,12 @@ def clear_picks(S, R, B, seat, out_row, out_slot):
     """The draft cards to clear (row, slot): returns how many."""
     if not is_random(S, R, seat):
         return pn.clear_picks(S, R, B, seat, out_row, out_slot)
-    width = R.p[0 + 1]  # P_DRAFT_ROW
+    width = R.p[P_DRAFT_ROW]
     allpos = S.tmp[6]
     for i in range(2 * width):
         allpos[i] = i
     shuffle(allpos, 2 * width, S.rng, stream(seat))
-    k = min(R.p[4], 2 * width)  # P_CLEAR_DRAFT_N
+    k = min(R.p[P_CLEAR_DRAFT_N], 2 * width)
     for i in range(k):
         out_row[i] = allpos[i] // width
         out_slot[i] = allpos[i] % width
@@ -232,7 +221,7 @@ def clear_picks(S, R, B, seat, out_row, out_slot):
 @jit
 def offer_discards(S, R, B, seat, out_deck, out_pos):
     """The five offering cards to discard when clearing it (random bot only)."""
-    width = R.p[2]  # P_OFFERING_ROW
+    width = R.p[P_OFFERING_ROW]
     allpos = S.tmp[6]
     for i in range(2 * width):
         allpos[i] = i
@@ -249,7 +238,7 @@ def pick_recipe(S, R, B, seat, offer_only):
     """Where the next recipe comes from: OFFER + deck * MAX_ROW + pos, or DECK + deck."""
     if not is_random(S, R, seat):
         return pn.pick_recipe(S, R, B, seat, offer_only)
-    width = R.p[2]
+    width = R.p[P_OFFERING_ROW]
     m = 0
     for d in range(2):
         for i in range(width):
@@ -287,16 +276,19 @@ def brew(S, R, B, seat, maxn, out):
     k = 0
     for a in range(nb):
         b = book[a]
-        if R.rc[b, 0] != 0:  # RC_SPICE: a spice card
+        if R.rc[b, RC_SPICE] != 0:  # a spice card
             continue
         if k >= maxn:
             break
         for c in range(nb):
             s = book[c]
-            if R.rc[s, 0] == 0 or used[c]:
+            if R.rc[s, RC_SPICE] == 0 or used[c]:
                 continue
-            if can_pay_two(R, inv, b, s):
-                take_two(R, inv, b, s)
+            pair = S.tmp[3]
+            pair[0] = b
+            pair[1] = s
+            if recipe_needs_payable(R, inv, pair, 2):
+                pay_recipe_needs(R, inv, pair, 2)
                 used[c] = 1
                 out[k, 0] = b
                 out[k, 1] = s
@@ -305,32 +297,6 @@ def brew(S, R, B, seat, maxn, out):
                 k += 1
                 break
     return k
-
-
-@jit
-def can_pay_two(R, inv, b, s):
-    """Whether inv (mana weed standing in) pays the needs of recipes b and s together."""
-    short = 0
-    for i in range(C.N_INGS - 1):
-        k = 0
-        for r in (b, s):
-            for t in range(R.rc[r, 6]):  # RC_NEED_N
-                if R.rc[r, 7 + t] == i:
-                    k += 1
-        if inv[i] < k:
-            short += k - inv[i]
-    return short <= inv[C.MANA]
-
-
-@jit
-def take_two(R, inv, b, s):
-    for r in (b, s):
-        for t in range(R.rc[r, 6]):
-            i = R.rc[r, 7 + t]
-            if inv[i] > 0:
-                inv[i] -= 1
-            else:
-                inv[C.MANA] -= 1
 
 
 @jit

@@ -1,4 +1,5 @@
-"""Dragon Brew rules (paraphrased; the rulebook is the authority).
+"""Dragon Brew rules (paraphrased; the rulebook is the authority), as numba kernels on the
+arrays of state.py.
 
 A game is three years of Spring (turns clockwise until every brewer is assigned or passed), Fall
 (brew behind screens, present, judge left to right, collect profit) and Winter (reset, refresh,
@@ -11,1128 +12,1582 @@ action card, or pass it). Gnomes in Gnome Housing are never mandatory. A player 
 still takes turns (to draft) while others have brewers. The phase ends when no race card holds a
 brewer; the last placer finishes the turn.
 
-Moves (tuples; policies choose among `legal_moves`):
-  ("end",) ("clear_draft",) ("draft", row, slot) ("brewer", ci, src) ("pass", src)
-  ("guest", ci, seat, oci, src) ("sacrifice", ci, tci) ("ogre", ci, slot) ("spellbook", ci, seat, sci)
-  ("spell", ci) ("servant", ci, seat, oci) ("free", ci) ("bribe", slot, gold) ("house",)
-where ci indexes the player's estate, oci/sci another player's estate, src 0 = race card,
-1 = Gnome Housing, row 0 = Brewery row, 1 = Event row.
+Moves are rows of S.moves (kind, a, b, c, d), listed by `legal_moves` in a fixed order:
+  M_END; M_CLEAR; M_DRAFT row slot; M_SPELL ci; M_SERVANT ci q oci; M_FREE ci; M_BRIBE slot gold;
+  M_HOUSE; then per brewer source (0 race card, 1 Gnome Housing): M_BREWER ci src,
+  M_GUEST ci q oci src, M_SACRIFICE ci tci, M_OGRE ci slot, M_SPELLBOOK ci q sci, and M_PASS 0.
+ci indexes the player's estate, oci/sci seat q's estate; row 0 = Brewery row, 1 = Event row.
 """
 
-from __future__ import annotations
+from sim.core.jit import jit, jit_inline
+from sim.core.rng import shuffle
 
 from . import constants as C
-from .state import Card, Game, Player, Rng, stream_seed
+from . import policies as pol
+from .state import (BC_COUNT, EF_COUNT, P_CORRUPT_REMOVED, P_EXTRA_GOLD, P_GNOME_LIMIT, P_INFINITE,
+                    P_JUDGES_EXTRA, RF_ABILITY, RF_BARREL, RF_BREWERS, RF_GOLD, RF_GRAIN_YIELD, RF_MAX_PLAYERS,
+                    RF_MIN_PLAYERS, RF_WHEAT, AF_GOLD, AF_N, AF_OWN_ONLY, AF_USE, BC_AMOUNT, BC_COST, BC_EFFECT, BC_INFINITE, BC_ING, BC_KIND,
+                    BC_SPELL_COST, BC_SPELL_N, BC_TARGET, EF_BREWER, EF_COST, EF_GAIN_GOLD, EF_GAIN_KIND, EF_GAIN_N,
+                    EF_GAIN_RECIPES, EF_GAIN_VP, EF_KIND, EF_PAY_KIND, EF_PAY_N, JF_CORRUPT, JF_P, JF_PD, JF_S, JF_SD,
+                    JF_VP, P_CLEAR_DRAFT_COST, P_CLEAR_OFFERING_COST, P_CORRUPT, P_DRAFT_ROW, P_LC_ABILITY,
+                    P_LC_COMMON, P_LC_DRAFT_POOL, P_LC_EVENT, P_LC_JUDGE, P_LC_RECIPE, P_OFFERING_ROW, P_TIE_MIN_VP,
+                    P_WORT_PER_MASH, RC_C0, RC_GOLD, RC_NEED, RC_NEED_N, RC_SPICE, RC_VP, RF_TRADER_COST,
+                    book_max, find_card, has_ability, have, mash_mult, max_beers,
+                    on_race_card, pay_recipe_needs, race_num, recipe_needs_payable, stores_cap, study_draw, trader_mult)
 
-ACTION_COMMON = ("study", "brewery", "grain_fields", "magic_trader", "mash_house")
-ABILITY_ACTIONS = ("horse_guests", "dark_sacrifice", "gold_mine", "black_market", "mana_spell", "ogre_ruled",
-                   "borrower", "spell_book")
-NOT_BORROWABLE = ("horse_guests", "dark_sacrifice", "ogre_ruled", "spell_book", "brewery")
-FREE_ABILITIES = ("farmers_market", "sea_port", "drain_gnome")
 MAX_FREE_MOVES = 12  # bound on free actions/spells per turn (the rules set none; bots never need more)
+(LOG_DRAFT_BREWERY, LOG_DRAFT_EVENT, LOG_ABILITY, LOG_JUDGE_WON, LOG_JUDGE_SPLIT, LOG_BRIBE, LOG_BEER,
+ LOG_CLEAR_DRAFT, LOG_RESEARCH, LOG_SACRIFICE_CARD) = range(10)
+GNOME, OWN = 0, 1  # who take_brewer took
 
 
 # ----------------------------------------------------------------------------- logging
 
-def log(g: Game, p, kind: str, card: str, amount: int = 1):
-    g.log.append((p.seat if p is not None else -1, g.year, card, kind, amount))
-    if kind == "ability" and p is not None:
-        p.stats["ability_uses"] += 1
+@jit
+def log(S, seat, kind, card, amount):
+    """One events-table row (card = events-table card code, see state.P_LC_*)."""
+    i = S.g[C.G_EV]
+    if i >= S.ev.shape[0]:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    row = S.ev[i]
+    row[0] = S.g[C.G_GAME]
+    row[1] = seat
+    row[2] = S.g[C.G_YEAR]
+    row[3] = card
+    row[4] = kind
+    row[5] = amount
+    S.g[C.G_EV] = i + 1
+    if kind == LOG_ABILITY:
+        S.pl[seat, C.PL_STATS + C.ST_ABILITY_USES] += 1
 
 
-def say(g: Game, text: str):
-    if g.trace is not None:
-        g.trace.append(text)
+@jit_inline
+def log_ability(S, R, seat, ability, amount):
+    log(S, seat, LOG_ABILITY, R.p[P_LC_ABILITY] + ability, amount)
 
 
-def race_name(g, p):
-    return g.cfg.races[p.race]["name"]
+@jit
+def trace(S, seat, kind, a, b, c, d):
+    """One replay row (only when tracing: the trace buffer has more than one row)."""
+    cap = S.trace.shape[0]
+    if cap <= 1:
+        return
+    i = S.g[C.G_TRACE]
+    if i >= cap:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    row = S.trace[i]
+    row[0] = seat
+    row[1] = S.g[C.G_YEAR]
+    row[2] = kind
+    row[3] = a
+    row[4] = b
+    row[5] = c
+    row[6] = d
+    row[7] = S.g[C.G_DECISIONS]
+    S.g[C.G_TRACE] = i + 1
 
 
-# ----------------------------------------------------------------------------- decks
+@jit_inline
+def stat(S, seat, k, amount):
+    S.pl[seat, C.PL_STATS + k] += amount
 
-def draw(g: Game, deck: list, disc: list) -> int:
-    if not deck:
-        if not disc:
+
+@jit
+def score(S, seat, vp, source):
+    """Add VP (source = ST_VP_* statistic); the scoring disk lands on top of any on its space."""
+    if vp <= 0:
+        return
+    S.pl[seat, C.PL_VP] += vp
+    stat(S, seat, source, vp)
+    S.g[C.G_STAMP] += 1
+    S.pl[seat, C.PL_STAMP] = S.g[C.G_STAMP]
+
+
+# ----------------------------------------------------------------------------- piles and rows
+
+@jit_inline
+def push(S, pile, card):
+    S.piles[pile, S.n_pile[pile]] = card
+    S.n_pile[pile] += 1
+
+
+@jit
+def draw(S, deck, disc):
+    """Top card of a deck; an empty deck takes its shuffled discards first; -1 if both are empty."""
+    if S.n_pile[deck] == 0:
+        if S.n_pile[disc] == 0:
             return -1
-        deck.extend(disc)
-        disc.clear()
-        g.rng.shuffle(deck)
-    return deck.pop()
+        for k in range(S.n_pile[disc]):
+            S.piles[deck, k] = S.piles[disc, k]
+        S.n_pile[deck] = S.n_pile[disc]
+        S.n_pile[disc] = 0
+        shuffle(S.piles[deck], S.n_pile[deck], S.rng, 0)
+    S.n_pile[deck] -= 1
+    return S.piles[deck, S.n_pile[deck]]
 
 
-def draw_brewery(g):
-    return draw(g, g.bdeck, g.bdisc)
+@jit_inline
+def draw_recipe(S, deck):
+    """deck 0 = barrel, 1 = spice."""
+    return draw(S, C.PILE_RDECK_BARREL + deck, C.PILE_RDISC_BARREL + deck)
 
 
-def draw_event(g):
-    return draw(g, g.edeck, g.edisc)
+@jit_inline
+def recipes_left(S):
+    return (S.n_pile[C.PILE_RDECK_BARREL] + S.n_pile[C.PILE_RDISC_BARREL] + S.n_pile[C.PILE_RDECK_SPICE]
+            + S.n_pile[C.PILE_RDISC_SPICE]) > 0
 
 
-def draw_recipe(g, deck: str) -> int:
-    return draw(g, g.rdeck[deck], g.rdisc[deck])
+@jit
+def refill_rows(S, R):
+    for i in range(R.p[P_DRAFT_ROW]):
+        if S.rows[C.ROW_BREWERY, i] < 0:
+            S.rows[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
+    for i in range(R.p[P_DRAFT_ROW]):
+        if S.rows[C.ROW_EVENT, i] < 0:
+            S.rows[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
 
 
-def refill_rows(g: Game):
-    for i in range(len(g.brow)):
-        if g.brow[i] < 0:
-            g.brow[i] = draw_brewery(g)
-    for i in range(len(g.erow)):
-        if g.erow[i] < 0:
-            g.erow[i] = draw_event(g)
+@jit
+def refill_offer(S, R):
+    for d in range(2):
+        for i in range(R.p[P_OFFERING_ROW]):
+            if S.rows[C.ROW_OFFER_BARREL + d, i] < 0:
+                S.rows[C.ROW_OFFER_BARREL + d, i] = draw_recipe(S, d)
 
 
-def refill_offer(g: Game):
-    for deck in ("barrel", "spice"):
-        row = g.roffer[deck]
-        for i in range(len(row)):
-            if row[i] < 0:
-                row[i] = draw_recipe(g, deck)
+@jit
+def discard_draft_card(S, row, slot):
+    t = S.rows[C.ROW_BREWERY + row, slot]
+    if t >= 0:
+        push(S, C.PILE_BDISC if row == 0 else C.PILE_EDISC, t)
+        S.rows[C.ROW_BREWERY + row, slot] = -1
+
+
+@jit
+def discard_offer(S, R):
+    for d in range(2):
+        for i in range(R.p[P_OFFERING_ROW]):
+            if S.rows[C.ROW_OFFER_BARREL + d, i] >= 0:
+                push(S, C.PILE_RDISC_BARREL + d, S.rows[C.ROW_OFFER_BARREL + d, i])
+            S.rows[C.ROW_OFFER_BARREL + d, i] = -1
+
+
+@jit
+def add_to_book(S, seat, r):
+    n = S.pl[seat, C.PL_N_BOOK]
+    if n >= C.MAX_BOOK:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    S.book[seat, n] = r
+    S.pl[seat, C.PL_N_BOOK] = n + 1
+
+
+# ----------------------------------------------------------------------------- estate cards
+
+@jit
+def add_card(S, seat, key, bc, kind, infinite):
+    ci = S.pl[seat, C.PL_N_CARDS]
+    if ci >= C.MAX_CARDS:
+        S.g[C.G_OVERFLOW] = 1
+        return
+    c = S.est[seat, ci]
+    c[C.CF_KEY] = key
+    c[C.CF_BC] = bc
+    c[C.CF_KIND] = kind
+    c[C.CF_INFINITE] = infinite
+    c[C.CF_LOCKED] = 0
+    c[C.CF_OWN] = 0
+    c[C.CF_GNOME] = 0
+    c[C.CF_SPELL_USED] = 0
+    c[C.CF_N_UP] = 0
+    S.pl[seat, C.PL_N_CARDS] = ci + 1
+
+
+@jit
+def remove_card(S, seat, ci):
+    n = S.pl[seat, C.PL_N_CARDS]
+    for k in range(ci, n - 1):
+        for f in range(C.N_CF):
+            S.est[seat, k, f] = S.est[seat, k + 1, f]
+        for u in range(C.MAX_UP):
+            S.ups[seat, k, u] = S.ups[seat, k + 1, u]
+    S.pl[seat, C.PL_N_CARDS] = n - 1
+
+
+@jit_inline
+def ability_of_key(key):
+    """The ability index of a race ability card key, or -1."""
+    a = key - C.KEY_ABILITY
+    return a if 0 <= a < len(C.ABILITIES) else -1
+
+
+@jit
+def card_code(R, key, bc):
+    """Events-table card code of an estate card."""
+    if bc >= 0:
+        return bc
+    if key < C.KEY_ABILITY:
+        return R.p[P_LC_COMMON] + key
+    return R.p[P_LC_ABILITY] + key - C.KEY_ABILITY
+
+
+@jit_inline
+def is_key(S, seat, ci, key):
+    return S.est[seat, ci, C.CF_KEY] == key
+
+
+@jit_inline
+def effect_of(S, R, seat, ci):
+    """The Brewery effect of an estate card, or -1 for race cards."""
+    bc = S.est[seat, ci, C.CF_BC]
+    return R.bc[bc, BC_EFFECT] if bc >= 0 else -1
+
+
+@jit_inline
+def not_borrowable(S, seat, ci):
+    """Cards Horse Guests and the Servant Spell cannot use."""
+    k = S.est[seat, ci, C.CF_KEY]
+    return (k == C.BREWERY or k == C.KEY_ABILITY + C.AB_HORSE_GUESTS or k == C.KEY_ABILITY + C.AB_DARK_SACRIFICE
+            or k == C.KEY_ABILITY + C.AB_OGRE_RULED or k == C.KEY_ABILITY + C.AB_SPELL_BOOK)
 
 
 # ----------------------------------------------------------------------------- setup
 
-def common_card(g, key: str) -> Card:
-    inf = g.cfg.params["infinite"].get(key, False)
-    kind = "stores" if key == "winter_stores" else "action"
-    return Card(key, -1, kind, inf)
-
-
-def ability_card(g, ability: str) -> Card:
-    use = g.cfg.abilities[ability]["use"]
-    kind = {"action_once": "action", "action_infinite": "action", "free": "free", "spell": "spell"}.get(use, "passive")
-    return Card(ability, -1, kind, use == "action_infinite")
-
-
-def new_game(cfg, seed: int, game_id: int, races: list[int], policies: list[int]) -> Game:
-    """Set up a game: races[s] and policies[s] for seat s (seat 0 is the first player)."""
-    g = Game(cfg, game_id, seed)
-    P = cfg.params
-    n = len(races)
-    g.n = n
-    g.corrupt = bool(P["corrupt_judge"])
-    g.rng = Rng(stream_seed(seed, game_id, 1, 0))  # STREAM_DECKS
-    g.pol_rng = [Rng(stream_seed(seed, game_id, 3, s)) for s in range(n)]  # STREAM_POLICY per seat
-    g.policies = policies
-    g.gnome_supply = P["gnome_limit"]
-    # decks
-    g.bdeck = [i for i, c in enumerate(cfg.brewery) for _ in range(c["count"])]
-    g.edeck = [i for i, c in enumerate(cfg.events) for _ in range(c["count"])]
-    for deck in ("barrel", "spice"):
-        g.rdeck[deck] = [i for i, r in enumerate(cfg.recipes) if r["deck"] == deck]
-        g.rng.shuffle(g.rdeck[deck])
-    g.rng.shuffle(g.bdeck)
-    g.rng.shuffle(g.edeck)
-    regular = [i for i, j in enumerate(cfg.judges) if not j["corrupt"]]
-    g.rng.shuffle(regular)
-    if g.corrupt:
-        g.jbox.extend(regular[:P["corrupt_removed"]])
-        regular = regular[P["corrupt_removed"]:] + [i for i, j in enumerate(cfg.judges) if j["corrupt"]]
-        g.rng.shuffle(regular)
-    else:
-        g.jbox.extend(i for i, j in enumerate(cfg.judges) if j["corrupt"])
-    g.jdeck = regular
-    # players
+@jit
+def setup(S, R, n, races, pols):
+    """A fresh game for races[s], pols[s] at seat s (seat 0 first); rng streams already seeded."""
+    p = R.p
+    S.g[C.G_N] = n
+    S.g[C.G_YEAR] = 1
+    for k in (C.G_PHASE, C.G_DECISIONS, C.G_JUDGED, C.G_TURNS, C.G_STAMP, C.G_BOX_BREWERY, C.G_N_SHADOW):
+        S.g[k] = 0
+    S.g[C.G_CORRUPT] = p[P_CORRUPT]
+    S.g[C.G_GNOME_SUPPLY] = p[P_GNOME_LIMIT]
+    S.n_pile[:] = 0
+    S.rows[:, :] = -1
+    for t in range(R.bc.shape[0]):
+        for _ in range(R.bc[t, BC_COUNT]):
+            push(S, C.PILE_BDECK, t)
+    for t in range(R.evt.shape[0]):
+        for _ in range(R.evt[t, EF_COUNT]):
+            push(S, C.PILE_EDECK, t)
+    for d in range(2):
+        for r in range(R.rc.shape[0]):
+            if R.rc[r, RC_SPICE] == d:
+                push(S, C.PILE_RDECK_BARREL + d, r)
+        shuffle(S.piles[C.PILE_RDECK_BARREL + d], S.n_pile[C.PILE_RDECK_BARREL + d], S.rng, 0)
+    shuffle(S.piles[C.PILE_BDECK], S.n_pile[C.PILE_BDECK], S.rng, 0)
+    shuffle(S.piles[C.PILE_EDECK], S.n_pile[C.PILE_EDECK], S.rng, 0)
+    setup_judges(S, R)
     for s in range(n):
-        r = cfg.races[races[s]]
-        p = Player(s, races[s], r["ability"], policies[s])
-        p.gold = r["gold"]
-        p.inv[C.WHEAT], p.inv[C.RYE], p.inv[C.BARLEY] = r["wheat"], r["rye"], r["barley"]
-        p.own_total = p.own_avail = r["brewers"]
-        p.estate = [common_card(g, k) for k in C.COMMON] + [ability_card(g, r["ability"])]
-        p.stats["outside_recommended"] = int(not (r["min_players"] <= n <= r["max_players"]))
-        g.players.append(p)
-    # starting recipe books (dealt in seat order)
-    for p in g.players:
-        r = cfg.races[p.race]
-        p.book = [draw_recipe(g, "barrel") for _ in range(r["barrel"])] + \
-                 [draw_recipe(g, "spice") for _ in range(r["spice"])]
-    g.roffer = {d: [draw_recipe(g, d) for _ in range(P["offering_row"])] for d in ("barrel", "spice")}
-    g.brow = [draw_brewery(g) for _ in range(P["draft_row"])]
-    g.erow = [draw_event(g) for _ in range(P["draft_row"])]
-    # Dark Elf: three hidden judges drawn after the shuffle
-    for p in g.players:
-        if p.ability == "shadow_judge":
-            g.shadow = [g.jdeck.pop() for _ in range(cfg.abilities["shadow_judge"]["n"])]
-    deal_judges(g)
-    # first player is seat 0; disks stacked so seat 0 is on top; extra gold 0/1/1/2
-    extra = (0, P["extra_gold_2nd"], P["extra_gold_3rd"], P["extra_gold_4th"])
-    for s in range(n - 1, -1, -1):
-        g.stamp += 1
-        g.players[s].stamp = g.stamp
-        g.players[s].gold += extra[s]
-    g.order = list(range(n))
-    say(g, f"Setup: {n} players; judges: " + ", ".join(judge_text(g, j) for j in g.judges))
-    for p in g.players:
-        say(g, f"  seat {p.seat} {race_name(g, p)} ({cfg.policies[p.policy]['id']}): {p.gold} gold, "
-               f"{p.own_avail} brewers, book {len(p.book)}")
-    return g
+        setup_player(S, R, n, s, races[s], pols[s])
+    for s in range(n):  # starting recipe books, dealt in seat order
+        for d in range(2):
+            for _ in range(R.race[races[s], RF_BARREL + d]):  # barrel, then spice
+                r = draw_recipe(S, d)
+                if r >= 0:
+                    add_to_book(S, s, r)
+    for d in range(2):
+        for i in range(p[P_OFFERING_ROW]):
+            S.rows[C.ROW_OFFER_BARREL + d, i] = draw_recipe(S, d)
+    for i in range(p[P_DRAFT_ROW]):
+        S.rows[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
+    for i in range(p[P_DRAFT_ROW]):
+        S.rows[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
+    for s in range(n):  # Dark Elf: hidden judges drawn after the shuffle
+        if has_ability(S, s, C.AB_SHADOW_JUDGE):
+            S.g[C.G_N_SHADOW] = 0
+            for _ in range(R.ab[C.AB_SHADOW_JUDGE, AF_N]):
+                S.n_pile[C.PILE_JDECK] -= 1
+                S.rows[C.ROW_SHADOW, S.g[C.G_N_SHADOW]] = S.piles[C.PILE_JDECK, S.n_pile[C.PILE_JDECK]]
+                S.g[C.G_N_SHADOW] += 1
+    deal_judges(S, R)
+    for s in range(n - 1, -1, -1):  # disks stacked with seat 0 on top; extra gold 0/1/1/2
+        S.g[C.G_STAMP] += 1
+        S.pl[s, C.PL_STAMP] = S.g[C.G_STAMP]
+        S.pl[s, C.PL_GOLD] += p[P_EXTRA_GOLD + s]
+    for s in range(n):
+        S.order[s] = s
 
 
-def deal_judges(g: Game):
-    g.judges = []
-    for _ in range(g.n + g.cfg.params["judges_extra"]):
-        if g.jdeck:
-            g.judges.append(g.jdeck.pop())
-    g.bribes = {}
-    g.ogre = {}
+@jit
+def setup_judges(S, R):
+    """Regular judges shuffled; the Corrupt Judge variant removes some unseen and shuffles in the
+    corrupt judges, else the corrupt judges stay in the box."""
+    nj = R.jd.shape[0]
+    for j in range(nj):
+        if R.jd[j, JF_CORRUPT] == 0:
+            push(S, C.PILE_JDECK, j)
+    shuffle(S.piles[C.PILE_JDECK], S.n_pile[C.PILE_JDECK], S.rng, 0)
+    if S.g[C.G_CORRUPT]:
+        removed = R.p[P_CORRUPT_REMOVED]
+        for k in range(removed):
+            push(S, C.PILE_JBOX, S.piles[C.PILE_JDECK, k])
+        m = S.n_pile[C.PILE_JDECK] - removed
+        for k in range(m):
+            S.piles[C.PILE_JDECK, k] = S.piles[C.PILE_JDECK, k + removed]
+        S.n_pile[C.PILE_JDECK] = m
+        for j in range(nj):
+            if R.jd[j, JF_CORRUPT]:
+                push(S, C.PILE_JDECK, j)
+        shuffle(S.piles[C.PILE_JDECK], S.n_pile[C.PILE_JDECK], S.rng, 0)
+    else:
+        for j in range(nj):
+            if R.jd[j, JF_CORRUPT]:
+                push(S, C.PILE_JBOX, j)
 
 
-def judge_text(g, j) -> str:
-    J = g.cfg.judges[j]
-    sec = "bribe" if J["corrupt"] else f"{J['secondary_dir']} {J['secondary']}"
-    return f"{J['name']} ({J['primary_dir']} {J['primary']}, then {sec}; {J['vp']} VP)"
+@jit
+def setup_player(S, R, n, s, race, policy):
+    S.pl[s, :] = 0
+    S.inv[s, :] = 0
+    S.pl[s, C.PL_RACE] = race
+    ability = R.race[race, RF_ABILITY]
+    S.pl[s, C.PL_ABILITY] = ability
+    S.pl[s, C.PL_POLICY] = policy
+    S.pl[s, C.PL_GOLD] = R.race[race, RF_GOLD]
+    for i in range(3):
+        S.inv[s, C.WHEAT + i] = R.race[race, RF_WHEAT + i]
+    S.pl[s, C.PL_OWN_TOTAL] = R.race[race, RF_BREWERS]
+    S.pl[s, C.PL_OWN_AVAIL] = R.race[race, RF_BREWERS]
+    S.pl[s, C.PL_BRIBE_SLOT] = -1
+    for key in range(len(C.COMMON)):
+        kind = C.K_STORES if key == C.WINTER_STORES else C.K_ACTION
+        add_card(S, s, key, -1, kind, R.p[P_INFINITE + key])
+    use = R.ab[ability, AF_USE]
+    kind = C.K_PASSIVE
+    if use == C.USE_ACTION_ONCE or use == C.USE_ACTION_INFINITE:
+        kind = C.K_ACTION
+    elif use == C.USE_FREE:
+        kind = C.K_FREE
+    elif use == C.USE_SPELL:
+        kind = C.K_SPELL
+    add_card(S, s, C.KEY_ABILITY + ability, -1, kind, 1 if use == C.USE_ACTION_INFINITE else 0)
+    outside = not (R.race[race, RF_MIN_PLAYERS] <= n <= R.race[race, RF_MAX_PLAYERS])
+    S.pl[s, C.PL_STATS + C.ST_OUTSIDE_RECOMMENDED] = 1 if outside else 0
+
+
+@jit
+def deal_judges(S, R):
+    k = 0
+    for _ in range(S.g[C.G_N] + R.p[P_JUDGES_EXTRA]):
+        if S.n_pile[C.PILE_JDECK] > 0:
+            S.n_pile[C.PILE_JDECK] -= 1
+            S.rows[C.ROW_JUDGES, k] = S.piles[C.PILE_JDECK, S.n_pile[C.PILE_JDECK]]
+            k += 1
+    S.g[C.G_N_JUDGES] = k
+    for slot in range(C.MAX_ROW):
+        if slot >= k:
+            S.rows[C.ROW_JUDGES, slot] = -1
+        S.rows[C.ROW_BRIBE_SEAT, slot] = -1
+        S.rows[C.ROW_BRIBE_GOLD, slot] = 0
+        S.rows[C.ROW_OGRE, slot] = -1
 
 
 # ----------------------------------------------------------------------------- ingredients
 
-def have(p: Player, klass, n: int) -> bool:
-    """Can p pay n ingredients of a class (or one ingredient id), mana weed standing in?"""
-    if isinstance(klass, int):
-        return p.inv[klass] + p.inv[C.MANA] >= n
-    return sum(p.inv[i] for i in C.CLASSES[klass]) + p.inv[C.MANA] >= n
-
-
-def pay(g, p: Player, bot, klass, n: int):
-    """Spend n ingredients of the class; the bot picks which, mana weed only when short."""
-    if isinstance(klass, int):
-        use = min(p.inv[klass], n)
-        p.inv[klass] -= use
-        p.inv[C.MANA] -= n - use
+@jit
+def pay(S, R, B, seat, klass, n):
+    """Spend n ingredients of a class (the bot picks which) or of one ingredient; mana weed pays
+    what is short."""
+    if klass < C.N_INGS:
+        use = min(S.inv[seat, klass], n)
+        S.inv[seat, klass] -= use
+        S.inv[seat, C.MANA] -= n - use
         return
-    picks = bot.spend(g, p, C.CLASSES[klass], n)
-    for i in picks:
-        p.inv[i] -= 1
-    p.inv[C.MANA] -= n - len(picks)
+    picks = S.tmp[3]
+    k = pol.spend(S, R, B, seat, klass, n, picks)
+    for a in range(k):
+        S.inv[seat, picks[a]] -= 1
+    S.inv[seat, C.MANA] -= n - k
 
 
-def can_pay_needs(inv: list, needs: list) -> bool:
-    short = 0
-    cnt = {}
-    for i in needs:
-        cnt[i] = cnt.get(i, 0) + 1
-    for i, k in cnt.items():
-        if inv[i] < k:
-            short += k - inv[i]
-    return short <= inv[C.MANA]
+@jit
+def gain_grains(S, R, B, seat, n):
+    picks = S.tmp[3]
+    pol.grains(S, R, B, seat, n, picks)
+    for a in range(n):
+        S.inv[seat, picks[a]] += 1
 
 
-def pay_needs(p: Player, needs: list):
-    for i in needs:
-        if p.inv[i] > 0:
-            p.inv[i] -= 1
-        else:
-            p.inv[C.MANA] -= 1
+@jit
+def gain_magic(S, R, B, seat, n):
+    picks = S.tmp[3]
+    pol.magic(S, R, B, seat, n, picks)
+    for a in range(n):
+        S.inv[seat, picks[a]] += 1
 
 
-def gain(g, p, i: int, k: int = 1):
-    p.inv[i] += k
-
-
-# ----------------------------------------------------------------------------- derived card values
-
-def n_upgrades(card, g, effect: str) -> int:
-    if card is None:  # sacrificed by a Chaos Wytch
-        return 0
-    return sum(g.cfg.brewery[u]["amount"] for u in card.upgrades if g.cfg.brewery[u]["effect"] == effect)
-
-
-def book_max(g, p) -> int:
-    return g.cfg.races[p.race]["study_max"] + n_upgrades(p.card("study"), g, "book_max")
-
-
-def stores_cap(g, p) -> int:
-    c = p.card("winter_stores")
-    return g.cfg.races[p.race]["stores"] + (n_upgrades(c, g, "stores") if c else 0)
-
-
-def max_beers(g, p) -> int:
-    c = p.card("brewery")
-    if c is None:
-        return 0
-    return g.cfg.params["base_beers"] + c.own + c.gnome + n_upgrades(c, g, "beers") + p.stats.get("_guest_beers", 0)
-
-
-def study_max_of(g, p):
-    return g.cfg.races[p.race]["study_max"]
-
-
-def trader_mult(g, owner) -> int:
-    return g.cfg.races[owner.race]["trader_mult"] + n_upgrades(owner.card("magic_trader"), g, "trader_mult")
-
-
-def mash_mult(g, owner) -> int:
-    m = g.cfg.races[owner.race]["mash_mult"] + n_upgrades(owner.card("mash_house"), g, "mash_mult")
-    if owner.ability == "mash_stomper":
-        m += g.cfg.abilities["mash_stomper"]["n"]
-    return m
-
-
-def study_draw(g, owner) -> int:
-    return g.cfg.params["study_draw"] + n_upgrades(owner.card("study"), g, "study_draw")
+@jit
+def can_mash(S, seat, w):
+    return pol.can_mash(S, seat, w)
 
 
 # ----------------------------------------------------------------------------- legal moves
 
-def usable_action(g, p: Player, owner: Player, card: Card, via: str) -> bool:
-    """Can p perform card's action now (resources, targets)? Locks are checked by the caller."""
-    k = card.key
-    if card.kind != "action":
-        return False
-    if via != "brewer" and k in NOT_BORROWABLE:
-        return False
-    if k == "magic_trader":
-        return p.gold >= g.cfg.races[owner.race]["trader_cost"]
-    if k == "mash_house":
-        return sum(p.inv[i] for i in C.GRAINS) + p.inv[C.MANA] >= 2
-    if k == "mana_spell":
-        return p.inv[C.MANA] >= 1 and any(c.kind == "spell" and c.spell_used for c in p.estate)
-    if k == "black_market":
-        return any(draftable(g, p, r, s, free=True) for r in (0, 1) for s in range(len(g.brow)))
-    if k == "brewery" and owner is not p:
-        return False
-    return True
+@jit
+def add_move(S, n, kind, a, b, c, d):
+    if n >= C.MAX_MOVES:
+        S.g[C.G_OVERFLOW] = 1
+        return n
+    m = S.moves[n]
+    m[0] = kind
+    m[1] = a
+    m[2] = b
+    m[3] = c
+    m[4] = d
+    return n + 1
 
 
-def draftable(g, p: Player, row: int, slot: int, free: bool = False, brewer_ok: bool = True) -> bool:
+@jit
+def draftable(S, R, seat, row, slot, free):
     if row == 0:
-        t = g.brow[slot]
+        t = S.rows[C.ROW_BREWERY, slot]
         if t < 0:
             return False
-        return free or p.gold >= g.cfg.brewery[t]["cost"]
-    t = g.erow[slot]
+        return free or S.pl[seat, C.PL_GOLD] >= R.bc[t, BC_COST]
+    t = S.rows[C.ROW_EVENT, slot]
     if t < 0:
         return False
-    e = g.cfg.events[t]
-    if not free and p.gold < e["cost"]:
+    if not free and S.pl[seat, C.PL_GOLD] < R.evt[t, EF_COST]:
         return False
-    if e["kind"] == "migrant_gnomes" and g.gnome_supply < 1:
+    kind = R.evt[t, EF_KIND]
+    if kind == C.EV_MIGRANT and S.g[C.G_GNOME_SUPPLY] < 1:
         return False
-    if e["kind"] == "beer_festival" and not have(p, e["pay_kind"], e["pay_n"]):
+    if kind == C.EV_FESTIVAL and not have(S, seat, R.evt[t, EF_PAY_KIND], R.evt[t, EF_PAY_N]):
         return False
-    if e["brewer"] and not free and p.on_race_card() < 1:
+    if R.evt[t, EF_BREWER] and not free and on_race_card(S, seat) < 1:
         return False
-    if e["kind"] == "recipe_scroll" and not (g.rdeck["barrel"] or g.rdisc["barrel"] or g.rdeck["spice"] or g.rdisc["spice"]):
+    if kind == C.EV_SCROLL and not recipes_left(S):
         return False
     return True
 
 
-def spell_castable(g, p: Player, card: Card, free_cost: bool = False) -> bool:
-    if card.kind != "spell" or card.spell_used and not free_cost:
-        return False
-    k = card.key
-    if k == "spinning_wheel":
-        return have(p, "grain", g.cfg.abilities["spinning_wheel"]["n"])
-    b = g.cfg.brewery[card.bc]
-    sc = b["spell_cost"]
-    if (not free_cost or not is_magic_cost(sc)) and not have(p, C.ING_INDEX.get(sc, sc), b["spell_n"]):
-        return False
-    e = b["effect"]
-    if e == "raise_gnome":
-        return any(c.gnome > 0 for c in p.estate)
-    if e == "servant":
-        return any(servant_targets(g, p))
-    return True
-
-
-def is_magic_cost(sc: str) -> bool:
-    """The Wizard's Spell Book waives a spell's magic ingredient (toadstool, dragon scale, pixie
-    wing); grain or wort costs are still paid."""
-    return sc in ("magic", "toadstool", "dragon_scale", "pixie_wing")
-
-
-def servant_targets(g, p):
-    for q in g.players:
-        for oci, c in enumerate(q.estate):
-            if c.kind == "action" and c.key not in NOT_BORROWABLE and usable_action(g, p, q, c, "servant"):
-                yield q.seat, oci
-
-
-def legal_moves(g: Game, p: Player, flags: dict) -> list[tuple]:
-    moves = []
-    on_card = p.on_race_card()
-    if flags["brewer"] or on_card == 0:
-        moves.append(("end",))
-    if not flags["cleared"] and p.gold >= g.cfg.params["clear_draft_cost"]:
-        moves.append(("clear_draft",))
-    if not flags["drafted"]:
-        for row, r in ((0, g.brow), (1, g.erow)):
-            for s in range(len(r)):
-                if draftable(g, p, row, s):
-                    moves.append(("draft", row, s))
-    if flags["free"] < MAX_FREE_MOVES:
-        for ci, c in enumerate(p.estate):
-            if c.kind == "spell" and spell_castable(g, p, c):
-                if c.key == "servant_spell":
-                    for seat, oci in servant_targets(g, p):
-                        moves.append(("servant", ci, seat, oci))
-                else:
-                    moves.append(("spell", ci))
-            elif c.kind == "free" and free_usable(g, p, c):
-                moves.append(("free", ci))
-        if g.corrupt and p.bribe is None and p.gold >= 1:
-            for slot, j in enumerate(g.judges):
-                if g.cfg.judges[j]["corrupt"] and slot not in g.ogre:
-                    cur = g.bribes.get(slot, (None, 0))[1]
-                    if p.gold >= cur + 1:
-                        moves.append(("bribe", slot, cur + 1))
-        if p.gnome_avail > 0 and p.card("gnome_housing") is not None:
-            moves.append(("house",))
-    if not flags["brewer"]:
-        srcs = []
-        if on_card > 0:
-            srcs.append(0)
-        if p.housing > 0:
-            srcs.append(1)
-        for src in srcs:
-            own_ok = src == 0 and p.own_avail > 0
-            for ci, c in enumerate(p.estate):
-                if c.kind != "action" or (c.locked and not c.infinite):
-                    continue
-                if g.cfg.abilities.get(c.key, {}).get("own_brewer_only") and not own_ok:
-                    continue
-                if c.key == "horse_guests":
-                    for q in g.players:
-                        if q is p:
-                            continue
-                        for oci, oc in enumerate(q.estate):
-                            if usable_action(g, p, q, oc, "guest"):
-                                moves.append(("guest", ci, q.seat, oci, src))
-                elif c.key == "dark_sacrifice":
-                    for tci, tc in enumerate(p.estate):
-                        if tc.kind == "action" and tc.key != "dark_sacrifice":
-                            moves.append(("sacrifice", ci, tci))
-                elif c.key == "ogre_ruled":
-                    for slot in range(len(g.judges)):
-                        if slot not in g.ogre:
-                            moves.append(("ogre", ci, slot))
-                elif c.key == "spell_book":
-                    for q in g.players:
-                        for sci, sc in enumerate(q.estate):
-                            if sc.kind == "spell" and sc.key != "spinning_wheel" and spell_castable(g, p, sc, True) \
-                                    and sc.key != "servant_spell":
-                                moves.append(("spellbook", ci, q.seat, sci))
-                elif usable_action(g, p, p, c, "brewer"):
-                    moves.append(("brewer", ci, src))
-            if src == 0:
-                moves.append(("pass", 0))
-    return moves
-
-
-def free_usable(g, p, c: Card) -> bool:
-    A = g.cfg.abilities
-    if c.key == "tavern":
-        return have(p, "grain", g.cfg.brewery[c.bc]["amount"])
-    if c.key == "farmers_market":
-        return p.gold >= A["farmers_market"]["gold"]
-    if c.key == "sea_port":
-        return p.gold >= A["sea_port"]["gold"] and have(p, "grain", A["sea_port"]["n"])
-    if c.key == "drain_gnome":
-        return p.gnome_avail > 0 or p.housing > 0
+@jit
+def any_free_draft(S, R, seat):
+    for row in range(2):
+        for s in range(R.p[P_DRAFT_ROW]):
+            if draftable(S, R, seat, row, s, True):
+                return True
     return False
+
+
+@jit
+def any_spell_used(S, seat):
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        if S.est[seat, ci, C.CF_KIND] == C.K_SPELL and S.est[seat, ci, C.CF_SPELL_USED]:
+            return True
+    return False
+
+
+@jit
+def usable_action(S, R, seat, owner, ci, via_brewer):
+    """Can seat perform owner's action card ci now (resources, targets)? Locks are the caller's."""
+    if S.est[owner, ci, C.CF_KIND] != C.K_ACTION:
+        return False
+    if not via_brewer and not_borrowable(S, owner, ci):
+        return False
+    key = S.est[owner, ci, C.CF_KEY]
+    if key == C.MAGIC_TRADER:
+        return S.pl[seat, C.PL_GOLD] >= race_num(S, R, owner, RF_TRADER_COST)
+    if key == C.MASH_HOUSE:
+        return S.inv[seat, 0] + S.inv[seat, 1] + S.inv[seat, 2] + S.inv[seat, C.MANA] >= 2
+    if key == C.KEY_ABILITY + C.AB_MANA_SPELL:
+        return S.inv[seat, C.MANA] >= 1 and any_spell_used(S, seat)
+    if key == C.KEY_ABILITY + C.AB_BLACK_MARKET:
+        return any_free_draft(S, R, seat)
+    if key == C.BREWERY and owner != seat:
+        return False
+    return True
+
+
+@jit_inline
+def is_magic_cost(code):
+    """The Wizard's Spell Book waives a spell's magic ingredient; grain or wort costs are paid."""
+    return code == C.CL_MAGIC or code == C.TOAD or code == C.DRAGON or code == C.PIXIE
+
+
+@jit
+def any_servant_target(S, R, seat):
+    for q in range(S.g[C.G_N]):
+        for oci in range(S.pl[q, C.PL_N_CARDS]):
+            if servant_target(S, R, seat, q, oci):
+                return True
+    return False
+
+
+@jit_inline
+def servant_target(S, R, seat, q, oci):
+    return (S.est[q, oci, C.CF_KIND] == C.K_ACTION and not not_borrowable(S, q, oci)
+            and usable_action(S, R, seat, q, oci, False))
+
+
+@jit
+def spell_castable(S, R, seat, owner, ci, free_cost):
+    """Can seat cast owner's spell card ci (free_cost: through the Spell Book)?"""
+    if S.est[owner, ci, C.CF_KIND] != C.K_SPELL or (S.est[owner, ci, C.CF_SPELL_USED] and not free_cost):
+        return False
+    if is_key(S, owner, ci, C.KEY_ABILITY + C.AB_SPINNING_WHEEL):
+        return have(S, seat, C.CL_GRAIN, R.ab[C.AB_SPINNING_WHEEL, AF_N])
+    bc = S.est[owner, ci, C.CF_BC]
+    sc = R.bc[bc, BC_SPELL_COST]
+    if (not free_cost or not is_magic_cost(sc)) and not have(S, seat, sc, R.bc[bc, BC_SPELL_N]):
+        return False
+    e = R.bc[bc, BC_EFFECT]
+    if e == C.E_RAISE_GNOME:
+        for k in range(S.pl[seat, C.PL_N_CARDS]):
+            if S.est[seat, k, C.CF_GNOME] > 0:
+                return True
+        return False
+    if e == C.E_SERVANT:
+        return any_servant_target(S, R, seat)
+    return True
+
+
+@jit
+def free_usable(S, R, seat, ci):
+    key = S.est[seat, ci, C.CF_KEY]
+    if effect_of(S, R, seat, ci) == C.E_TAVERN:
+        return have(S, seat, C.CL_GRAIN, R.bc[S.est[seat, ci, C.CF_BC], BC_AMOUNT])
+    if key == C.KEY_ABILITY + C.AB_FARMERS_MARKET:
+        return S.pl[seat, C.PL_GOLD] >= R.ab[C.AB_FARMERS_MARKET, AF_GOLD]
+    if key == C.KEY_ABILITY + C.AB_SEA_PORT:
+        return S.pl[seat, C.PL_GOLD] >= R.ab[C.AB_SEA_PORT, AF_GOLD] and have(S, seat, C.CL_GRAIN,
+                                                                             R.ab[C.AB_SEA_PORT, AF_N])
+    if key == C.KEY_ABILITY + C.AB_DRAIN_GNOME:
+        return S.pl[seat, C.PL_GNOME_AVAIL] > 0 or S.pl[seat, C.PL_HOUSING] > 0
+    return False
+
+
+@jit
+def owns_housing(S, R, seat):
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        if S.est[seat, ci, C.CF_KIND] == C.K_HOUSING:
+            return True
+    return False
+
+
+@jit
+def legal_moves(S, R, seat):
+    """Fill S.moves with the legal moves of seat in S.flags' turn state; returns how many."""
+    F = S.flags
+    n = 0
+    on_card = on_race_card(S, seat)
+    gold = S.pl[seat, C.PL_GOLD]
+    if F[C.F_BREWER] or on_card == 0:
+        n = add_move(S, n, C.M_END, 0, 0, 0, 0)
+    if not F[C.F_CLEARED] and gold >= R.p[P_CLEAR_DRAFT_COST]:
+        n = add_move(S, n, C.M_CLEAR, 0, 0, 0, 0)
+    if not F[C.F_DRAFTED]:
+        for row in range(2):
+            for s in range(R.p[P_DRAFT_ROW]):
+                if draftable(S, R, seat, row, s, False):
+                    n = add_move(S, n, C.M_DRAFT, row, s, 0, 0)
+    if F[C.F_FREE] < MAX_FREE_MOVES:
+        n = free_moves(S, R, seat, n)
+    if not F[C.F_BREWER]:
+        if on_card > 0:
+            n = brewer_moves(S, R, seat, 0, n)
+            n = add_move(S, n, C.M_PASS, 0, 0, 0, 0)
+        if S.pl[seat, C.PL_HOUSING] > 0:
+            n = brewer_moves(S, R, seat, 1, n)
+    return n
+
+
+@jit
+def free_moves(S, R, seat, n):
+    """Spells, free actions, bribes and moving a gnome into Gnome Housing."""
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        kind = S.est[seat, ci, C.CF_KIND]
+        if kind == C.K_SPELL and spell_castable(S, R, seat, seat, ci, False):
+            if effect_of(S, R, seat, ci) == C.E_SERVANT:
+                for q in range(S.g[C.G_N]):
+                    for oci in range(S.pl[q, C.PL_N_CARDS]):
+                        if servant_target(S, R, seat, q, oci):
+                            n = add_move(S, n, C.M_SERVANT, ci, q, oci, 0)
+            else:
+                n = add_move(S, n, C.M_SPELL, ci, 0, 0, 0)
+        elif kind == C.K_FREE and free_usable(S, R, seat, ci):
+            n = add_move(S, n, C.M_FREE, ci, 0, 0, 0)
+    gold = S.pl[seat, C.PL_GOLD]
+    if S.g[C.G_CORRUPT] and S.pl[seat, C.PL_BRIBE_SLOT] < 0 and gold >= 1:
+        for slot in range(S.g[C.G_N_JUDGES]):
+            if R.jd[S.rows[C.ROW_JUDGES, slot], JF_CORRUPT] and S.rows[C.ROW_OGRE, slot] < 0:
+                cur = S.rows[C.ROW_BRIBE_GOLD, slot] if S.rows[C.ROW_BRIBE_SEAT, slot] >= 0 else 0
+                if gold >= cur + 1:
+                    n = add_move(S, n, C.M_BRIBE, slot, cur + 1, 0, 0)
+    if S.pl[seat, C.PL_GNOME_AVAIL] > 0 and owns_housing(S, R, seat):
+        n = add_move(S, n, C.M_HOUSE, 0, 0, 0, 0)
+    return n
+
+
+@jit
+def brewer_moves(S, R, seat, src, n):
+    """Every card a brewer from src (0 race card, 1 Gnome Housing) may be assigned to."""
+    own_ok = src == 0 and S.pl[seat, C.PL_OWN_AVAIL] > 0
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        c = S.est[seat, ci]
+        if c[C.CF_KIND] != C.K_ACTION or (c[C.CF_LOCKED] and not c[C.CF_INFINITE]):
+            continue
+        a = ability_of_key(c[C.CF_KEY])
+        if a >= 0 and R.ab[a, AF_OWN_ONLY] and not own_ok:
+            continue
+        if a == C.AB_HORSE_GUESTS:
+            for q in range(S.g[C.G_N]):
+                if q == seat:
+                    continue
+                for oci in range(S.pl[q, C.PL_N_CARDS]):
+                    if usable_action(S, R, seat, q, oci, False):
+                        n = add_move(S, n, C.M_GUEST, ci, q, oci, src)
+        elif a == C.AB_DARK_SACRIFICE:
+            for tci in range(S.pl[seat, C.PL_N_CARDS]):
+                if S.est[seat, tci, C.CF_KIND] == C.K_ACTION and not is_key(S, seat, tci, c[C.CF_KEY]):
+                    n = add_move(S, n, C.M_SACRIFICE, ci, tci, 0, 0)
+        elif a == C.AB_OGRE_RULED:
+            for slot in range(S.g[C.G_N_JUDGES]):
+                if S.rows[C.ROW_OGRE, slot] < 0:
+                    n = add_move(S, n, C.M_OGRE, ci, slot, 0, 0)
+        elif a == C.AB_SPELL_BOOK:
+            for q in range(S.g[C.G_N]):
+                for sci in range(S.pl[q, C.PL_N_CARDS]):
+                    if (S.est[q, sci, C.CF_KIND] == C.K_SPELL
+                            and not is_key(S, q, sci, C.KEY_ABILITY + C.AB_SPINNING_WHEEL)
+                            and spell_castable(S, R, seat, q, sci, True) and effect_of(S, R, q, sci) != C.E_SERVANT):
+                        n = add_move(S, n, C.M_SPELLBOOK, ci, q, sci, 0)
+        elif usable_action(S, R, seat, seat, ci, True):
+            n = add_move(S, n, C.M_BREWER, ci, src, 0, 0)
+    return n
 
 
 # ----------------------------------------------------------------------------- applying moves
 
-def take_brewer(g, p: Player, src: int, own_only: bool = False) -> str:
+@jit
+def take_brewer(S, seat, src, own_only):
     """Take a brewer for an assignment: from Gnome Housing, or the race card (gnomes first)."""
     if src == 1:
-        p.housing -= 1
-        return "gnome"
-    if p.gnome_avail > 0 and not own_only:
-        p.gnome_avail -= 1
-        return "gnome"
-    p.own_avail -= 1
-    return "own"
+        S.pl[seat, C.PL_HOUSING] -= 1
+        return GNOME
+    if S.pl[seat, C.PL_GNOME_AVAIL] > 0 and not own_only:
+        S.pl[seat, C.PL_GNOME_AVAIL] -= 1
+        return GNOME
+    S.pl[seat, C.PL_OWN_AVAIL] -= 1
+    return OWN
 
 
-def place(card: Card, who: str, p: Player):
-    if who == "gnome":
-        card.gnome += 1
-        p.gnomes_out += 1
+@jit
+def place(S, seat, ci, who):
+    if who == GNOME:
+        S.est[seat, ci, C.CF_GNOME] += 1
+        S.pl[seat, C.PL_GNOMES_OUT] += 1
     else:
-        card.own += 1
-    if not card.infinite:
-        card.locked = True
+        S.est[seat, ci, C.CF_OWN] += 1
+    if not S.est[seat, ci, C.CF_INFINITE]:
+        S.est[seat, ci, C.CF_LOCKED] = 1
 
 
-def apply_move(g: Game, p: Player, bot, mv: tuple, flags: dict):
-    g.decisions += 1
+@jit
+def brewer_leaves(S, seat, who):
+    """A passed brewer (or one sent on a quest): a gnome goes back to the supply, an own brewer
+    waits for winter."""
+    if who == GNOME:
+        S.g[C.G_GNOME_SUPPLY] += 1
+    else:
+        S.pl[seat, C.PL_OWN_OUT] += 1
+
+
+@jit
+def refund_bribe(S, slot):
+    q = S.rows[C.ROW_BRIBE_SEAT, slot]
+    if q >= 0:
+        S.pl[q, C.PL_GOLD] += S.rows[C.ROW_BRIBE_GOLD, slot]
+        S.pl[q, C.PL_BRIBE_SLOT] = -1
+        S.pl[q, C.PL_BRIBE_GOLD] = 0
+        S.rows[C.ROW_BRIBE_SEAT, slot] = -1
+        S.rows[C.ROW_BRIBE_GOLD, slot] = 0
+
+
+@jit
+def apply_move(S, R, B, seat, mv):
+    """Play move row mv for seat (S.flags holds the turn state)."""
+    F = S.flags
+    S.g[C.G_DECISIONS] += 1
     k = mv[0]
-    if k == "end":
+    trace(S, seat, k, mv[1], mv[2], mv[3], mv[4])
+    if k == C.M_END:
         return
-    if k == "clear_draft":
-        p.gold -= g.cfg.params["clear_draft_cost"]
-        clear_draft(g, p, bot)
-        flags["cleared"] = True
-        log(g, p, "clear_draft", "draft_pool", 1)
+    if k == C.M_CLEAR:
+        S.pl[seat, C.PL_GOLD] -= R.p[P_CLEAR_DRAFT_COST]
+        clear_draft(S, R, B, seat)
+        F[C.F_CLEARED] = 1
+        log(S, seat, LOG_CLEAR_DRAFT, R.p[P_LC_DRAFT_POOL], 1)
         return
-    if k == "draft":
-        do_draft(g, p, bot, mv[1], mv[2], free=False)
-        flags["drafted"] = True
+    if k == C.M_DRAFT:
+        do_draft(S, R, B, seat, mv[1], mv[2], False, True)
+        F[C.F_DRAFTED] = 1
         return
-    if k in ("spell", "servant"):
-        flags["free"] += 1
-        cast_spell(g, p, bot, p.estate[mv[1]], pay_cost=True, target=mv[2:] if k == "servant" else None)
-        return
-    if k == "free":
-        flags["free"] += 1
-        free_action(g, p, bot, p.estate[mv[1]])
-        return
-    if k == "bribe":
-        flags["free"] += 1
-        slot, amount = mv[1], mv[2]
-        if slot in g.bribes:
-            seat, old = g.bribes[slot]
-            q = g.players[seat]
-            q.gold += old
-            q.bribe = None
-            say(g, f"    seat {seat}'s bribe of {old} is outbid and refunded")
-        p.gold -= amount
-        g.bribes[slot] = (p.seat, amount)
-        p.bribe = (slot, amount)
-        log(g, p, "bribe", g.cfg.judges[g.judges[slot]]["id"], amount)
-        say(g, f"  seat {p.seat} bribes {g.cfg.judges[g.judges[slot]]['name']} with {amount} gold")
-        return
-    if k == "house":
-        flags["free"] += 1
-        p.gnome_avail -= 1
-        p.housing += 1
-        return
-    # brewer actions
-    flags["brewer"] = True
-    if k == "pass":
-        who = take_brewer(g, p, mv[1])
-        if who == "gnome":
-            g.gnome_supply += 1
+    if k == C.M_SPELL or k == C.M_SERVANT:
+        F[C.F_FREE] += 1
+        if k == C.M_SERVANT:
+            cast_spell(S, R, B, seat, seat, mv[1], True, mv[2], mv[3], True)
         else:
-            p.own_out += 1
-        say(g, f"  seat {p.seat} passes a brewer")
+            cast_spell(S, R, B, seat, seat, mv[1], True, -1, -1, True)
         return
-    card = p.estate[mv[1]]
-    own_only = bool(g.cfg.abilities.get(card.key, {}).get("own_brewer_only"))
-    src = mv[-1] if k in ("brewer", "guest") else 0
-    who = take_brewer(g, p, src, own_only)
-    place(card, who, p)
-    if k == "brewer":
-        perform(g, p, p, card, bot, "brewer")
-    elif k == "guest":
-        q = g.players[mv[2]]
-        oc = q.estate[mv[3]]
-        log(g, p, "ability", "horse_guests", 1)
-        say(g, f"  seat {p.seat} Horse Guests: uses seat {q.seat}'s {oc.key}")
-        perform(g, p, q, oc, bot, "guest")
-    elif k == "sacrifice":
-        dark_sacrifice(g, p, mv[2])
-    elif k == "ogre":
+    if k == C.M_FREE:
+        F[C.F_FREE] += 1
+        free_action(S, R, B, seat, mv[1])
+        return
+    if k == C.M_BRIBE:
+        F[C.F_FREE] += 1
+        bribe(S, R, seat, mv[1], mv[2])
+        return
+    if k == C.M_HOUSE:
+        F[C.F_FREE] += 1
+        S.pl[seat, C.PL_GNOME_AVAIL] -= 1
+        S.pl[seat, C.PL_HOUSING] += 1
+        return
+    F[C.F_BREWER] = 1
+    if k == C.M_PASS:
+        brewer_leaves(S, seat, take_brewer(S, seat, mv[1], False))
+        return
+    ci = mv[1]
+    a = ability_of_key(S.est[seat, ci, C.CF_KEY])
+    own_only = a >= 0 and R.ab[a, AF_OWN_ONLY] != 0
+    src = 0
+    if k == C.M_BREWER:
+        src = mv[2]
+    elif k == C.M_GUEST:
+        src = mv[4]
+    place(S, seat, ci, take_brewer(S, seat, src, own_only))
+    if k == C.M_BREWER:
+        perform(S, R, B, seat, seat, ci)
+    elif k == C.M_GUEST:
+        log_ability(S, R, seat, C.AB_HORSE_GUESTS, 1)
+        perform(S, R, B, seat, mv[2], mv[3])
+    elif k == C.M_SACRIFICE:
+        dark_sacrifice(S, R, seat, mv[2])
+    elif k == C.M_OGRE:
         slot = mv[2]
-        g.ogre[slot] = p.seat
-        p.own_out += 1  # the brewer stands on the judge
-        card.own -= 1
-        if slot in g.bribes:  # Ogre-Ruled: the bribe goes back to its owner
-            seat, amt = g.bribes.pop(slot)
-            g.players[seat].gold += amt
-            g.players[seat].bribe = None
-        log(g, p, "ability", "ogre_ruled", 1)
-        say(g, f"  seat {p.seat} Ogre-Rules {g.cfg.judges[g.judges[slot]]['name']}")
-    elif k == "spellbook":
-        q = g.players[mv[2]]
-        sc = q.estate[mv[3]]
-        log(g, p, "ability", "spell_book", 1)
-        say(g, f"  seat {p.seat} Spell Book: casts seat {q.seat}'s {sc.key} for free")
-        cast_spell(g, p, bot, sc, pay_cost=False, target=None, mark=False)
+        S.rows[C.ROW_OGRE, slot] = seat
+        S.pl[seat, C.PL_OWN_OUT] += 1  # the brewer stands on the judge
+        S.est[seat, ci, C.CF_OWN] -= 1
+        refund_bribe(S, slot)  # Ogre-Ruled: the bribe goes back to its owner
+        log_ability(S, R, seat, C.AB_OGRE_RULED, 1)
+    elif k == C.M_SPELLBOOK:
+        log_ability(S, R, seat, C.AB_SPELL_BOOK, 1)
+        cast_spell(S, R, B, seat, mv[2], mv[3], False, -1, -1, False)
 
 
-def dark_sacrifice(g, p: Player, tci: int):
-    target = p.estate[tci]
-    freed_own, freed_gnome = target.own, target.gnome
-    p.own_avail += freed_own
-    p.gnome_avail += freed_gnome
-    p.gnomes_out -= freed_gnome
-    p.sacrificed += 1
-    g.box_brewery += len(target.upgrades) + (1 if target.bc >= 0 else 0)
-    del p.estate[tci]
-    log(g, p, "ability", "dark_sacrifice", freed_own + freed_gnome)
-    log(g, p, "sacrifice_card", target.key if target.bc < 0 else g.cfg.brewery[target.bc]["id"], 1)
-    say(g, f"  seat {p.seat} Dark Sacrifice: {target.key} to the box, {freed_own + freed_gnome} brewers freed")
+@jit
+def bribe(S, R, seat, slot, amount):
+    """Place a bribe on a corrupt judge; an outbid bribe goes back to its owner."""
+    refund_bribe(S, slot)
+    S.pl[seat, C.PL_GOLD] -= amount
+    S.rows[C.ROW_BRIBE_SEAT, slot] = seat
+    S.rows[C.ROW_BRIBE_GOLD, slot] = amount
+    S.pl[seat, C.PL_BRIBE_SLOT] = slot
+    S.pl[seat, C.PL_BRIBE_GOLD] = amount
+    log(S, seat, LOG_BRIBE, R.p[P_LC_JUDGE] + S.rows[C.ROW_JUDGES, slot], amount)
 
 
-def perform(g: Game, p: Player, owner: Player, card: Card, bot, via: str):
-    """The action of `card` (in owner's estate, with owner's upgrades) performed for p."""
-    k = card.key
-    A = g.cfg.abilities
-    R = g.cfg.races[owner.race]
-    if k == "grain_fields":
-        got = bot.grains(g, p, R["grain_yield"])
-        for u in card.upgrades:
-            b = g.cfg.brewery[u]
-            if b["effect"] == "grain_any":
-                got += bot.grains(g, p, b["amount"])
-            elif b["effect"].startswith("grain_"):
-                got += [C.ING_INDEX[b["effect"][6:]]] * b["amount"]
-        if owner.ability == "fertile_fields":
-            got += bot.grains(g, p, A["fertile_fields"]["n"])
-            if owner is p:
-                log(g, p, "ability", "fertile_fields", A["fertile_fields"]["n"])
-        for i in got:
-            p.inv[i] += 1
-        if owner.ability == "sacred_grove":
-            for i in bot.magic(g, p, A["sacred_grove"]["n"]):
-                p.inv[i] += 1
-            if owner is p:
-                log(g, p, "ability", "sacred_grove", A["sacred_grove"]["n"])
-        say(g, f"  seat {p.seat} Grain Fields: +{len(got)} grain")
-    elif k == "study":
-        if owner.ability == "arcane_library":
-            p.gold += A["arcane_library"]["gold"]
-            if owner is p:
-                log(g, p, "ability", "arcane_library", A["arcane_library"]["gold"])
-        research(g, p, bot, study_draw(g, owner))
-    elif k == "brewery":
-        say(g, f"  seat {p.seat} Brewery: up to {max_beers(g, p)} beers")
-    elif k == "magic_trader":
-        cost = R["trader_cost"]
-        n = bot.trader_count(g, p, trader_mult(g, owner), cost)
-        n = min(n, p.gold // cost)
-        for i in bot.magic(g, p, n):
-            p.gold -= cost
-            p.inv[i] += 1
-        say(g, f"  seat {p.seat} Magic Trader: {n} magic for {n * cost} gold")
-    elif k == "mash_house":
-        mult = mash_mult(g, owner)
+@jit
+def dark_sacrifice(S, R, seat, tci):
+    """Chaos Wytch: an estate card goes to the box with its upgrades; its brewers come back now."""
+    own = S.est[seat, tci, C.CF_OWN]
+    gnome = S.est[seat, tci, C.CF_GNOME]
+    S.pl[seat, C.PL_OWN_AVAIL] += own
+    S.pl[seat, C.PL_GNOME_AVAIL] += gnome
+    S.pl[seat, C.PL_GNOMES_OUT] -= gnome
+    S.pl[seat, C.PL_SACRIFICED] += 1
+    bc = S.est[seat, tci, C.CF_BC]
+    S.g[C.G_BOX_BREWERY] += S.est[seat, tci, C.CF_N_UP] + (1 if bc >= 0 else 0)
+    code = card_code(R, S.est[seat, tci, C.CF_KEY], bc)
+    remove_card(S, seat, tci)
+    log_ability(S, R, seat, C.AB_DARK_SACRIFICE, own + gnome)
+    log(S, seat, LOG_SACRIFICE_CARD, code, 1)
+
+
+@jit
+def grain_fields(S, R, B, seat, owner, ci):
+    """Grains of the owner's Grain Fields with its upgrades and race power, for seat."""
+    gain_grains(S, R, B, seat, race_num(S, R, owner, RF_GRAIN_YIELD))
+    for u in range(S.est[owner, ci, C.CF_N_UP]):
+        t = S.ups[owner, ci, u]
+        e = R.bc[t, BC_EFFECT]
+        if e == C.E_GRAIN_ANY:
+            gain_grains(S, R, B, seat, R.bc[t, BC_AMOUNT])
+        elif e == C.E_GRAIN_WHEAT or e == C.E_GRAIN_RYE or e == C.E_GRAIN_BARLEY:
+            S.inv[seat, C.WHEAT + e - C.E_GRAIN_WHEAT] += R.bc[t, BC_AMOUNT]
+    if has_ability(S, owner, C.AB_FERTILE_FIELDS):
+        gain_grains(S, R, B, seat, R.ab[C.AB_FERTILE_FIELDS, AF_N])
+        if owner == seat:
+            log_ability(S, R, seat, C.AB_FERTILE_FIELDS, R.ab[C.AB_FERTILE_FIELDS, AF_N])
+    if has_ability(S, owner, C.AB_SACRED_GROVE):
+        gain_magic(S, R, B, seat, R.ab[C.AB_SACRED_GROVE, AF_N])
+        if owner == seat:
+            log_ability(S, R, seat, C.AB_SACRED_GROVE, R.ab[C.AB_SACRED_GROVE, AF_N])
+
+
+@jit
+def perform(S, R, B, seat, owner, ci):
+    """The action of owner's estate card ci (with owner's upgrades and numbers) performed for seat."""
+    key = S.est[owner, ci, C.CF_KEY]
+    if key == C.GRAIN_FIELDS:
+        grain_fields(S, R, B, seat, owner, ci)
+    elif key == C.STUDY:
+        if has_ability(S, owner, C.AB_ARCANE_LIBRARY):
+            S.pl[seat, C.PL_GOLD] += R.ab[C.AB_ARCANE_LIBRARY, AF_GOLD]
+            if owner == seat:
+                log_ability(S, R, seat, C.AB_ARCANE_LIBRARY, R.ab[C.AB_ARCANE_LIBRARY, AF_GOLD])
+        research(S, R, B, seat, study_draw(S, R, owner))
+    elif key == C.BREWERY:
+        pass  # a brewer on the Brewery raises the beers the player may brew this fall
+    elif key == C.MAGIC_TRADER:
+        cost = race_num(S, R, owner, RF_TRADER_COST)
+        n = pol.trader_count(S, R, B, seat, trader_mult(S, R, owner), cost)
+        n = min(n, S.pl[seat, C.PL_GOLD] // cost)
+        picks = S.tmp[3]
+        pol.magic(S, R, B, seat, n, picks)
+        for a in range(n):
+            S.pl[seat, C.PL_GOLD] -= cost
+            S.inv[seat, picks[a]] += 1
+    elif key == C.MASH_HOUSE:
         made = 0
-        for _ in range(mult):
-            w = bot.wort(g, p)
-            if w < 0:
+        for _ in range(mash_mult(S, R, owner)):
+            w = pol.wort(S, R, B, seat)
+            if w < 0 or not can_mash(S, seat, w):
                 break
-            a, b = C.WORT_OF[w]
-            if not can_pay_needs(p.inv, [a, b]):
-                break
-            pay_needs(p, [a, b])
-            p.inv[w] += g.cfg.params["wort_per_mash"]
+            a, b = pol.wort_grains(w)
+            for i in (a, b):
+                if S.inv[seat, i] > 0:
+                    S.inv[seat, i] -= 1
+                else:
+                    S.inv[seat, C.MANA] -= 1
+            S.inv[seat, w] += R.p[P_WORT_PER_MASH]
             made += 1
-        if owner.ability == "mash_stomper" and owner is p and made:
-            log(g, p, "ability", "mash_stomper", made)
-        say(g, f"  seat {p.seat} Mash House: {made} wort")
-    elif card.bc >= 0:  # brewery action card: gain an ingredient
-        b = g.cfg.brewery[card.bc]
-        p.inv[C.ING_INDEX[b["ingredient"]]] += b["amount"]
-        say(g, f"  seat {p.seat} {b['name']}: +{b['amount']} {b['ingredient']}")
-    elif k == "gold_mine":
-        p.gold += A["gold_mine"]["gold"]
-        log(g, p, "ability", "gold_mine", A["gold_mine"]["gold"])
-        say(g, f"  seat {p.seat} Gold Mine: +{A['gold_mine']['gold']} gold")
-    elif k == "borrower":
-        p.gold += A["borrower"]["gold"]
-        for i in bot.grains(g, p, A["borrower"]["n"]):
-            p.inv[i] += 1
-        log(g, p, "ability", "borrower", A["borrower"]["gold"])
-        say(g, f"  seat {p.seat} Orc Borrower: +{A['borrower']['gold']} gold, +{A['borrower']['n']} grain")
-    elif k == "black_market":
-        if bot.black_market_clear(g, p) and p.gold >= g.cfg.params["clear_draft_cost"]:
-            p.gold -= g.cfg.params["clear_draft_cost"]
-            clear_draft(g, p, bot)
-            log(g, p, "clear_draft", "draft_pool", 1)
-        opts = [(r, s) for r in (0, 1) for s in range(len(g.brow)) if draftable(g, p, r, s, free=True)]
-        if opts:
-            row, slot = bot.pick_free_card(g, p, opts)
-            log(g, p, "ability", "black_market", 1)
-            say(g, f"  seat {p.seat} Black Market:")
-            do_draft(g, p, bot, row, slot, free=True)
-    elif k == "mana_spell":
-        p.inv[C.MANA] -= 1
+        if has_ability(S, owner, C.AB_MASH_STOMPER) and owner == seat and made:
+            log_ability(S, R, seat, C.AB_MASH_STOMPER, made)
+    elif S.est[owner, ci, C.CF_BC] >= 0:  # a Brewery action card: gain its ingredient
+        t = S.est[owner, ci, C.CF_BC]
+        S.inv[seat, R.bc[t, BC_ING]] += R.bc[t, BC_AMOUNT]
+    elif key == C.KEY_ABILITY + C.AB_GOLD_MINE:
+        S.pl[seat, C.PL_GOLD] += R.ab[C.AB_GOLD_MINE, AF_GOLD]
+        log_ability(S, R, seat, C.AB_GOLD_MINE, R.ab[C.AB_GOLD_MINE, AF_GOLD])
+    elif key == C.KEY_ABILITY + C.AB_BORROWER:
+        S.pl[seat, C.PL_GOLD] += R.ab[C.AB_BORROWER, AF_GOLD]
+        gain_grains(S, R, B, seat, R.ab[C.AB_BORROWER, AF_N])
+        log_ability(S, R, seat, C.AB_BORROWER, R.ab[C.AB_BORROWER, AF_GOLD])
+    elif key == C.KEY_ABILITY + C.AB_BLACK_MARKET:
+        black_market(S, R, B, seat)
+    elif key == C.KEY_ABILITY + C.AB_MANA_SPELL:
+        S.inv[seat, C.MANA] -= 1
         reset = 0
-        for c in p.estate:
-            if c.kind == "spell" and c.spell_used:
-                c.spell_used = False
+        for k in range(S.pl[seat, C.PL_N_CARDS]):
+            if S.est[seat, k, C.CF_KIND] == C.K_SPELL and S.est[seat, k, C.CF_SPELL_USED]:
+                S.est[seat, k, C.CF_SPELL_USED] = 0
                 reset += 1
-        log(g, p, "ability", "mana_spell", reset)
-        say(g, f"  seat {p.seat} Mana Spell: {reset} spells ready again")
+        log_ability(S, R, seat, C.AB_MANA_SPELL, reset)
 
 
-def research(g, p: Player, bot, n: int):
-    """Brewer's Study: optionally clear five of the offering (1 gold), then take n recipes from the
-    offering or the decks, then refill the offering."""
-    P = g.cfg.params
-    if p.gold >= P["clear_offering_cost"] and bot.clear_offer(g, p):
-        p.gold -= P["clear_offering_cost"]
-        picks = bot.offer_discards(g, p)
-        for deck, pos in picks:
-            g.rdisc[deck].append(g.roffer[deck][pos])
-            g.roffer[deck][pos] = -1
-        refill_offer(g)
-    for _ in range(n):
-        src = bot.pick_recipe(g, p)  # ("offer", deck, pos) | ("deck", deck)
-        if src[0] == "offer" and g.roffer[src[1]][src[2]] >= 0:
-            p.book.append(g.roffer[src[1]][src[2]])
-            g.roffer[src[1]][src[2]] = -1
-        else:
-            r = draw_recipe(g, src[1])
-            if r >= 0:
-                p.book.append(r)
-    refill_offer(g)
-    log(g, p, "research", "study", n)
-    say(g, f"  seat {p.seat} Brewer's Study: +{n} recipes (book {len(p.book)})")
+@jit
+def black_market(S, R, B, seat):
+    """Goblin: optionally clear the draft again (paying), then draft one card for free."""
+    if pol.black_market_clear(S, R, B, seat) and S.pl[seat, C.PL_GOLD] >= R.p[P_CLEAR_DRAFT_COST]:
+        S.pl[seat, C.PL_GOLD] -= R.p[P_CLEAR_DRAFT_COST]
+        clear_draft(S, R, B, seat)
+        log(S, seat, LOG_CLEAR_DRAFT, R.p[P_LC_DRAFT_POOL], 1)
+    opt_row, opt_slot = S.tmp[0], S.tmp[1]
+    n = 0
+    for row in range(2):
+        for s in range(R.p[P_DRAFT_ROW]):
+            if draftable(S, R, seat, row, s, True):
+                opt_row[n] = row
+                opt_slot[n] = s
+                n += 1
+    if n:
+        k = pol.pick_free_card(S, R, B, seat, opt_row, opt_slot, n)
+        row, slot = opt_row[k], opt_slot[k]
+        log_ability(S, R, seat, C.AB_BLACK_MARKET, 1)
+        do_draft(S, R, B, seat, row, slot, True, True)
 
 
-def clear_draft(g, p, bot):
-    slots = bot.clear_picks(g, p)  # list of (row, slot), five cards
-    for row, slot in slots:
-        if row == 0 and g.brow[slot] >= 0:
-            g.bdisc.append(g.brow[slot])
-            g.brow[slot] = -1
-        elif row == 1 and g.erow[slot] >= 0:
-            g.edisc.append(g.erow[slot])
-            g.erow[slot] = -1
-    refill_rows(g)
-    say(g, f"  seat {p.seat} clears the draft")
-
-
-def do_draft(g: Game, p: Player, bot, row: int, slot: int, free: bool, refill: bool = True):
-    cfg = g.cfg
-    if row == 0:
-        t = g.brow[slot]
-        g.brow[slot] = -1
-        b = cfg.brewery[t]
-        if not free:
-            p.gold -= b["cost"]
-        add_brewery_card(g, p, t)
-        log(g, p, "draft_brewery", b["id"], 0 if free else b["cost"])
-        p.stats["cards_drafted"] += 1
-        say(g, f"  seat {p.seat} drafts {b['name']} ({'free' if free else str(b['cost']) + ' gold'})")
-    else:
-        t = g.erow[slot]
-        g.erow[slot] = -1
-        e = cfg.events[t]
-        if not free:
-            p.gold -= e["cost"]
-        log(g, p, "draft_event", e["id"], 0 if free else e["cost"])
-        p.stats["cards_drafted"] += 1
-        say(g, f"  seat {p.seat} drafts {e['name']} ({'free' if free else str(e['cost']) + ' gold'})")
-        resolve_event(g, p, bot, t, free)
-    if refill:
-        refill_rows(g)
-
-
-def add_brewery_card(g, p: Player, t: int):
-    b = g.cfg.brewery[t]
-    if b["kind"] == "upgrade":
-        target = p.card(b["target"])
-        if target is None:  # the target was sacrificed: the upgrade has nothing to go under
-            g.box_brewery += 1
+@jit
+def take_recipe(S, R, B, seat, offer_only):
+    """One recipe for seat from where its bot says (an offering card or the top of a deck)."""
+    src = pol.pick_recipe(S, R, B, seat, offer_only)
+    if src < pol.DECK:
+        d, pos = src // C.MAX_ROW, src % C.MAX_ROW
+        r = S.rows[C.ROW_OFFER_BARREL + d, pos]
+        if r >= 0:
+            add_to_book(S, seat, r)
+            S.rows[C.ROW_OFFER_BARREL + d, pos] = -1
             return
-        target.upgrades.append(t)
-        return
-    card = Card(b["id"], t, b["kind"], bool(b["infinite"]))
-    p.estate.append(card)
-    if b["kind"] == "housing" and g.gnome_supply > 0:
-        g.gnome_supply -= 1
-        p.housing += b["amount"]
-
-
-def resolve_event(g: Game, p: Player, bot, t: int, free: bool):
-    e = g.cfg.events[t]
-    kind = e["kind"]
-    if kind == "beer_festival":
-        pay(g, p, bot, e["pay_kind"], e["pay_n"])
-    if kind == "migrant_gnomes":
-        g.gnome_supply -= 1
-        p.gnome_avail += 1
-        g.edisc.append(t)
-        for q in g.players:  # Gnome Guild: the Free Gnomes may hire one too
-            if q is not p and q.ability == "gnome_guild" and g.gnome_supply > 0 \
-                    and q.gold >= g.cfg.abilities["gnome_guild"]["gold"] and bot_of(g, q).guild_hire(g, q):
-                q.gold -= g.cfg.abilities["gnome_guild"]["gold"]
-                g.gnome_supply -= 1
-                q.gnome_avail += 1
-                log(g, q, "ability", "gnome_guild", 1)
-                say(g, f"  seat {q.seat} Gnome Guild: hires a gnome")
-        return
-    if kind == "quest" and e["brewer"] and not free:
-        who = take_brewer(g, p, 0)
-        if who == "gnome":
-            g.gnome_supply += 1
-        else:
-            p.own_out += 1
-        p.quest_cards.append(t)
+        if offer_only:
+            return
     else:
-        g.edisc.append(t)
-    if kind == "recipe_scroll":
-        for _ in range(e["gain_recipes"]):
-            r = draw_recipe(g, bot.scroll_deck(g, p))
+        d = src - pol.DECK
+    r = draw_recipe(S, d)
+    if r >= 0:
+        add_to_book(S, seat, r)
+
+
+@jit
+def research(S, R, B, seat, n):
+    """Brewer's Study: optionally clear five of the offering (1 gold), take n recipes from the
+    offering or the decks, then refill the offering."""
+    if S.pl[seat, C.PL_GOLD] >= R.p[P_CLEAR_OFFERING_COST] and pol.clear_offer(S, R, B, seat):
+        S.pl[seat, C.PL_GOLD] -= R.p[P_CLEAR_OFFERING_COST]
+        out_deck, out_pos = S.tmp[0], S.tmp[1]
+        k = pol.offer_discards(S, R, B, seat, out_deck, out_pos)
+        for a in range(k):
+            r = S.rows[C.ROW_OFFER_BARREL + out_deck[a], out_pos[a]]
             if r >= 0:
-                p.book.append(r)
-    p.gold += e["gain_gold"]
-    if e["gain_vp"]:
-        score(g, p, e["gain_vp"], "vp_quests")
-    gk, gn = e["gain_kind"], e["gain_n"]
-    if gk == "each_grain":
-        for i in C.GRAINS:
-            p.inv[i] += gn
-    elif gk == "grain":
-        for i in bot.grains(g, p, gn):
-            p.inv[i] += 1
-    elif gk == "magic":
-        for i in bot.magic(g, p, gn):
-            p.inv[i] += 1
-    elif gk == "wort":
+                push(S, C.PILE_RDISC_BARREL + out_deck[a], r)
+            S.rows[C.ROW_OFFER_BARREL + out_deck[a], out_pos[a]] = -1
+        refill_offer(S, R)
+    for _ in range(n):
+        take_recipe(S, R, B, seat, False)
+    refill_offer(S, R)
+    log(S, seat, LOG_RESEARCH, R.p[P_LC_COMMON] + C.STUDY, n)
+
+
+@jit
+def clear_draft(S, R, B, seat):
+    out_row, out_slot = S.tmp[0], S.tmp[1]
+    k = pol.clear_picks(S, R, B, seat, out_row, out_slot)
+    for a in range(k):
+        discard_draft_card(S, out_row[a], out_slot[a])
+    refill_rows(S, R)
+
+
+@jit
+def do_draft(S, R, B, seat, row, slot, free, refill):
+    if row == 0:
+        t = S.rows[C.ROW_BREWERY, slot]
+        S.rows[C.ROW_BREWERY, slot] = -1
+        cost = 0 if free else R.bc[t, BC_COST]
+        S.pl[seat, C.PL_GOLD] -= cost
+        add_brewery_card(S, R, seat, t)
+        log(S, seat, LOG_DRAFT_BREWERY, t, cost)
+        stat(S, seat, C.ST_CARDS_DRAFTED, 1)
+    else:
+        t = S.rows[C.ROW_EVENT, slot]
+        S.rows[C.ROW_EVENT, slot] = -1
+        cost = 0 if free else R.evt[t, EF_COST]
+        S.pl[seat, C.PL_GOLD] -= cost
+        log(S, seat, LOG_DRAFT_EVENT, R.p[P_LC_EVENT] + t, cost)
+        stat(S, seat, C.ST_CARDS_DRAFTED, 1)
+        resolve_event(S, R, B, seat, t, free)
+    if refill:
+        refill_rows(S, R)
+
+
+@jit
+def add_brewery_card(S, R, seat, t):
+    if R.bc[t, BC_KIND] == C.K_UPGRADE:
+        ci = find_card(S, seat, R.bc[t, BC_TARGET])
+        if ci < 0:  # the target was sacrificed: the upgrade has nothing to go under
+            S.g[C.G_BOX_BREWERY] += 1
+            return
+        u = S.est[seat, ci, C.CF_N_UP]
+        if u >= C.MAX_UP:
+            S.g[C.G_OVERFLOW] = 1
+            return
+        S.ups[seat, ci, u] = t
+        S.est[seat, ci, C.CF_N_UP] = u + 1
+        return
+    add_card(S, seat, C.KEY_BREWERY + t, t, R.bc[t, BC_KIND], R.bc[t, BC_INFINITE])
+    if R.bc[t, BC_KIND] == C.K_HOUSING and S.g[C.G_GNOME_SUPPLY] > 0:
+        S.g[C.G_GNOME_SUPPLY] -= 1
+        S.pl[seat, C.PL_HOUSING] += R.bc[t, BC_AMOUNT]
+
+
+@jit
+def resolve_event(S, R, B, seat, t, free):
+    kind = R.evt[t, EF_KIND]
+    if kind == C.EV_FESTIVAL:
+        pay(S, R, B, seat, R.evt[t, EF_PAY_KIND], R.evt[t, EF_PAY_N])
+    if kind == C.EV_MIGRANT:
+        S.g[C.G_GNOME_SUPPLY] -= 1
+        S.pl[seat, C.PL_GNOME_AVAIL] += 1
+        push(S, C.PILE_EDISC, t)
+        gnome_guild(S, R, B, seat)
+        return
+    if kind == C.EV_QUEST and R.evt[t, EF_BREWER] and not free:
+        brewer_leaves(S, seat, take_brewer(S, seat, 0, False))
+        q = S.pl[seat, C.PL_N_QUESTS]
+        S.quests[seat, q] = t
+        S.pl[seat, C.PL_N_QUESTS] = q + 1
+    else:
+        push(S, C.PILE_EDISC, t)
+    if kind == C.EV_SCROLL:
+        for _ in range(R.evt[t, EF_GAIN_RECIPES]):
+            r = draw_recipe(S, pol.scroll_deck(S, R, B, seat))
+            if r >= 0:
+                add_to_book(S, seat, r)
+    S.pl[seat, C.PL_GOLD] += R.evt[t, EF_GAIN_GOLD]
+    score(S, seat, R.evt[t, EF_GAIN_VP], C.ST_VP_QUESTS)
+    gk, gn = R.evt[t, EF_GAIN_KIND], R.evt[t, EF_GAIN_N]
+    if gk == C.GK_EACH_GRAIN:
+        for i in range(3):
+            S.inv[seat, C.WHEAT + i] += gn
+    elif gk == C.GK_GRAIN:
+        gain_grains(S, R, B, seat, gn)
+    elif gk == C.GK_MAGIC:
+        gain_magic(S, R, B, seat, gn)
+    elif gk == C.GK_WORT:
         for _ in range(gn):
-            p.inv[bot.wort_any(g, p)] += 1
+            S.inv[seat, pol.wort_any(S, R, B, seat)] += 1
 
 
-def bot_of(g, p):
-    return g.bots[p.seat]
+@jit
+def gnome_guild(S, R, B, seat):
+    """Free Gnomes: when another player drafts Migrant Gnomes, they may hire one too."""
+    fee = R.ab[C.AB_GNOME_GUILD, AF_GOLD]
+    for q in range(S.g[C.G_N]):
+        if (q != seat and has_ability(S, q, C.AB_GNOME_GUILD) and S.g[C.G_GNOME_SUPPLY] > 0
+                and S.pl[q, C.PL_GOLD] >= fee and pol.guild_hire(S, R, B, q)):
+            S.pl[q, C.PL_GOLD] -= fee
+            S.g[C.G_GNOME_SUPPLY] -= 1
+            S.pl[q, C.PL_GNOME_AVAIL] += 1
+            log_ability(S, R, q, C.AB_GNOME_GUILD, 1)
 
 
-def cast_spell(g, p: Player, bot, card: Card, pay_cost: bool, target=None, mark: bool = True):
-    """Cast a spell card (p's own, or another player's through the Wizard's Spell Book, which
-    neither pays the magic ingredient nor marks the card)."""
+@jit
+def cast_spell(S, R, B, seat, owner, ci, pay_cost, target_seat, target_ci, mark):
+    """Cast owner's spell card ci for seat (through the Wizard's Spell Book: no magic ingredient
+    paid, the card not marked used)."""
     if mark:
-        card.spell_used = True
-    if card.key == "spinning_wheel":
-        A = g.cfg.abilities["spinning_wheel"]
-        pay(g, p, bot, "grain", A["n"])
-        p.gold += A["gold"]
-        log(g, p, "ability", "spinning_wheel", A["gold"])
-        say(g, f"  seat {p.seat} Spinning Wheel: {A['n']} grain -> {A['gold']} gold")
+        S.est[owner, ci, C.CF_SPELL_USED] = 1
+    if is_key(S, owner, ci, C.KEY_ABILITY + C.AB_SPINNING_WHEEL):
+        pay(S, R, B, seat, C.CL_GRAIN, R.ab[C.AB_SPINNING_WHEEL, AF_N])
+        S.pl[seat, C.PL_GOLD] += R.ab[C.AB_SPINNING_WHEEL, AF_GOLD]
+        log_ability(S, R, seat, C.AB_SPINNING_WHEEL, R.ab[C.AB_SPINNING_WHEEL, AF_GOLD])
         return
-    b = g.cfg.brewery[card.bc]
-    sc = b["spell_cost"]
+    t = S.est[owner, ci, C.CF_BC]
+    sc = R.bc[t, BC_SPELL_COST]
     if pay_cost or not is_magic_cost(sc):
-        pay(g, p, bot, C.ING_INDEX.get(sc, sc), b["spell_n"])
-    e = b["effect"]
-    say(g, f"  seat {p.seat} casts {b['name']}")
-    if e == "transmutation":
-        p.inv[C.MANA] += 1
-    elif e == "chaos":
-        for row, slot in bot.clear_picks(g, p):
-            if row == 0 and g.brow[slot] >= 0:
-                g.bdisc.append(g.brow[slot])
-                g.brow[slot] = -1
-            elif row == 1 and g.erow[slot] >= 0:
-                g.edisc.append(g.erow[slot])
-                g.erow[slot] = -1
-        new = [(0, s) for s in range(len(g.brow)) if g.brow[s] < 0] + [(1, s) for s in range(len(g.erow)) if g.erow[s] < 0]
-        refill_rows(g)
-        for _ in range(b["amount"]):
-            opts = [(r, s) for r, s in new if draftable(g, p, r, s, free=True)]
-            if not opts:
-                break
-            r, s = bot.pick_free_card(g, p, opts)
-            new.remove((r, s))
-            do_draft(g, p, bot, r, s, free=True, refill=False)
-        refill_rows(g)
-    elif e == "intelligence":
-        for deck in ("barrel", "spice"):
-            for pos in range(len(g.roffer[deck])):
-                if g.roffer[deck][pos] >= 0:
-                    g.rdisc[deck].append(g.roffer[deck][pos])
-                g.roffer[deck][pos] = -1
-        refill_offer(g)
-        for _ in range(b["amount"]):
-            src = bot.pick_recipe(g, p, offer_only=True)
-            if src[0] == "offer" and g.roffer[src[1]][src[2]] >= 0:
-                p.book.append(g.roffer[src[1]][src[2]])
-                g.roffer[src[1]][src[2]] = -1
-        refill_offer(g)
-    elif e == "servant":
-        if target is None:
-            opts = list(servant_targets(g, p))
-            if not opts:
-                return
-            target = bot.pick_servant(g, p, opts)
-        q = g.players[target[0]]
-        if usable_action(g, p, q, q.estate[target[1]], "servant"):  # paying the spell may have used the last mana
-            perform(g, p, q, q.estate[target[1]], bot, "servant")
-    elif e == "raise_gnome":
-        moved = 0
-        for c in sorted(p.estate, key=lambda c: -c.gnome):
-            while c.gnome > 0 and moved < b["amount"]:
-                c.gnome -= 1
-                p.gnomes_out -= 1
-                p.gnome_avail += 1
-                moved += 1
+        pay(S, R, B, seat, sc, R.bc[t, BC_SPELL_N])
+    e = R.bc[t, BC_EFFECT]
+    amount = R.bc[t, BC_AMOUNT]
+    if e == C.E_TRANSMUTATION:
+        S.inv[seat, C.MANA] += 1
+    elif e == C.E_CHAOS:
+        chaos(S, R, B, seat, amount)
+    elif e == C.E_INTELLIGENCE:
+        discard_offer(S, R)
+        refill_offer(S, R)
+        for _ in range(amount):
+            take_recipe(S, R, B, seat, True)
+        refill_offer(S, R)
+    elif e == C.E_SERVANT:
+        servant(S, R, B, seat, target_seat, target_ci)
+    elif e == C.E_RAISE_GNOME:
+        raise_gnomes(S, seat, amount)
 
 
-def free_action(g, p: Player, bot, card: Card):
-    A = g.cfg.abilities
-    k = card.key
-    if k == "tavern":
-        pay(g, p, bot, "grain", g.cfg.brewery[card.bc]["amount"])
-        p.gold += 1
-    elif k == "farmers_market":
-        p.gold -= A["farmers_market"]["gold"]
-        for i in bot.grains(g, p, A["farmers_market"]["n"]):
-            p.inv[i] += 1
-        log(g, p, "ability", "farmers_market", A["farmers_market"]["n"])
-    elif k == "sea_port":
-        p.gold -= A["sea_port"]["gold"]
-        pay(g, p, bot, "grain", A["sea_port"]["n"])
-        p.inv[bot.wort_any(g, p)] += 1
-        log(g, p, "ability", "sea_port", 1)
-    elif k == "drain_gnome":
-        if p.gnome_avail > 0:
-            p.gnome_avail -= 1
+@jit
+def chaos(S, R, B, seat, amount):
+    """Chaos Spell: clear five draft cards, refill, then draft `amount` of the new ones free."""
+    out_row, out_slot = S.tmp[0], S.tmp[1]
+    k = pol.clear_picks(S, R, B, seat, out_row, out_slot)
+    for a in range(k):
+        discard_draft_card(S, out_row[a], out_slot[a])
+    new = S.tmp[2]  # row * MAX_ROW + slot of the refilled slots, -1 once taken
+    n_new = 0
+    for row in range(2):
+        for s in range(R.p[P_DRAFT_ROW]):
+            if S.rows[C.ROW_BREWERY + row, s] < 0:
+                new[n_new] = row * C.MAX_ROW + s
+                n_new += 1
+    refill_rows(S, R)
+    opt_row, opt_slot = S.tmp[0], S.tmp[1]
+    for _ in range(amount):
+        n = 0
+        for a in range(n_new):
+            if new[a] >= 0 and draftable(S, R, seat, new[a] // C.MAX_ROW, new[a] % C.MAX_ROW, True):
+                opt_row[n] = new[a] // C.MAX_ROW
+                opt_slot[n] = new[a] % C.MAX_ROW
+                n += 1
+        if n == 0:
+            break
+        k = pol.pick_free_card(S, R, B, seat, opt_row, opt_slot, n)
+        code = opt_row[k] * C.MAX_ROW + opt_slot[k]
+        for a in range(n_new):
+            if new[a] == code:
+                new[a] = -1
+        do_draft(S, R, B, seat, code // C.MAX_ROW, code % C.MAX_ROW, True, False)
+    refill_rows(S, R)
+
+
+@jit
+def servant(S, R, B, seat, q, oci):
+    """Servant Spell: perform another player's (or one's own) action card, nothing locked."""
+    if q < 0:
+        opt_seat, opt_ci = S.tmp[0], S.tmp[1]
+        n = 0
+        for s in range(S.g[C.G_N]):
+            for c in range(S.pl[s, C.PL_N_CARDS]):
+                if servant_target(S, R, seat, s, c):
+                    opt_seat[n] = s
+                    opt_ci[n] = c
+                    n += 1
+        if n == 0:
+            return
+        k = pol.pick_servant(S, R, B, seat, opt_seat, opt_ci, n)
+        q, oci = opt_seat[k], opt_ci[k]
+    if usable_action(S, R, seat, q, oci, False):  # paying the spell may have used the last mana
+        perform(S, R, B, seat, q, oci)
+
+
+@jit
+def raise_gnomes(S, seat, amount):
+    """Raise Gnome Spell: gnomes back to the race card, emptying the cards that hold most first
+    (ties in estate order)."""
+    held = S.tmp[2]
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        held[ci] = S.est[seat, ci, C.CF_GNOME]
+    moved = 0
+    while moved < amount:
+        best = -1
+        for ci in range(S.pl[seat, C.PL_N_CARDS]):
+            if held[ci] > 0 and (best < 0 or held[ci] > held[best]):
+                best = ci
+        if best < 0:
+            return
+        held[best] = 0
+        while S.est[seat, best, C.CF_GNOME] > 0 and moved < amount:
+            S.est[seat, best, C.CF_GNOME] -= 1
+            S.pl[seat, C.PL_GNOMES_OUT] -= 1
+            S.pl[seat, C.PL_GNOME_AVAIL] += 1
+            moved += 1
+
+
+@jit
+def free_action(S, R, B, seat, ci):
+    key = S.est[seat, ci, C.CF_KEY]
+    if effect_of(S, R, seat, ci) == C.E_TAVERN:
+        pay(S, R, B, seat, C.CL_GRAIN, R.bc[S.est[seat, ci, C.CF_BC], BC_AMOUNT])
+        S.pl[seat, C.PL_GOLD] += 1
+    elif key == C.KEY_ABILITY + C.AB_FARMERS_MARKET:
+        S.pl[seat, C.PL_GOLD] -= R.ab[C.AB_FARMERS_MARKET, AF_GOLD]
+        gain_grains(S, R, B, seat, R.ab[C.AB_FARMERS_MARKET, AF_N])
+        log_ability(S, R, seat, C.AB_FARMERS_MARKET, R.ab[C.AB_FARMERS_MARKET, AF_N])
+    elif key == C.KEY_ABILITY + C.AB_SEA_PORT:
+        S.pl[seat, C.PL_GOLD] -= R.ab[C.AB_SEA_PORT, AF_GOLD]
+        pay(S, R, B, seat, C.CL_GRAIN, R.ab[C.AB_SEA_PORT, AF_N])
+        S.inv[seat, pol.wort_any(S, R, B, seat)] += 1
+        log_ability(S, R, seat, C.AB_SEA_PORT, 1)
+    elif key == C.KEY_ABILITY + C.AB_DRAIN_GNOME:
+        if S.pl[seat, C.PL_GNOME_AVAIL] > 0:
+            S.pl[seat, C.PL_GNOME_AVAIL] -= 1
         else:
-            p.housing -= 1
-        g.gnome_supply += 1
-        p.inv[C.MANA] += A["drain_gnome"]["n"]
-        log(g, p, "ability", "drain_gnome", 1)
-    say(g, f"  seat {p.seat} free action {k}")
-
-
-# ----------------------------------------------------------------------------- scoring
-
-def score(g, p: Player, vp: int, source: str):
-    if vp <= 0:
-        return
-    p.vp += vp
-    p.stats[source] += vp
-    g.stamp += 1
-    p.stamp = g.stamp  # disk goes on top of any disk on the same space
+            S.pl[seat, C.PL_HOUSING] -= 1
+        S.g[C.G_GNOME_SUPPLY] += 1
+        S.inv[seat, C.MANA] += R.ab[C.AB_DRAIN_GNOME, AF_N]
+        log_ability(S, R, seat, C.AB_DRAIN_GNOME, 1)
 
 
 # ----------------------------------------------------------------------------- spring
 
-def spring(g: Game):
-    g.phase = 1
-    say(g, f"Year {g.year} spring; turn order seats {g.order}")
+@jit
+def any_on_race_card(S):
+    for s in range(S.g[C.G_N]):
+        if on_race_card(S, s) > 0:
+            return True
+    return False
+
+
+@jit
+def spring(S, R, B):
+    S.g[C.G_PHASE] = 1
     guard = 0
-    while any(q.on_race_card() > 0 for q in g.players):
-        for s in g.order:
-            p = g.players[s]
-            if not any(q.on_race_card() > 0 for q in g.players) and p.housing == 0:
+    while any_on_race_card(S):
+        for k in range(S.g[C.G_N]):
+            seat = S.order[k]
+            if not any_on_race_card(S) and S.pl[seat, C.PL_HOUSING] == 0:
                 break
-            take_turn(g, p)
-            g.turns += 1
+            take_turn(S, R, B, seat)
+            S.g[C.G_TURNS] += 1
             guard += 1
-            if guard > 2000:
-                raise RuntimeError("spring did not end")
-            if not any(q.on_race_card() > 0 for q in g.players):
+            if guard > 2000 or S.g[C.G_OVERFLOW]:
+                S.g[C.G_OVERFLOW] = 1
+                return
+            if not any_on_race_card(S):
                 break
 
 
-def take_turn(g: Game, p: Player):
-    bot = g.bots[p.seat]
-    flags = {"brewer": False, "cleared": False, "drafted": False, "free": 0}
-    bot.start_turn(g, p)
-    while True:
-        moves = legal_moves(g, p, flags)
-        mv = bot.choose(g, p, moves, flags)
-        apply_move(g, p, bot, mv, flags)
-        if mv[0] == "end":
+@jit
+def take_turn(S, R, B, seat):
+    S.flags[:] = 0
+    pol.start_turn(S, R, B, seat)
+    for _ in range(10 * MAX_FREE_MOVES):
+        n = legal_moves(S, R, seat)
+        k = pol.choose(S, R, B, seat, n)
+        apply_move(S, R, B, seat, S.moves[k])
+        if S.moves[k, 0] == C.M_END or S.g[C.G_OVERFLOW]:
             return
+    S.g[C.G_OVERFLOW] = 1  # a turn that never ends is a bug
 
 
 # ----------------------------------------------------------------------------- fall
 
-def beer_of(g, barrel: int, spices: list[int]):
-    R = g.cfg.recipes
-    cards = [barrel] + list(spices)
-    chars = [sum(R[c]["chars"][k] for c in cards) for k in range(3)]
-    return [barrel, list(spices), chars, sum(R[c]["vp"] for c in cards), sum(R[c]["gold"] for c in cards), False]
+@jit
+def in_book(S, seat, r):
+    for i in range(S.pl[seat, C.PL_N_BOOK]):
+        if S.book[seat, i] == r:
+            return True
+    return False
 
 
-def beer_needs(g, barrel, spices) -> list[int]:
-    R = g.cfg.recipes
-    out = list(R[barrel]["need_idx"])
-    for s in spices:
-        out += R[s]["need_idx"]
-    return out
+@jit
+def valid_beer(S, R, seat, cards, k):
+    """One barrel then 1+ spices, all distinct, all in the book and unused by earlier beers."""
+    if k < 2 or R.rc[cards[0], RC_SPICE] != 0:
+        return False
+    for a in range(k):
+        r = cards[a]
+        if (a > 0 and R.rc[r, RC_SPICE] == 0) or not in_book(S, seat, r):
+            return False
+        for b in range(a):
+            if cards[b] == r:
+                return False
+        for x in range(S.pl[seat, C.PL_N_BEERS]):
+            for j in range(1 + S.beers[seat, x, C.BF_N_SPICES]):
+                if beer_card(S, seat, x, j) == r:
+                    return False
+    return True
 
 
-def fall(g: Game):
-    g.phase = 2
-    for p in g.players:
-        beers = g.bots[p.seat].brew(g, p, max_beers(g, p))
-        p.beers = []
-        used = set()
-        for barrel, spices in beers[: max_beers(g, p)]:
-            cards = [barrel] + list(spices)
-            ok = (g.cfg.recipes[barrel]["deck"] == "barrel" and spices
-                  and all(g.cfg.recipes[s]["deck"] == "spice" for s in spices)
-                  and all(c in p.book for c in cards) and not used.intersection(cards)
-                  and len(set(cards)) == len(cards))
-            needs = beer_needs(g, barrel, spices)
-            if not ok or not can_pay_needs(p.inv, needs):  # misbrew: disqualified, cards stay in the book
-                say(g, f"  seat {p.seat} misbrews")
-                continue
-            pay_needs(p, needs)
-            used.update(cards)
-            p.beers.append(beer_of(g, barrel, spices))
-        p.stats["beers_brewed"] += len(p.beers)
-        for b in p.beers:
-            log(g, p, "beer", g.cfg.recipes[b[0]]["id"], sum(b[2]))
-    # Dark Elf Shadow Judge: after brewing, before screens lift
-    for p in g.players:
-        if p.ability == "shadow_judge" and g.shadow:
-            sw = g.bots[p.seat].shadow_swap(g, p)
-            if sw is not None:
-                slot, h = sw
-                if slot not in g.ogre:
-                    old = g.judges[slot]
-                    g.judges[slot] = g.shadow[h]
-                    g.shadow[h] = old
-                    if slot in g.bribes:
-                        seat, amt = g.bribes.pop(slot)
-                        g.players[seat].gold += amt
-                        g.players[seat].bribe = None
-                    log(g, p, "ability", "shadow_judge", 1)
-                    say(g, f"  seat {p.seat} Shadow Judge: {g.cfg.judges[old]['name']} -> "
-                           f"{g.cfg.judges[g.judges[slot]]['name']}")
-    for p in g.players:
-        say(g, f"  seat {p.seat} presents {len(p.beers)} beers (left: {p.inv}, {p.gold} gold, book {len(p.book)}): " + "; ".join(
-            f"{g.cfg.recipes[b[0]]['name']} C{b[2][0]} S{b[2][1]} B{b[2][2]}" for b in p.beers))
-    judge_all(g)
-    # profits in turn order
-    for s in g.order:
-        p = g.players[s]
-        vp = sum(b[3] for b in p.beers)
-        gold = sum(b[4] for b in p.beers)
-        if p.ability == "pot_o_gold" and p.beers:
-            gold += g.cfg.abilities["pot_o_gold"]["gold"] * len(p.beers)
-            log(g, p, "ability", "pot_o_gold", len(p.beers))
-        p.gold += gold
-        score(g, p, vp, "vp_profit")
-        say(g, f"  seat {p.seat} profit: {vp} VP, {gold} gold")
+@jit_inline
+def beer_card(S, seat, x, j):
+    return S.beers[seat, x, C.BF_BARREL] if j == 0 else S.beers[seat, x, C.BF_SPICE + j - 1]
 
 
-def judge_all(g: Game):
-    cfg = g.cfg
-    order_pos = {s: i for i, s in enumerate(g.order)}
-    for slot, j in enumerate(g.judges):
-        J = cfg.judges[j]
-        entries = [(p, b) for p in g.players for b in p.beers if not b[5]]
-        bribe = g.bribes.pop(slot, None)
-        ogre_seat = g.ogre.pop(slot, None)
-        winners = []
-        if entries:
-            pv = [J["pd"] * b[2][J["p"]] for _, b in entries]
-            best = max(pv)
-            tied = [e for e, v in zip(entries, pv, strict=True) if v == best]
-            seats = {p.seat for p, _ in tied}
-            if ogre_seat is not None and ogre_seat in seats:
-                winners = [best_of(g, J, [e for e in tied if e[0].seat == ogre_seat])]
-            elif J["corrupt"]:
-                if bribe is not None and bribe[0] in seats:
-                    winners = [best_of(g, J, [e for e in tied if e[0].seat == bribe[0]])]
-                elif len(seats) == 1:
-                    winners = [best_of(g, J, tied)]
-                else:
-                    winners = [best_of(g, J, [e for e in tied if e[0].seat == s]) for s in sorted(seats, key=order_pos.get)]
-            else:
-                sv = [J["sd"] * b[2][J["s"]] for _, b in tied]
-                best2 = max(sv)
-                tied2 = [e for e, v in zip(tied, sv, strict=True) if v == best2]
-                seats2 = sorted({p.seat for p, _ in tied2}, key=order_pos.get)
-                winners = [[e for e in tied2 if e[0].seat == s][0] for s in seats2]
-        if bribe is not None:  # a bribe is spent, win or lose
-            g.players[bribe[0]].bribe = None
-        if ogre_seat is not None:
-            pass  # the Ogre brewer returns to the race card after judging (counted back in winter)
-        if not winners:
-            say(g, f"  judge {J['name']}: no beer left")
+@jit
+def add_beer(S, R, seat, cards, k):
+    x = S.pl[seat, C.PL_N_BEERS]
+    b = S.beers[seat, x]
+    b[:] = -1
+    b[C.BF_BARREL] = cards[0]
+    b[C.BF_N_SPICES] = k - 1
+    for j in range(1, k):
+        b[C.BF_SPICE + j - 1] = cards[j]
+    for c in range(3):
+        b[C.BF_C0 + c] = 0
+    b[C.BF_VP] = 0
+    b[C.BF_GOLD] = 0
+    b[C.BF_WON] = 0
+    for a in range(k):
+        r = cards[a]
+        for c in range(3):
+            b[C.BF_C0 + c] += R.rc[r, RC_C0 + c]
+        b[C.BF_VP] += R.rc[r, RC_VP]
+        b[C.BF_GOLD] += R.rc[r, RC_GOLD]
+    S.pl[seat, C.PL_N_BEERS] = x + 1
+
+
+@jit
+def brew_beers(S, R, B, seat):
+    """Behind the screen: the bot's beers, each paid from the ingredients; an invalid or unpaid
+    beer is a misbrew (disqualified, its cards stay in the book)."""
+    S.pl[seat, C.PL_N_BEERS] = 0
+    maxn = max_beers(S, R, seat)
+    out = S.tmp[8:8 + C.MAX_BEERS]
+    k = min(pol.brew(S, R, B, seat, maxn, out), maxn)
+    for x in range(k):
+        cards = out[x]
+        m = 0
+        while m < cards.shape[0] and cards[m] >= 0:
+            m += 1
+        if not valid_beer(S, R, seat, cards, m):
             continue
-        share = J["vp"] if len(winners) == 1 else max(J["vp"] // len(winners), cfg.params["tie_min_vp"])
-        for p, b in winners:
-            b[5] = True
-            p.ribbons += 1
-            p.stats["judges_won"] += 1
-            score(g, p, share, "vp_judges")
-            log(g, p, "judge_won" if len(winners) == 1 else "judge_split", J["id"], share)
-        g.judged += 1
-        say(g, f"  judge {J['name']}: " + ", ".join(
-            f"seat {p.seat} {cfg.recipes[b[0]]['name']} +{share} VP" for p, b in winners))
+        if not recipe_needs_payable(R, S.inv[seat], cards, m):
+            continue
+        pay_recipe_needs(R, S.inv[seat], cards, m)
+        add_beer(S, R, seat, cards, m)
+    stat(S, seat, C.ST_BEERS_BREWED, S.pl[seat, C.PL_N_BEERS])
+    for x in range(S.pl[seat, C.PL_N_BEERS]):
+        b = S.beers[seat, x]
+        log(S, seat, LOG_BEER, R.p[P_LC_RECIPE] + b[C.BF_BARREL], b[C.BF_C0] + b[C.BF_C0 + 1] + b[C.BF_C0 + 2])
 
 
-def best_of(g, J, entries):
-    """Among one player's tied beers the player picks; bots give the prize to the beer that is
-    best on the secondary characteristic (or the first one)."""
-    if J["s"] == C.BRIBE:
-        return entries[0]
-    return max(entries, key=lambda e: J["sd"] * e[1][2][J["s"]])
+@jit
+def shadow_judge(S, R, B, seat):
+    """Dark Elf: after brewing, before screens lift, swap a shown judge for a hidden one."""
+    code = pol.shadow_swap(S, R, B, seat)
+    if code < 0:
+        return
+    slot, h = code // C.MAX_ROW, code % C.MAX_ROW
+    if S.rows[C.ROW_OGRE, slot] >= 0:
+        return
+    old = S.rows[C.ROW_JUDGES, slot]
+    S.rows[C.ROW_JUDGES, slot] = S.rows[C.ROW_SHADOW, h]
+    S.rows[C.ROW_SHADOW, h] = old
+    refund_bribe(S, slot)
+    log_ability(S, R, seat, C.AB_SHADOW_JUDGE, 1)
+
+
+@jit
+def fall(S, R, B):
+    S.g[C.G_PHASE] = 2
+    n = S.g[C.G_N]
+    for s in range(n):
+        brew_beers(S, R, B, s)
+    for s in range(n):
+        if has_ability(S, s, C.AB_SHADOW_JUDGE) and S.g[C.G_N_SHADOW] > 0:
+            shadow_judge(S, R, B, s)
+    judge_all(S, R)
+    for k in range(n):  # profits in turn order
+        s = S.order[k]
+        vp, gold = 0, 0
+        nb = S.pl[s, C.PL_N_BEERS]
+        for x in range(nb):
+            vp += S.beers[s, x, C.BF_VP]
+            gold += S.beers[s, x, C.BF_GOLD]
+        if has_ability(S, s, C.AB_POT_O_GOLD) and nb:
+            gold += R.ab[C.AB_POT_O_GOLD, AF_GOLD] * nb
+            log_ability(S, R, s, C.AB_POT_O_GOLD, nb)
+        S.pl[s, C.PL_GOLD] += gold
+        score(S, s, vp, C.ST_VP_PROFIT)
+
+
+@jit_inline
+def turn_pos(S, seat):
+    for k in range(S.g[C.G_N]):
+        if S.order[k] == seat:
+            return k
+    return -1
+
+
+@jit
+def judge_all(S, R):
+    """Each judge left to right: best on the primary characteristic; ties to the Ogre on its
+    judge, then to the briber (corrupt judges) or the secondary characteristic; a beer wins at
+    most one prize a year, a full tie splits the VP (at least tie_min_vp each)."""
+    n = S.g[C.G_N]
+    win_seat, win_beer = S.tmp[0], S.tmp[1]
+    for slot in range(S.g[C.G_N_JUDGES]):
+        j = S.rows[C.ROW_JUDGES, slot]
+        briber = S.rows[C.ROW_BRIBE_SEAT, slot]
+        ogre = S.rows[C.ROW_OGRE, slot]
+        S.rows[C.ROW_BRIBE_SEAT, slot] = -1
+        S.rows[C.ROW_BRIBE_GOLD, slot] = 0
+        S.rows[C.ROW_OGRE, slot] = -1
+        nw = pick_winners(S, R, j, briber, ogre, win_seat, win_beer)
+        if briber >= 0:  # a bribe is spent, win or lose
+            S.pl[briber, C.PL_BRIBE_SLOT] = -1
+            S.pl[briber, C.PL_BRIBE_GOLD] = 0
+        if nw == 0:
+            continue
+        vp = R.jd[j, JF_VP]
+        share = vp if nw == 1 else max(vp // nw, R.p[P_TIE_MIN_VP])
+        for w in range(nw):
+            s, x = win_seat[w], win_beer[w]
+            S.beers[s, x, C.BF_WON] = 1
+            S.pl[s, C.PL_RIBBONS] += 1
+            stat(S, s, C.ST_JUDGES_WON, 1)
+            score(S, s, share, C.ST_VP_JUDGES)
+            log(S, s, LOG_JUDGE_WON if nw == 1 else LOG_JUDGE_SPLIT, R.p[P_LC_JUDGE] + j, share)
+        S.g[C.G_JUDGED] += 1
+    _ = n
+
+
+@jit_inline
+def primary(S, R, j, s, x):
+    return R.jd[j, JF_PD] * S.beers[s, x, C.BF_C0 + R.jd[j, JF_P]]
+
+
+@jit_inline
+def secondary(S, R, j, s, x):
+    return R.jd[j, JF_SD] * S.beers[s, x, C.BF_C0 + R.jd[j, JF_S]]
+
+
+@jit
+def best_beer_of(S, R, j, seat, best):
+    """Among seat's unjudged beers tied at `best` on the primary, the one the player gives the
+    prize to: best on the secondary (first one on a corrupt judge)."""
+    pick = -1
+    for x in range(S.pl[seat, C.PL_N_BEERS]):
+        if S.beers[seat, x, C.BF_WON] or primary(S, R, j, seat, x) != best:
+            continue
+        if pick < 0:
+            pick = x
+            if R.jd[j, JF_CORRUPT]:
+                return pick
+        elif secondary(S, R, j, seat, x) > secondary(S, R, j, seat, pick):
+            pick = x
+    return pick
+
+
+@jit
+def pick_winners(S, R, j, briber, ogre, win_seat, win_beer):
+    """The winners of judge j as (seat, beer) rows, in turn order; returns how many."""
+    n = S.g[C.G_N]
+    best = 0
+    found = False
+    for s in range(n):
+        for x in range(S.pl[s, C.PL_N_BEERS]):
+            if not S.beers[s, x, C.BF_WON]:
+                v = primary(S, R, j, s, x)
+                if not found or v > best:
+                    best = v
+                    found = True
+    if not found:
+        return 0
+    tied = S.tmp[2]  # per seat: has a beer tied at best
+    n_tied = 0
+    for s in range(n):
+        tied[s] = 0
+        for x in range(S.pl[s, C.PL_N_BEERS]):
+            if not S.beers[s, x, C.BF_WON] and primary(S, R, j, s, x) == best:
+                tied[s] = 1
+        n_tied += tied[s]
+    if ogre >= 0 and tied[ogre]:
+        return one_winner(S, R, j, ogre, best, win_seat, win_beer)
+    if R.jd[j, JF_CORRUPT]:
+        if briber >= 0 and tied[briber]:
+            return one_winner(S, R, j, briber, best, win_seat, win_beer)
+        nw = 0
+        for k in range(n):
+            s = S.order[k]
+            if tied[s]:
+                win_seat[nw] = s
+                win_beer[nw] = best_beer_of(S, R, j, s, best)
+                nw += 1
+        return nw
+    best2 = 0
+    found = False
+    for s in range(n):
+        for x in range(S.pl[s, C.PL_N_BEERS]):
+            if not S.beers[s, x, C.BF_WON] and primary(S, R, j, s, x) == best:
+                v = secondary(S, R, j, s, x)
+                if not found or v > best2:
+                    best2 = v
+                    found = True
+    nw = 0
+    for k in range(n):
+        s = S.order[k]
+        for x in range(S.pl[s, C.PL_N_BEERS]):
+            if not S.beers[s, x, C.BF_WON] and primary(S, R, j, s, x) == best and secondary(S, R, j, s, x) == best2:
+                win_seat[nw] = s
+                win_beer[nw] = x
+                nw += 1
+                break
+    return nw
+
+
+@jit
+def one_winner(S, R, j, seat, best, win_seat, win_beer):
+    win_seat[0] = seat
+    win_beer[0] = best_beer_of(S, R, j, seat, best)
+    return 1
 
 
 # ----------------------------------------------------------------------------- winter
 
-def winter(g: Game):
-    g.phase = 3
-    for p in g.players:
-        bot = g.bots[p.seat]
-        for c in p.estate:
-            g.gnome_supply += c.gnome
-            c.gnome = 0
-            c.own = 0
-            c.locked = False
-            c.spell_used = False
-        p.gnomes_out = 0
-        g.gnome_supply += p.gnome_avail
-        p.gnome_avail = 0
-        p.own_total -= p.sacrificed  # Chaos Wytch brewers on Dark Sacrifice leave the game
-        p.sacrificed = 0
-        p.own_avail = p.own_total
-        p.own_out = 0
-        for t in p.quest_cards:
-            g.edisc.append(t)
-        p.quest_cards = []
-        p.stats.pop("_guest_beers", None)
-        # ingredients back except the winter stores
-        keep = bot.winter_keep(g, p, stores_cap(g, p))
-        p.inv = keep
-        # recipe book cut to its maximum
-        m = book_max(g, p)
-        if len(p.book) > m:
-            kept = bot.book_keep(g, p, m)
-            for r in p.book:
-                if r not in kept:
-                    g.rdisc[g.cfg.recipes[r]["deck"]].append(r)
-            p.book = kept
-        p.beers = []
-    # refresh the drafting pool, the recipe offering and the judges
-    for i in range(len(g.brow)):
-        if g.brow[i] >= 0:
-            g.bdisc.append(g.brow[i])
-        g.brow[i] = -1
-        if g.erow[i] >= 0:
-            g.edisc.append(g.erow[i])
-        g.erow[i] = -1
-    refill_rows(g)
-    for deck in ("barrel", "spice"):
-        for i in range(len(g.roffer[deck])):
-            if g.roffer[deck][i] >= 0:
-                g.rdisc[deck].append(g.roffer[deck][i])
-            g.roffer[deck][i] = -1
-    refill_offer(g)
-    g.jbox.extend(g.judges)
-    deal_judges(g)
-    # turn order: lowest VP first; ties: the disk on top of the stack goes first
-    g.order = sorted(range(g.n), key=lambda s: (g.players[s].vp, -g.players[s].stamp))
-    say(g, "Winter: judges " + ", ".join(judge_text(g, j) for j in g.judges))
+@jit
+def winter(S, R, B):
+    S.g[C.G_PHASE] = 3
+    n = S.g[C.G_N]
+    for s in range(n):
+        winter_player(S, R, B, s)
+    for i in range(R.p[P_DRAFT_ROW]):  # refresh the drafting pool, the offering and the judges
+        discard_draft_card(S, 0, i)
+        discard_draft_card(S, 1, i)
+    refill_rows(S, R)
+    discard_offer(S, R)
+    refill_offer(S, R)
+    for slot in range(S.g[C.G_N_JUDGES]):
+        push(S, C.PILE_JBOX, S.rows[C.ROW_JUDGES, slot])
+    deal_judges(S, R)
+    # turn order: lowest VP first; ties: the disk on top of the stack (highest stamp) first
+    for k in range(n):
+        S.order[k] = k
+    for a in range(1, n):
+        s = S.order[a]
+        b = a - 1
+        while b >= 0 and before(S, s, S.order[b]):
+            S.order[b + 1] = S.order[b]
+            b -= 1
+        S.order[b + 1] = s
 
 
-def final_ranking(g: Game):
-    """Rank by VP, then ribbons, then gold; full ties share the rank (and the win)."""
-    key = {p.seat: (p.vp, p.ribbons, p.gold) for p in g.players}
-    rank = {s: 1 + sum(1 for t in key if key[t] > key[s]) for s in key}
-    winners = [s for s in key if rank[s] == 1]
-    return rank, winners
+@jit_inline
+def before(S, s, t):
+    if S.pl[s, C.PL_VP] != S.pl[t, C.PL_VP]:
+        return S.pl[s, C.PL_VP] < S.pl[t, C.PL_VP]
+    return S.pl[s, C.PL_STAMP] > S.pl[t, C.PL_STAMP]
 
 
-def play(g: Game, check=None):
-    years = g.cfg.params["years"]
-    while True:
-        spring(g)
-        if check:
-            check(g, "spring")
-        fall(g)
-        g.year_vp.append([p.vp for p in g.players])
-        if check:
-            check(g, "fall")
-        if g.year >= years:
-            break
-        g.year += 1
-        winter(g)
-        if check:
-            check(g, "winter")
-    g.phase = 4
-    return final_ranking(g)
+@jit
+def winter_player(S, R, B, s):
+    """Brewers and gnomes back, locks and spell tokens off, quests done, the Winter Stores kept,
+    the recipe book cut to its maximum."""
+    for ci in range(S.pl[s, C.PL_N_CARDS]):
+        S.g[C.G_GNOME_SUPPLY] += S.est[s, ci, C.CF_GNOME]
+        S.est[s, ci, C.CF_GNOME] = 0
+        S.est[s, ci, C.CF_OWN] = 0
+        S.est[s, ci, C.CF_LOCKED] = 0
+        S.est[s, ci, C.CF_SPELL_USED] = 0
+    S.pl[s, C.PL_GNOMES_OUT] = 0
+    S.g[C.G_GNOME_SUPPLY] += S.pl[s, C.PL_GNOME_AVAIL]
+    S.pl[s, C.PL_GNOME_AVAIL] = 0
+    S.pl[s, C.PL_OWN_TOTAL] -= S.pl[s, C.PL_SACRIFICED]  # Chaos Wytch brewers on Dark Sacrifice leave
+    S.pl[s, C.PL_SACRIFICED] = 0
+    S.pl[s, C.PL_OWN_AVAIL] = S.pl[s, C.PL_OWN_TOTAL]
+    S.pl[s, C.PL_OWN_OUT] = 0
+    for q in range(S.pl[s, C.PL_N_QUESTS]):
+        push(S, C.PILE_EDISC, S.quests[s, q])
+    S.pl[s, C.PL_N_QUESTS] = 0
+    keep = S.tmp[4]
+    pol.winter_keep(S, R, B, s, stores_cap(S, R, s), keep)
+    for i in range(C.N_INGS):
+        S.inv[s, i] = keep[i]
+    m = book_max(S, R, s)
+    nb = S.pl[s, C.PL_N_BOOK]
+    if nb > m:
+        kept = S.tmp[5]
+        pol.book_keep(S, R, B, s, m, kept)
+        for a in range(nb):
+            r = S.book[s, a]
+            found = False
+            for b in range(m):
+                if kept[b] == r:
+                    found = True
+            if not found:
+                push(S, C.PILE_RDISC_BARREL + R.rc[r, RC_SPICE], r)
+        for b in range(m):
+            S.book[s, b] = kept[b]
+        S.pl[s, C.PL_N_BOOK] = m
+    S.pl[s, C.PL_N_BEERS] = 0
+
+
+# ----------------------------------------------------------------------------- a whole game
+
+@jit
+def final_ranking(S):
+    """Rank by VP, then ribbons, then gold; full ties share the rank and the win."""
+    n = S.g[C.G_N]
+    n_win = 0
+    for s in range(n):
+        rank = 1
+        for t in range(n):
+            if better(S, t, s):
+                rank += 1
+        S.pl[s, C.PL_RANK] = rank
+        if rank == 1:
+            n_win += 1
+    for s in range(n):
+        S.wins[s] = 1.0 / n_win if S.pl[s, C.PL_RANK] == 1 else 0.0
+    return n_win
+
+
+@jit_inline
+def better(S, t, s):
+    for f in (C.PL_VP, C.PL_RIBBONS, C.PL_GOLD):
+        if S.pl[t, f] != S.pl[s, f]:
+            return S.pl[t, f] > S.pl[s, f]
+    return False

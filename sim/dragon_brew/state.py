@@ -20,7 +20,7 @@ State fields (N = MAX_PLAYERS; the index names are in constants.py):
   rng     uint64[1 + N]                 streams: 0 decks, 1..N each seat's bot
   moves   int64[MAX_MOVES, MOVE_W]      the legal moves of the current decision (scratch)
   flags   int64[4]                      the turn flags of the player on turn (F_*)
-  tmp     int64[8, 256]                 scratch rows for choices inside actions
+  tmp     int64[24, 256]                scratch rows for choices inside actions
   ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
   rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
   trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
@@ -156,7 +156,7 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
         rng=np.zeros(1 + n, np.uint64),
         moves=np.zeros((C.MAX_MOVES, C.MOVE_W), np.int64),
         flags=np.zeros(4, np.int64),
-        tmp=np.zeros((8, 256), np.int64),
+        tmp=np.zeros((24, 256), np.int64),
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         rnd=np.zeros((max(rounds_capacity, 1), ROUND_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), TRACE_W), np.int64),
