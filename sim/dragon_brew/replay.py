@@ -1,16 +1,133 @@
-"""`brewbalance replay`: replay one Dragon Brew game from its seed into a readable log."""
+"""`brewbalance replay`: replay one Dragon Brew game from its seed into a readable log: the
+seats, then every move in order with the events it logged (drafts, race powers, beers, judges,
+bribes), the VP after each year, and the result."""
 
 from __future__ import annotations
 
-from .kernel import play_one
+import numpy as np
 
 
-def replay_game(cfg, seat_policies, seed, game_id, player_counts, options=None) -> list[str]:
+from . import constants as C
+from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk, start_game
+from .planner import make_bot_state
+from .state import make_rules, make_state
+
+TRACE_ROWS = 4000
+
+
+def card_name(cfg, key: int) -> str:
+    if key < C.KEY_ABILITY:
+        return C.COMMON[key].replace("_", " ").title()
+    if key < C.KEY_BREWERY:
+        return cfg.abilities[C.ABILITIES[key - C.KEY_ABILITY]]["name"]
+    return cfg.brewery[key - C.KEY_BREWERY]["name"]
+
+
+def judge_text(cfg, j: int) -> str:
+    J = cfg.judges[j]
+    sec = "bribe" if J["corrupt"] else f"{J['secondary_dir']} {J['secondary']}"
+    return f"{J['name']} ({J['primary_dir']} {J['primary']}, then {sec}; {J['vp']} VP)"
+
+
+def move_text(cfg, row) -> str | None:
+    seat, kind, a, b = int(row[0]), int(row[2]), int(row[3]), int(row[4])
+    who = f"  seat {seat}"
+    if kind == C.M_END:
+        return None
+    if kind == C.M_BREWER:
+        return f"{who} brewer -> {card_name(cfg, a)}" + (" (from Gnome Housing)" if b == 1 else "")
+    if kind == C.M_PASS:
+        return f"{who} passes a brewer"
+    if kind == C.M_GUEST:
+        return f"{who} Horse Guests -> seat {a}'s {card_name(cfg, b)}"
+    if kind == C.M_SERVANT:
+        return f"{who} Servant Spell -> seat {a}'s {card_name(cfg, b)}"
+    if kind == C.M_SPELLBOOK:
+        return f"{who} Spell Book casts seat {a}'s {card_name(cfg, b)}"
+    if kind == C.M_SACRIFICE:
+        return f"{who} Dark Sacrifice of {card_name(cfg, a)}"
+    if kind == C.M_OGRE:
+        return f"{who} Ogre-Rules {cfg.judges[a]['name']}"
+    if kind == C.M_BRIBE:
+        return f"{who} bribes {cfg.judges[a]['name']} with {b} gold"
+    if kind in (C.M_SPELL, C.M_FREE):
+        return f"{who} {'casts' if kind == C.M_SPELL else 'uses'} {card_name(cfg, a)}"
+    if kind == C.M_DRAFT:
+        return None  # the draft_* event says what was drafted and for how much
+    if kind == C.M_CLEAR:
+        return None  # logged as a clear_draft event
+    if kind == C.M_HOUSE:
+        return f"{who} moves a gnome into Gnome Housing"
+    return f"{who} {C.MOVE_NAMES[kind]}"
+
+
+EVENT_TEXT = {
+    "draft_brewery": "drafts {card} for {amount} gold",
+    "draft_event": "drafts {card} for {amount} gold",
+    "ability": "race power {card} ({amount})",
+    "judge_won": "wins judge {card}: +{amount} VP",
+    "judge_split": "shares judge {card}: +{amount} VP",
+    "bribe": "bribes {card} with {amount} gold",
+    "beer": "presents a beer on {card} (characteristics {amount})",
+    "clear_draft": "clears the draft",
+    "research": "takes {amount} recipes at the Study",
+    "sacrifice_card": "sacrifices {card}",
+}
+
+
+def event_text(card_ids, row) -> str:
+    kind = C.LOG_KINDS[int(row[4])]
+    return f"  seat {int(row[1])} " + EVENT_TEXT[kind].format(card=card_ids[int(row[3])], amount=int(row[5]))
+
+
+def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> list[str]:
     n = player_counts[game_id % len(player_counts)]
-    g, rank, winners = play_one(cfg, seed, game_id, n, seat_policies, options, trace=True)
-    lines = [f"Dragon Brew game {game_id} (seed {seed}), {n} players"] + list(g.trace)
+    R = make_rules(cfg)
+    B = make_bot_state(cfg, R)
+    pols = game.policy_indices(cfg, policies)
+    pool, lineup = game.race_arrays(cfg, options)
+    S = make_state(TRACE_ROWS, C.MAX_PLAYERS * int(cfg.params["years"]), TRACE_ROWS)
+    start_game(S, R, np.uint64(seed), game_id, n, pols, pool, lineup)
+    lines = [f"Dragon Brew game {game_id} (seed {seed}), {n} players",
+             "Seats (turn order of year 1): " + ", ".join(
+                 f"{s} {cfg.races[int(S.pl[s, C.PL_RACE])]['name']} [{cfg.policies[int(S.pl[s, C.PL_POLICY])]['id']}] "
+                 f"{int(S.pl[s, C.PL_GOLD])} gold {int(S.pl[s, C.PL_OWN_AVAIL])} brewers" for s in range(n)),
+             "Judges of year 1: " + "; ".join(judge_text(cfg, int(j)) for j in S.rows[C.ROW_JUDGES, :S.g[C.G_N_JUDGES]])]
+    games = np.zeros((1, N_GAME_COLS), np.int64)
+    players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
+    wins = np.zeros(C.MAX_PLAYERS)
+    run_chunk(S, R, B, np.uint64(seed), game_id, 1, np.array([n], np.int64), pols, pool, lineup, games, players,
+              wins, TRACE_ROWS, False)
+    card_ids = cfg.card_ids()
+    fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}
+    state = {"shown": 0, "fall": 0}
+
+    def events_until(end):
+        while state["shown"] < end:
+            row = S.ev[state["shown"]]
+            if int(row[4]) in fall_kinds and state["fall"] < int(row[2]):
+                state["fall"] = int(row[2])
+                lines.append(f"Year {state['fall']} fall")
+            lines.append(event_text(card_ids, row))
+            state["shown"] += 1
+
+    year = 0
+    for row in S.trace[:S.g[C.G_TRACE]]:
+        events_until(row[7])
+        if row[1] != year:
+            year = int(row[1])
+            lines.append(f"Year {year} spring")
+        text = move_text(cfg, row)
+        if text:
+            lines.append(text)
+    events_until(S.g[C.G_EV])
+    for r in S.rnd[:S.g[C.G_ROUNDS]]:
+        if r[1] == 0:
+            lines.append(f"VP after year {int(r[2])}: " + ", ".join(
+                f"seat {int(x[1])} {int(x[3])}" for x in S.rnd[:S.g[C.G_ROUNDS]] if x[2] == r[2]))
     lines.append("Result: " + ", ".join(
-        f"seat {p.seat} {cfg.races[p.race]['name']} {p.vp} VP {p.ribbons} ribbons {p.gold} gold (rank {rank[p.seat]})"
-        for p in g.players))
-    lines.append("Winner: " + ", ".join(f"seat {s}" for s in winners))
+        f"seat {s} {cfg.races[int(players[s, 2])]['name']} {int(players[s, 4])} VP "
+        f"{int(players[s, 6 + C.ST_RIBBONS])} ribbons {int(players[s, 6 + C.ST_GOLD])} gold (rank {int(players[s, 5])})"
+        for s in range(n)))
+    lines.append("Winner: " + ", ".join(f"seat {s}" for s in range(n) if players[s, 5] == 1))
     return lines

@@ -69,7 +69,8 @@ def log_ability(S, R, seat, ability, amount):
 
 @jit
 def trace(S, seat, kind, a, b, c, d):
-    """One replay row (only when tracing: the trace buffer has more than one row)."""
+    """One replay row (only when tracing: the trace buffer has more than one row): seat, year,
+    move kind, four arguments, and the number of event rows logged before the move."""
     cap = S.trace.shape[0]
     if cap <= 1:
         return
@@ -85,8 +86,28 @@ def trace(S, seat, kind, a, b, c, d):
     row[4] = b
     row[5] = c
     row[6] = d
-    row[7] = S.g[C.G_DECISIONS]
+    row[7] = S.g[C.G_EV]
     S.g[C.G_TRACE] = i + 1
+
+
+@jit
+def trace_move(S, R, seat, mv):
+    """A move as the replay shows it: estate card indices become card keys, judge slots judges."""
+    if S.trace.shape[0] <= 1:
+        return
+    k = mv[0]
+    if k == C.M_BREWER or k == C.M_SPELL or k == C.M_FREE:
+        trace(S, seat, k, S.est[seat, mv[1], C.CF_KEY], mv[2], 0, 0)
+    elif k == C.M_GUEST or k == C.M_SERVANT or k == C.M_SPELLBOOK:
+        trace(S, seat, k, mv[2], S.est[mv[2], mv[3], C.CF_KEY], 0, 0)
+    elif k == C.M_SACRIFICE:
+        trace(S, seat, k, S.est[seat, mv[2], C.CF_KEY], 0, 0, 0)
+    elif k == C.M_OGRE or k == C.M_BRIBE:
+        trace(S, seat, k, S.rows[C.ROW_JUDGES, mv[1] if k == C.M_BRIBE else mv[2]], mv[2] if k == C.M_BRIBE else 0, 0, 0)
+    elif k == C.M_DRAFT:
+        trace(S, seat, k, mv[1], S.rows[C.ROW_BREWERY + mv[1], mv[2]], 0, 0)
+    else:
+        trace(S, seat, k, mv[1], mv[2], mv[3], mv[4])
 
 
 @jit_inline
@@ -715,7 +736,7 @@ def apply_move(S, R, B, seat, mv):
     F = S.flags
     S.g[C.G_DECISIONS] += 1
     k = mv[0]
-    trace(S, seat, k, mv[1], mv[2], mv[3], mv[4])
+    trace_move(S, R, seat, mv)
     if k == C.M_END:
         return
     if k == C.M_CLEAR:
