@@ -26,6 +26,7 @@ test: setup  ## the whole test suite
 bench: setup  ## throughput, compile time and peak memory (prints the commands it ran)
 	$(BIN)/python bench/bench.py --full
 	$(BIN)/python bench/bench.py --game homebrewers --games 100000 --no-dask
+	$(BIN)/python bench/bench.py --game dragon_brew --games 200000 --no-dask
 
 lint: setup
 	$(BIN)/ruff check brewbalance sim analysis reports tests bench

@@ -7,8 +7,7 @@ Measures, and prints with the exact command or code path behind every figure:
 3. end-to-end `brewbalance simulate` (Parquet included): games/s, share of kernel-only,
    Parquet bytes per game and peak memory (a 10x run with --full);
 4. `brewbalance report` on that run;
-5. Dragon Brew (pure-Python engine, no compile step): end-to-end `brewbalance simulate dragon_brew
-   --players 4 --policy greedy` on --db-games games with 1 job and with all cores;
+5. (Dragon Brew's own figures: `--game dragon_brew`, steps 1, 3 and 4 with its targets.)
 6. the Dask engine against local: the step-3 command with `--engine dask` (a LocalCluster of
    --jobs worker processes), wall and CPU seconds of the whole process tree, and the fixed
    start-up cost (the same pair on 1,000 games). With --full, step 3 also reports the 10x run's
@@ -38,7 +37,7 @@ PY = sys.executable
 GAME_ARGS = ["dwarfest", "--players", "4", "--policy", "greedy"]
 GiB = 1 << 30
 # per game: (cold compile s, end-to-end games/s on 2 cores)
-TARGETS = {"dwarfest": (30, 500_000), "homebrewers": (60, 200_000)}
+TARGETS = {"dwarfest": (30, 500_000), "homebrewers": (60, 200_000), "dragon_brew": (60, 50_000)}
 
 # Peak RSS of a command: GNU time if present, else a wrapper that runs the CLI in-process
 # and prints its own ru_maxrss (KiB on Linux) as the last stderr line.
@@ -177,8 +176,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1_000_000, help="games for steps 2-4 (default 1,000,000)")
     ap.add_argument("--quick", action="store_true", help="smoke run: --games 100000")
     ap.add_argument("--full", action="store_true", help="also a 10x run for peak memory")
-    ap.add_argument("--db-games", type=int, default=1000, help="Dragon Brew games for step 5 (0 skips it)")
-    ap.add_argument("--game", default="dwarfest", help="game to bench (dwarfest or homebrewers)")
+    ap.add_argument("--game", default="dwarfest", help="game to bench (dwarfest, homebrewers or dragon_brew)")
     ap.add_argument("--no-dask", dest="dask", action="store_false", help="skip step 6 (Dask engine)")
     opts = ap.parse_args()
     global GAME_ARGS
@@ -265,18 +263,6 @@ def main() -> None:
         rows += [("report", f"{rep:.2f} s", "", None),
                  (f"simulate + report, {n:,} games", f"{total:.1f} s",
                   "< 30 s (1M games)", total < 30 if n == 1_000_000 else None)]
-
-        # 5. Dragon Brew: Python rules (worker processes, not --jobs, use the cores)
-        if opts.db_games:
-            out(f"\n5. Dragon Brew end-to-end ({opts.db_games:,} games, 4 players, greedy, Python rules)")
-            for j in sorted({1, jobs}):
-                args = ["simulate", "dragon_brew", "--players", "4", "--policy", "greedy", "--games",
-                        str(opts.db_games), "--jobs", str(j), "--out", str(tmp / f"db_{j}"), "--quiet"]
-                wall, _, cmd = run_cli(args, cache)
-                out(f"   {j} job(s): {wall:.1f} s wall   {opts.db_games / wall:,.0f} games/s")
-                out(f"   command: {cmd}")
-                rows.append((f"dragon_brew simulate, {j} job(s)", f"{opts.db_games / wall:,.0f} games/s",
-                             ">= 50,000 (2 cores)", opts.db_games / wall >= 50_000))
 
         if opts.dask:
             rows += dask_overhead(n, jobs, tmp, cache)

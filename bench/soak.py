@@ -2,11 +2,7 @@
 dragon_brew), variant and player count with the invariants asserted after every phase
 (`check=True`). Prints games played and violations.
 
-A game whose engine is still pure Python (it declares `demo_games`, like Dragon Brew before
-its numba port) plays --slow-games per variant instead: at a few thousand games/s, millions
-would take hours. Once its engine is compiled the attribute goes and it gets the full count.
-
-    .venv/bin/python bench/soak.py [--games-per-variant N] [--slow-games N] [--jobs J] [--game ID]
+    .venv/bin/python bench/soak.py [--games-per-variant N] [--jobs J] [--game ID]
 """
 
 from __future__ import annotations
@@ -42,8 +38,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games-per-variant", type=int, default=2_500_000)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--slow-games", type=int, default=20_000,
-                    help="games per variant for a pure-Python engine (one that declares demo_games)")
     ap.add_argument("--game", action="append", help="soak only this game (repeatable)")
     ap.add_argument("--seed", type=int, default=777)
     args = ap.parse_args()
@@ -51,7 +45,7 @@ def main() -> None:
     for game in games().values():
         if args.game and game.id not in args.game:
             continue
-        n_games = args.slow_games if hasattr(game, "demo_games") else args.games_per_variant
+        n_games = args.games_per_variant
         for variant in game.variants(prepare(game.id, "base", [], [])):
             t0 = time.perf_counter()
             n, problems = soak_variant(game, variant, n_games, args.seed, args.jobs)
