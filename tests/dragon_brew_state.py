@@ -1,57 +1,72 @@
-"""Build Dragon Brew games by hand for rule tests (chance is forced, not rolled)."""
+"""Build Dragon Brew states by hand for rule tests on the numba engine (chance is forced, not
+rolled): a game after `kernel.start_game`, then cards, judges, books and beers placed by hand,
+always taken from where they lie so that the card-conservation invariants keep holding."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
+
 from sim.core.config import prepare
-from sim.dragon_brew import GAME
+from sim.dragon_brew import GAME, kernel, rules
 from sim.dragon_brew import constants as C
-from sim.dragon_brew.policies import PlannerBot
-from sim.dragon_brew.rules import new_game
+from sim.dragon_brew import planner as pn
+from sim.dragon_brew.invariants import VIOLATIONS, check_all
+from sim.dragon_brew.planner import make_bot_state
+from sim.dragon_brew.state import P_LC_ABILITY, RC_SPICE, make_rules, make_state
+
+SPRING_TURN, SPRING, FALL, WINTER = 0, 1, 2, 3  # check phases (0: in the middle of a spring turn)
 
 
 def config(variant="base", sets=()):
     return GAME.build(prepare("dragon_brew", variant, list(sets), []))
 
 
-class ScriptBot(PlannerBot):
-    """A planner whose choices inside actions can be forced by setting attributes."""
+@dataclass
+class Game:
+    cfg: object
+    R: object
+    B: object
+    S: object
 
-    grain_script: list[int] | None = None
-    magic_script: list[int] | None = None
-    wort_script: list[int] | None = None
+    @property
+    def n(self) -> int:
+        return int(self.S.g[C.G_N])
 
-    def grains(self, g, p, n):
-        if self.grain_script is not None:
-            out, self.grain_script = self.grain_script[:n], self.grain_script[n:]
-            return out
-        return super().grains(g, p, n)
+    def ci(self, seat: int, name: str) -> int:
+        """Estate index of seat's card named `name` (common card, ability or Brewery card id)."""
+        return ci(self.S, seat, key(self.cfg, name))
 
-    def magic(self, g, p, n):
-        if self.magic_script is not None:
-            out, self.magic_script = self.magic_script[:n], self.magic_script[n:]
-            return out
-        return super().magic(g, p, n)
+    def pl(self, seat: int, field: int) -> int:
+        return int(self.S.pl[seat, field])
 
-    def wort(self, g, p):
-        if self.wort_script is not None:
-            return self.wort_script.pop(0) if self.wort_script else -1
-        return super().wort(g, p)
+    def stat(self, seat: int, k: int) -> int:
+        return int(self.S.pl[seat, C.PL_STATS + k])
 
-    def trader_count(self, g, p, mult, cost):
-        return mult
+    def card(self, seat: int, name: str, field: int) -> int:
+        """Field CF_* of seat's estate card `name`."""
+        return int(self.S.est[seat, self.ci(seat, name), field])
 
 
-def game(races, variant="base", sets=()):
-    """A fresh game with these races (ids) in seats 0..n-1, scripted planner bots."""
+def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> Game:
+    """A fresh game (kernel.start_game) with these races (ids) in seats 0..n-1; `policy` is one
+    bot id for every seat or a list of one per seat."""
     cfg = config(variant, sets)
+    R = make_rules(cfg)
+    B = make_bot_state(cfg, R)
+    S = make_state(4000, 64, 1)
+    pols = [policy] * len(races) if isinstance(policy, str) else list(policy)
+    seat_pols = np.array([cfg.policy_ids.index(p) for p in pols], np.int64)
     ids = cfg.race_ids
-    greedy = cfg.policy_ids.index("greedy")
-    g = new_game(cfg, 1, 0, [ids.index(r) for r in races], [greedy] * len(races))
-    g.bots = [ScriptBot(cfg, cfg.policies[greedy], g.pol_rng[s]) for s in range(len(races))]
-    for b in g.bots:
-        b.plan, b.plan_value, b.extra = [], 0.0, 0.0
-    return g
+    lineup = np.array([ids.index(r) for r in races], np.int64)
+    pool = np.arange(len(ids), dtype=np.int64)
+    # start_game rotates the policy list by the game id; roll it back so seat s gets pols[s]
+    kernel.start_game(S, R, np.uint64(seed), game_id, len(races), np.roll(seat_pols, game_id), pool, lineup)
+    return Game(cfg, R, B, S)
 
+
+# ----------------------------------------------------------------------------- ids
 
 def brewery(cfg, card_id: str) -> int:
     return [c["id"] for c in cfg.brewery].index(card_id)
@@ -69,15 +84,233 @@ def judge(cfg, jid: str) -> int:
     return [j["id"] for j in cfg.judges].index(jid)
 
 
-def take_from_decks(g, t: int, deck="brewery"):
-    """Remove one copy of card type t from the draw pile (so conservation holds when a test
-    places it somewhere by hand)."""
-    pile = g.bdeck if deck == "brewery" else g.edeck
-    pile.remove(t)
+def key(cfg, name: str) -> int:
+    """Estate card key of a common card, a race ability or a Brewery card type."""
+    if name in C.COMMON:
+        return C.COMMON.index(name)
+    if name in C.ABILITIES:
+        return C.KEY_ABILITY + C.ABILITIES.index(name)
+    return C.KEY_BREWERY + brewery(cfg, name)
 
 
-def flags():
-    return {"brewer": False, "cleared": False, "drafted": False, "free": 0}
+def ci(S, seat: int, k: int) -> int:
+    """Estate index of seat's first card with key k, or -1."""
+    for i in range(int(S.pl[seat, C.PL_N_CARDS])):
+        if S.est[seat, i, C.CF_KEY] == k:
+            return i
+    return -1
 
 
-__all__ = ["C", "ScriptBot", "game", "brewery", "event", "recipe", "judge", "take_from_decks", "flags", "config"]
+def keys(G: Game, seat: int) -> list[int]:
+    return [int(k) for k in G.S.est[seat, :G.S.pl[seat, C.PL_N_CARDS], C.CF_KEY]]
+
+
+# ----------------------------------------------------------------------------- piles
+
+def pile(S, p: int) -> list[int]:
+    return [int(x) for x in S.piles[p, :S.n_pile[p]]]
+
+
+def set_pile(S, p: int, cards: list[int]) -> None:
+    S.piles[p, :len(cards)] = cards
+    S.n_pile[p] = len(cards)
+
+
+def take_from_pile(S, p: int, card: int) -> bool:
+    cards = pile(S, p)
+    if card not in cards:
+        return False
+    cards.remove(card)
+    set_pile(S, p, cards)
+    return True
+
+
+def take_card(G: Game, t: int, deck="brewery") -> None:
+    """Take one card of type t out of play (deck, discard or draft row; a row slot is refilled
+    from the deck) so that a test can place it by hand."""
+    S = G.S
+    dk, disc, row = ((C.PILE_BDECK, C.PILE_BDISC, C.ROW_BREWERY) if deck == "brewery"
+                     else (C.PILE_EDECK, C.PILE_EDISC, C.ROW_EVENT))
+    if take_from_pile(S, dk, t) or take_from_pile(S, disc, t):
+        return
+    slots = [i for i in range(C.MAX_ROW) if S.rows[row, i] == t]
+    assert slots, f"no {deck} card {t} left"
+    S.rows[row, slots[0]] = -1
+    rules.refill_rows(S, G.R)
+
+
+def put_under(G: Game, seat: int, target: str, card_id: str) -> int:
+    """An upgrade card under seat's estate card `target`; returns the card type."""
+    t = brewery(G.cfg, card_id)
+    take_card(G, t)
+    c = G.ci(seat, target)
+    u = G.S.est[seat, c, C.CF_N_UP]
+    G.S.ups[seat, c, u] = t
+    G.S.est[seat, c, C.CF_N_UP] = u + 1
+    return t
+
+
+def give(G: Game, seat: int, card_id: str) -> int:
+    """A Brewery card into seat's estate (as if drafted free); returns its estate index."""
+    t = brewery(G.cfg, card_id)
+    take_card(G, t)
+    rules.add_brewery_card(G.S, G.R, seat, t)
+    return ci(G.S, seat, C.KEY_BREWERY + t)
+
+
+def offer_event(G: Game, card_id: str, slot=0) -> int:
+    """Event card `card_id` face up at `slot` of the Event row; the card it replaces goes back
+    on top of the Event deck."""
+    t = event(G.cfg, card_id)
+    take_card(G, t, "event")
+    old = int(G.S.rows[C.ROW_EVENT, slot])
+    if old >= 0:
+        rules.push(G.S, C.PILE_EDECK, old)
+    G.S.rows[C.ROW_EVENT, slot] = t
+    return t
+
+
+def set_judges(G: Game, judges: list[int]) -> None:
+    """Show exactly these judges (slot order): the shown ones go back to the judge deck, the
+    wanted ones come from the deck or the box."""
+    S = G.S
+    for slot in range(int(S.g[C.G_N_JUDGES])):
+        rules.push(S, C.PILE_JDECK, int(S.rows[C.ROW_JUDGES, slot]))
+    S.rows[C.ROW_JUDGES, :] = -1
+    for slot, j in enumerate(judges):
+        assert take_from_pile(S, C.PILE_JDECK, j) or take_from_pile(S, C.PILE_JBOX, j), j
+        S.rows[C.ROW_JUDGES, slot] = j
+    S.g[C.G_N_JUDGES] = len(judges)
+
+
+def set_book(G: Game, seat: int, recipes: list[int]) -> None:
+    """seat's recipe book becomes exactly these recipes (taken from the decks, discards, the
+    offering or another book); its old cards go to the discard piles."""
+    S, R = G.S, G.R
+    for r in [int(x) for x in S.book[seat, :S.pl[seat, C.PL_N_BOOK]]]:
+        rules.push(S, C.PILE_RDISC_BARREL + R.rc[r, RC_SPICE], r)
+    S.pl[seat, C.PL_N_BOOK] = 0
+    for r in recipes:
+        if not any(take_from_pile(S, p, r) for p in (C.PILE_RDECK_BARREL, C.PILE_RDECK_SPICE,
+                                                      C.PILE_RDISC_BARREL, C.PILE_RDISC_SPICE)):
+            where = np.argwhere(S.rows[C.ROW_OFFER_BARREL:C.ROW_OFFER_SPICE + 1] == r)
+            if len(where):
+                S.rows[C.ROW_OFFER_BARREL + where[0][0], where[0][1]] = -1
+                rules.refill_offer(S, R)
+            else:
+                q = next(q for q in range(G.n) if r in S.book[q, :S.pl[q, C.PL_N_BOOK]])
+                book = [int(x) for x in S.book[q, :S.pl[q, C.PL_N_BOOK]] if x != r]
+                S.book[q, :len(book)] = book
+                S.pl[q, C.PL_N_BOOK] = len(book)
+        rules.add_to_book(S, seat, r)
+
+
+def book(G: Game, seat: int) -> list[int]:
+    return [int(x) for x in G.S.book[seat, :G.S.pl[seat, C.PL_N_BOOK]]]
+
+
+# ----------------------------------------------------------------------------- beers
+
+def set_beers(G: Game, seat: int, beers: list) -> None:
+    """This year's presented beers of seat: each a (color, strength, bitterness) tuple, or a
+    list of recipe indices (barrel first) whose characteristics, VP and gold add up."""
+    S, cfg = G.S, G.cfg
+    S.beers[seat] = -1
+    for x, b in enumerate(beers):
+        row = S.beers[seat, x]
+        row[C.BF_N_SPICES] = 0
+        row[C.BF_VP] = row[C.BF_GOLD] = row[C.BF_WON] = 0
+        if isinstance(b, tuple):
+            row[C.BF_C0:C.BF_C0 + 3] = b
+            continue
+        row[C.BF_BARREL] = b[0]
+        row[C.BF_N_SPICES] = len(b) - 1
+        row[C.BF_SPICE:C.BF_SPICE + len(b) - 1] = b[1:]
+        row[C.BF_C0:C.BF_C0 + 3] = np.sum([cfg.recipes[r]["chars"] for r in b], axis=0)
+        row[C.BF_VP] = sum(cfg.recipes[r]["vp"] for r in b)
+        row[C.BF_GOLD] = sum(cfg.recipes[r]["gold"] for r in b)
+    S.pl[seat, C.PL_N_BEERS] = len(beers)
+
+
+def won(G: Game, seat: int) -> list[bool]:
+    return [bool(x) for x in G.S.beers[seat, :G.S.pl[seat, C.PL_N_BEERS], C.BF_WON]]
+
+
+# ----------------------------------------------------------------------------- moves
+
+def move(kind: int, a=0, b=0, c=0, d=0) -> np.ndarray:
+    return np.array([kind, a, b, c, d], np.int64)
+
+
+def legal(G: Game, seat: int) -> list[tuple]:
+    """seat's legal moves in the current turn flags (S.flags), as tuples."""
+    n = rules.legal_moves(G.S, G.R, seat)
+    return [tuple(int(x) for x in G.S.moves[k]) for k in range(n)]
+
+
+def apply(G: Game, seat: int, kind: int, a=0, b=0, c=0, d=0, fresh=True) -> None:
+    """Play a move for seat; fresh: in a new turn (turn flags cleared first)."""
+    if fresh:
+        G.S.flags[:] = 0
+    rules.apply_move(G.S, G.R, G.B, seat, move(kind, a, b, c, d))
+
+
+def events(G: Game, kind: int | None = None) -> list[tuple]:
+    """Event-log rows (game, seat, year, card code, kind, amount), optionally of one kind."""
+    rows = [tuple(int(x) for x in r) for r in G.S.ev[:G.S.g[C.G_EV]]]
+    return [r for r in rows if kind is None or r[4] == kind]
+
+
+def ability_code(G: Game, ability: str) -> int:
+    """Events-table card code of a race ability."""
+    return int(G.R.p[P_LC_ABILITY]) + C.ABILITIES.index(ability)
+
+
+# ----------------------------------------------------------------------------- bots
+
+def set_need(G: Game, seat: int, **need) -> None:
+    """A planner seat's need vector (ingredient name -> count, the rest 0): the planner's grain,
+    magic and wort choices follow it, so a test fixes the choices inside an action."""
+    pn.reset(G.B, seat)
+    G.B.mem[seat, pn.M_GID] = G.S.g[C.G_GAME]  # the bot's memory belongs to this game
+    for name, k in need.items():
+        G.B.mem[seat, pn.M_NEED + C.ING_INDEX[name]] = k
+
+
+def need(G: Game, seat: int) -> list[int]:
+    return [int(x) for x in G.B.mem[seat, pn.M_NEED:pn.M_NEED + C.N_INGS]]
+
+
+def copy_state(S):
+    return type(S)(*[a.copy() for a in S])
+
+
+def pin_stream(G: Game, seat: int, chooses, tries=5000) -> int:
+    """Set seat's (random bot's) policy stream to the first state under which `chooses(S)`
+    (run on a copy of the state) is true: the random bot's choice is then known."""
+    for x in range(1, tries):
+        S2 = copy_state(G.S)
+        S2.rng[1 + seat] = np.uint64(x)
+        if chooses(S2):
+            G.S.rng[1 + seat] = np.uint64(x)
+            return x
+    raise AssertionError("no stream state makes that choice")
+
+
+def check(S, R, phase: int) -> None:
+    v = int(check_all(S, R, phase))
+    assert v == 0, VIOLATIONS[v]
+
+
+def ing(**counts) -> np.ndarray:
+    """An inventory row (ingredient name -> count)."""
+    inv = np.zeros(C.N_INGS, np.int64)
+    for name, k in counts.items():
+        inv[C.ING_INDEX[name]] = k
+    return inv
+
+
+__all__ = ["C", "Game", "game", "config", "brewery", "event", "recipe", "judge", "key", "ci", "keys", "pile",
+           "take_card", "put_under", "give", "offer_event", "set_judges", "set_book", "book", "set_beers", "won",
+           "move", "legal", "apply", "events", "ability_code", "set_need", "need", "copy_state", "pin_stream",
+           "check", "ing", "SPRING_TURN", "SPRING", "FALL", "WINTER"]
