@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
-from clihelp import cli, error_line
-from dragon_brew_state import C, brewery, config, flags, game, recipe, take_from_decks
+from clihelp import cli, error_line, part_hashes
+from dragon_brew_state import C, config, game, give, ing, legal, need, offer_event, recipe, set_book, set_need
 
-from sim.dragon_brew import GAME, rules
-from sim.dragon_brew.policies import PlannerBot
+from sim.dragon_brew import GAME
+from sim.dragon_brew import planner as pn
+from sim.dragon_brew.state import W_UNFINISHED
 
 GOLDEN = Path(__file__).parent / "golden" / "dragon_brew_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "builder"]
@@ -190,74 +192,80 @@ def test_cli_faction_option_errors(tmp_path, args, needle):
     assert needle in error_line(proc, 2)
 
 
-def test_worker_processes_give_the_same_games(monkeypatch):
-    cfg = config()
-    monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "1")
-    a = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
-    monkeypatch.setenv("BREWBALANCE_DB_PROCESSES", "2")
-    b = GAME.simulate(cfg, 8, 0, 420, [2], ["random"]).frames
-    for k in ("games", "players", "events", "rounds"):
-        assert a[k].equals(b[k]), k
+def test_jobs_and_shards_do_not_change_a_byte(tmp_path):
+    """tests/test_determinism.py checks this for dwarfest; Dragon Brew's kernel (planner memory,
+    scratch rows) must be just as independent of the threads and shards it runs in."""
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        proc = cli("simulate", "dragon_brew", "--games", "48", "--players", "2,3,4", "--policies", "greedy,random",
+                   "--seed", "5", "--shard-size", "12", "--jobs", jobs, "--out", out, "--quiet", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        runs[jobs] = part_hashes(out)
+    assert len(runs["1"]) == 4 * 4  # 4 shards x 4 tables
+    assert runs["1"] == runs["2"]
 
 
-def _give(g, p, card_id):
-    t = brewery(g.cfg, card_id)
-    take_from_decks(g, t)
-    rules.add_brewery_card(g, p, t)
-    return [c.key for c in p.estate].index(card_id)
+def used(G, seat, name):
+    """seat has spent its spell card `name` this year."""
+    G.S.est[seat, G.ci(seat, name), C.CF_SPELL_USED] = 1
+
+
+def choice(G, seat):
+    """The planner's move among seat's legal moves, as a tuple."""
+    n = len(legal(G, seat))
+    return tuple(int(x) for x in G.S.moves[pn.choose(G.S, G.R, G.B, seat, n)])
 
 
 def test_naga_mana_spell_only_when_it_makes_a_useful_spell_ready_again():
     """Re-readying a Transmutation with the weed it just made gains nothing, so the greedy Naga
     sends its brewer elsewhere; with a spent Chaos Spell and its last two brewers (the Mana Spell
     is once a year, the Study can wait) the Mana Spell is its best move."""
-    g = game(["naga", "human"])
-    n, bot = g.players[0], g.bots[0]
-    n.own_avail, n.own_out = 2, n.own_total - 2
-    ts = _give(g, n, "transmutation_spell")
-    n.estate[ts].spell_used = True
-    n.inv = [2, 2, 2, 0, 0, 0, 0, 0, 0, 1]
-    bot.start_turn(g, n)
-    moves = rules.legal_moves(g, n, flags())
-    ms = [m for m in moves if m[0] == "brewer" and n.estate[m[1]].key == "mana_spell"]
-    assert ms and bot.choose(g, n, moves, flags()) not in ms
-    cs = _give(g, n, "chaos_spell")
-    n.estate[cs].spell_used = True
-    moves = rules.legal_moves(g, n, flags())
-    assert bot.choose(g, n, moves, flags()) in ms
+    G = game(["naga", "human"], policy="greedy")
+    S = G.S
+    S.pl[0, C.PL_OWN_AVAIL], S.pl[0, C.PL_OWN_OUT] = 2, G.pl(0, C.PL_OWN_TOTAL) - 2
+    give(G, 0, "transmutation_spell")
+    used(G, 0, "transmutation_spell")
+    S.inv[0] = ing(wheat=2, rye=2, barley=2, mana_weed=1)
+    S.flags[:] = 0
+    pn.start_turn(S, G.R, G.B, 0)
+    ms = (C.M_BREWER, G.ci(0, "mana_spell"), 0, 0, 0)
+    assert ms in legal(G, 0) and choice(G, 0) != ms
+    give(G, 0, "chaos_spell")
+    used(G, 0, "chaos_spell")
+    assert choice(G, 0) == ms
 
 
 def test_naga_values_its_first_mana_weed_once_it_owns_a_spell_worth_casting_twice():
-    g = game(["naga", "human"])
-    n, bot = g.players[0], g.bots[0]
-    n.inv = [0] * C.N_INGS
-    bot.refresh_need(g, n)
-    plain = bot.gain_value([C.MANA])
-    cs = _give(g, n, "chaos_spell")
-    n.estate[cs].spell_used = True
-    bot.refresh_need(g, n)
-    assert bot.gain_value([C.MANA]) > plain + 2.0
-    n.inv[C.MANA] = 1  # one weed is enough for the once-a-year Mana Spell
-    bot.refresh_need(g, n)
-    assert bot.mana_extra == 0.0
+    G = game(["naga", "human"], policy="greedy")
+    S, R, B = G.S, G.R, G.B
+    S.inv[0] = 0
+    set_need(G, 0)  # no plan
+    weed = np.array([C.MANA], np.int64)
+    pn.refresh_need(S, R, B, 0)
+    plain = pn.gain_value(S, R, B, 0, weed, 1)
+    give(G, 0, "chaos_spell")
+    used(G, 0, "chaos_spell")
+    pn.refresh_need(S, R, B, 0)
+    assert pn.gain_value(S, R, B, 0, weed, 1) > plain + 2.0
+    S.inv[0, C.MANA] = 1  # one weed is enough for the once-a-year Mana Spell
+    pn.refresh_need(S, R, B, 0)
+    assert B.fv[0, pn.FV_MANA_EXTRA] == 0.0
 
 
 def test_free_gnomes_keep_the_guild_fee_while_migrant_gnomes_are_on_offer():
-    g = game(["free_gnomes", "human"])
-    fg, bot = g.players[0], g.bots[0]
-    t = [c["id"] for c in g.cfg.events].index("migrant_gnomes")
-    take_from_decks(g, t, "event")
-    g.edeck.append(g.erow[0])
-    g.erow[0] = t
-    fg.gold = 3
-    assert bot.guild_reserve(g, fg) == 2
-    bot.need = [0] * C.N_INGS
-    bot.need[C.TOAD] = 3
-    assert PlannerBot.trader_count(bot, g, fg, 3, 2) == 0  # 3 gold - 2 kept buys no magic at 2 gold
-    fg.gold = 6
-    assert PlannerBot.trader_count(bot, g, fg, 3, 2) == 2
-    g.gnome_supply = 1  # the drafter would take the last gnome: nothing left to hire
-    assert bot.guild_reserve(g, fg) == 0
+    G = game(["free_gnomes", "human"], policy="greedy")
+    S, R, B = G.S, G.R, G.B
+    offer_event(G, "migrant_gnomes")
+    S.pl[0, C.PL_GOLD] = 3
+    assert pn.guild_reserve(S, R, 0) == 2
+    set_need(G, 0, toadstool=3)
+    assert pn.trader_count(S, R, B, 0, 3, 2) == 0  # 3 gold - 2 kept buys no magic at 2 gold
+    S.pl[0, C.PL_GOLD] = 6
+    assert pn.trader_count(S, R, B, 0, 3, 2) == 2
+    S.g[C.G_GNOME_SUPPLY] = 1  # the drafter would take the last gnome: nothing left to hire
+    assert pn.guild_reserve(S, R, 0) == 0
+    assert pn.trader_count(S, R, B, 0, 3, 2) == 3
 
 
 def test_rounds_table_holds_every_seats_vp_after_each_year():
@@ -271,8 +279,12 @@ def test_rounds_table_holds_every_seats_vp_after_each_year():
     # VP only ever grows, and year 3 adds at least the fall profits of that year
     steps = r.sort("game_id", "seat", "round").with_columns(d=pl.col("score").diff().over("game_id", "seat"))
     assert steps["d"].drop_nulls().min() >= 0
+    # the replay of a game shows the same VP after each year
     g3 = GAME.replay(config(), 9, 3, [2, 3, 4], ["greedy", "random"])
-    assert any("profit" in line for line in g3)
+    r3 = r.filter(pl.col("game_id") == 3).sort("round", "seat")
+    want = [f"VP after year {y}: " + ", ".join(f"seat {s} {v}" for s, v in zip(grp["seat"], grp["score"], strict=True))
+            for (y,), grp in r3.group_by("round", maintain_order=True)]
+    assert [line for line in g3 if line.startswith("VP after year")] == want
 
 
 def test_greedy_brews_well_over_four_beers_a_game():
@@ -282,35 +294,38 @@ def test_greedy_brews_well_over_four_beers_a_game():
     assert p["beers_brewed"].mean() > 4.4
 
 
-def _wort_plan(g, p, bot, inv, brewers):
-    """p's book holds one beer, Sneaky Glowing Dunkel (barley, orange wort) + Pale Ale (wheat);
-    an orange wort is mashed from wheat and barley."""
-    p.book = [recipe(g.cfg, "sneaky_glowing_dunkel"), recipe(g.cfg, "pale_ale")]
-    p.inv = list(inv)
-    p.own_avail, p.own_out = brewers, p.own_total - brewers
-    bot.start_turn(g, p)
-    assert len(bot.plan) == 1
-    moves = rules.legal_moves(g, p, flags())
-    return {p.estate[m[1]].key: bot.move_value(g, p, m) for m in moves if m[0] == "brewer"}
+def _wort_plan(G, seat, inv, brewers):
+    """seat's book holds one beer, Sneaky Glowing Dunkel (barley, orange wort) + Pale Ale (wheat);
+    an orange wort is mashed from wheat and barley. Returns the planner's value of each brewer
+    move by card key."""
+    S = G.S
+    set_book(G, seat, [recipe(G.cfg, "sneaky_glowing_dunkel"), recipe(G.cfg, "pale_ale")])
+    S.inv[seat] = inv
+    S.pl[seat, C.PL_OWN_AVAIL], S.pl[seat, C.PL_OWN_OUT] = brewers, G.pl(seat, C.PL_OWN_TOTAL) - brewers
+    S.flags[:] = 0
+    pn.start_turn(S, G.R, G.B, seat)
+    assert G.B.mem[seat, pn.M_NPLAN] == 1
+    moves = legal(G, seat)
+    return {int(S.est[seat, m[1], C.CF_KEY]): pn.move_value(S, G.R, G.B, seat, k)
+            for k, m in enumerate(moves) if m[0] == C.M_BREWER}
 
 
 def test_planner_mashes_the_wort_its_beer_lacks_before_more_grain():
     """Holding the wheat and barley for the orange wort and the Pale Ale's wheat but lacking the
     Dunkel's own barley, the Mash House (the wort finishes the barrel) is worth more than a Grain
     Fields visit for one barley (the planner before valued them 2.6 and 3.3 and kept harvesting)."""
-    g = game(["human", "dwarf"])
-    h, bot = g.players[0], g.bots[0]
-    inv = [2, 0, 1] + [0] * (C.N_INGS - 3)  # wheat, rye, barley
-    vals = _wort_plan(g, h, bot, inv, 4)
-    assert bot.need[C.ORANGE] == 1 and bot.need[C.BARLEY] == 1 and bot.need[C.WHEAT] == 0
-    assert vals["mash_house"] > vals["grain_fields"]
+    G = game(["human", "dwarf"], policy="greedy")
+    vals = _wort_plan(G, 0, ing(wheat=2, barley=1), 4)
+    assert need(G, 0)[C.ORANGE] == 1 and need(G, 0)[C.BARLEY] == 1 and need(G, 0)[C.WHEAT] == 0
+    assert vals[C.MASH_HOUSE] > vals[C.GRAIN_FIELDS]
 
 
 def test_last_brewer_does_not_make_a_wort_that_finishes_no_beer():
     """With one brewer left, mashing the orange wort completes the beer only if the other
     ingredients are held; otherwise it keeps `unfinished` of its value."""
-    g = game(["human", "dwarf"])
-    h, bot = g.players[0], g.bots[0]
-    full = _wort_plan(g, h, bot, [2, 0, 2] + [0] * (C.N_INGS - 3), 1)["mash_house"]
-    short = _wort_plan(g, h, bot, [2, 0, 1] + [0] * (C.N_INGS - 3), 1)["mash_house"]
-    assert full > 0 and short == pytest.approx(full * bot.w["unfinished"])
+    G = game(["human", "dwarf"], policy="greedy")
+    full = _wort_plan(G, 0, ing(wheat=2, barley=2), 1)[C.MASH_HOUSE]
+    short = _wort_plan(G, 0, ing(wheat=2, barley=1), 1)[C.MASH_HOUSE]
+    unfinished = G.R.pol_w[G.pl(0, C.PL_POLICY), W_UNFINISHED]
+    assert 0 < unfinished < 1
+    assert full > 0 and short == pytest.approx(full * unfinished)
