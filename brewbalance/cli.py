@@ -296,8 +296,7 @@ def demo(
             conf = g.build(data)
             run = out / f"{g.id}_{variant}"
             runner.check_out_folder(run, resume=False, force=True)
-            size = min(n_games, getattr(g, "demo_games", n_games))  # slow engines demo fewer games
-            plan = runner.new_plan(g, data, conf, n_games=size, shard_size=runner.DEFAULT_SHARD,
+            plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=runner.DEFAULT_SHARD,
                                    seed=SEED_DEFAULT, player_counts=list(g.player_counts),
                                    policies=["greedy"], command=runner.command_line())
             _execute(g, conf, plan, run, jobs, quiet=False)
