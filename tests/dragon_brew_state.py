@@ -23,12 +23,15 @@ def config(variant="base", sets=()):
     return GAME.build(prepare("dragon_brew", variant, list(sets), []))
 
 
-@dataclass
+@dataclass(repr=False)
 class Game:
     cfg: object
     R: object
     B: object
     S: object
+
+    def __repr__(self) -> str:  # short, for assertion messages
+        return "Game(" + ", ".join(self.cfg.race_ids[r] for r in self.S.pl[:self.n, C.PL_RACE]) + ")"
 
     @property
     def n(self) -> int:

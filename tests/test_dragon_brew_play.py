@@ -10,7 +10,19 @@ import numpy as np
 import polars as pl
 import pytest
 from clihelp import cli, error_line, part_hashes
-from dragon_brew_state import C, config, game, give, ing, legal, need, offer_event, recipe, set_book, set_need
+from dragon_brew_state import (
+    C,
+    config,
+    game,
+    give,
+    ing,
+    legal,
+    need,
+    offer_event,
+    recipe,
+    set_book,
+    set_need,
+)
 
 from sim.dragon_brew import GAME
 from sim.dragon_brew import planner as pn

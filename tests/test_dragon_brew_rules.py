@@ -14,9 +14,7 @@ from dragon_brew_state import (
     ability_code,
     apply,
     book,
-    brewery,
     check,
-    event,
     events,
     game,
     give,
@@ -38,8 +36,21 @@ from dragon_brew_state import (
 
 from sim.dragon_brew import kernel, rules
 from sim.dragon_brew import policies as pol
-from sim.dragon_brew.rules import LOG_ABILITY, LOG_DRAFT_BREWERY, LOG_DRAFT_EVENT, LOG_JUDGE_WON, LOG_SACRIFICE_CARD
-from sim.dragon_brew.state import EF_GAIN_GOLD, JF_CORRUPT, P_LC_COMMON, P_LC_EVENT, P_LC_JUDGE, mash_mult
+from sim.dragon_brew.rules import (
+    LOG_ABILITY,
+    LOG_DRAFT_BREWERY,
+    LOG_DRAFT_EVENT,
+    LOG_JUDGE_WON,
+    LOG_SACRIFICE_CARD,
+)
+from sim.dragon_brew.state import (
+    EF_GAIN_GOLD,
+    JF_CORRUPT,
+    P_LC_COMMON,
+    P_LC_EVENT,
+    P_LC_JUDGE,
+    mash_mult,
+)
 
 
 def gold(G, seat):
