@@ -19,7 +19,7 @@ Memory (BotState, one row per seat; kernels never allocate, so every buffer is h
                                  gold, spices, distinct needs in first-need order with counts
   jv    float64[4, MAX_CANDS, 1 + MAX_ROW]  per beer its best judge value, then per shown judge
                                  (cached per book, judges and policy)
-  fsc   float64[2, MAX_CANDS]    selection scratch: stale values, active flags
+  fsc   float64[3, MAX_CANDS]    selection scratch: stale values, active and dead flags
   isc   int64[18, 256]           small integer scratch rows (I_*), one per helper so nesting is safe
   fsm   float64[4, 256]          small float scratch rows
 A book whose beers exceed MAX_CANDS keeps the first MAX_CANDS and sets S.g[G_OVERFLOW].
@@ -146,7 +146,7 @@ def make_bot_state(cfg, R) -> BotState:
     return BotState(mem=mem, plan=np.zeros((n, MAX_PLAN, PW), np.int64), fv=np.zeros((n, 4), np.float64),
                     cand=np.zeros((n, C.MAX_CANDS, CW), np.int64),
                     jv=np.zeros((n, C.MAX_CANDS, 1 + C.MAX_ROW), np.float64),
-                    fsc=np.zeros((2, C.MAX_CANDS), np.float64), isc=np.zeros((N_ISC, SCR_W), np.int64),
+                    fsc=np.zeros((3, C.MAX_CANDS), np.float64), isc=np.zeros((N_ISC, SCR_W), np.int64),
                     fsm=np.zeros((4, SCR_W), np.float64))
 
 
@@ -1030,12 +1030,35 @@ def acquire_costs(S, R, seat, out):
 
 
 @jit
+def mark_dead(cand, nc, active, dead, used, inv, feasible_only, acquire, budget):
+    """Flag the active beers that can no longer be chosen (a recipe already used; not payable, or
+    lacking more brewer actions than the budget left). A beer once dead stays dead: recipes are
+    only used up, ingredients and budget only fall."""
+    for j in range(nc):
+        if active[j] == 0.0:
+            continue
+        d = False
+        for x in range(1 + MAX_SP):
+            r = cand[j, CD_CARD + x]
+            if r >= 0 and used[r] != 0:
+                d = True
+        if not d:
+            if feasible_only:
+                d = not can_pay_cand(cand, j, inv)
+            else:
+                d = lack_cost(cand, j, inv, acquire) > budget
+        dead[j] = 1.0 if d else 0.0
+
+
+@jit
 def select(S, R, B, seat, maxn, feasible_only, budget):
     """Lazy greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge x
     win chance - `action` x the brewer actions what it lacks takes) within `budget` actions: take
     the beer with the highest stale value (ties: lowest index), re-value it, keep it if it still
-    beats every other stale value, else put it back with its new value. Chosen candidate
-    indices go to isc[I_OUTCI], values to fsm[F_OUTV]; returns how many."""
+    beats every other stale value, else put it back with its new value. A beer that can no
+    longer be chosen is dropped when it comes first (as the Python planner does, one by one; here
+    all those ahead of the best live beer at once). Chosen candidate indices go to
+    isc[I_OUTCI], values to fsm[F_OUTV]; returns how many."""
     nc = candidates(S, R, B, seat)
     judge_values(S, R, B, seat, nc)
     nj = S.g[C.G_N_JUDGES]
@@ -1043,6 +1066,7 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     jv = B.jv[seat]
     stale = B.fsc[0]
     active = B.fsc[1]
+    dead = B.fsc[2]
     claimed = B.isc[I_CLAIMED]
     used = B.isc[I_USED]
     inv = B.isc[I_SELINV]
@@ -1068,35 +1092,31 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
             if not feasible_only:
                 v -= waction * lack_cost(cand, ci, inv, acquire)
             stale[ci] = v
+    mark_dead(cand, nc, active, dead, used, inv, feasible_only, acquire, budget)
     chosen = 0
     while chosen < maxn:
         ci = -1
         for j in range(nc):
-            if active[j] != 0.0 and (ci < 0 or stale[j] > stale[ci]):
+            if active[j] != 0.0 and dead[j] == 0.0 and (ci < 0 or stale[j] > stale[ci]):
                 ci = j
         if ci < 0:
             break
+        sv = stale[ci]
         active[ci] = 0.0
-        clash = False
-        for x in range(1 + MAX_SP):
-            r = cand[ci, CD_CARD + x]
-            if r >= 0 and used[r] != 0:
-                clash = True
-        if clash:
-            continue
-        if feasible_only and not can_pay_cand(cand, ci, inv):
-            continue
+        top = -1  # the next beer in stale order, once the dead ones ahead of ci are dropped
+        for j in range(nc):
+            if active[j] == 0.0:
+                continue
+            if dead[j] != 0.0 and (stale[j] > sv or (stale[j] == sv and j < ci)):
+                active[j] = 0.0
+                continue
+            if top < 0 or stale[j] > stale[top]:
+                top = j
         v = beer_value(cand, jv, ci, nj, claimed, any_claimed, wvp, wj)
         acts = 0.0
         if not feasible_only:
             acts = lack_cost(cand, ci, inv, acquire)
-            if acts > budget:
-                continue
             v -= waction * acts
-        top = -1
-        for j in range(nc):
-            if active[j] != 0.0 and (top < 0 or stale[j] > stale[top]):
-                top = j
         if top >= 0 and v < stale[top]:
             stale[ci] = v
             active[ci] = 1.0
@@ -1119,6 +1139,7 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
             claimed[jbest] = 1
             any_claimed = True
         take_cand(cand, ci, inv)
+        mark_dead(cand, nc, active, dead, used, inv, feasible_only, acquire, budget)
     return chosen
 
 
