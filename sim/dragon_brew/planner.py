@@ -1030,24 +1030,26 @@ def acquire_costs(S, R, seat, out):
 
 
 @jit
-def mark_dead(cand, nc, active, dead, used, inv, feasible_only, acquire, budget):
-    """Flag the active beers that can no longer be chosen (a recipe already used; not payable, or
-    lacking more brewer actions than the budget left). A beer once dead stays dead: recipes are
-    only used up, ingredients and budget only fall."""
-    for j in range(nc):
-        if active[j] == 0.0:
-            continue
-        d = False
-        for x in range(1 + MAX_SP):
-            r = cand[j, CD_CARD + x]
-            if r >= 0 and used[r] != 0:
-                d = True
-        if not d:
-            if feasible_only:
-                d = not can_pay_cand(cand, j, inv)
-            else:
-                d = lack_cost(cand, j, inv, acquire) > budget
-        dead[j] = 1.0 if d else 0.0
+def is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
+    """Whether beer j can no longer be chosen (a recipe already used; not payable, or lacking more
+    brewer actions than the budget left). Cached in dead[j]: -1 dead for good (recipes are only
+    used up, ingredients and budget only fall), `epoch` alive since the last beer was chosen."""
+    if dead[j] < 0.0:
+        return True
+    if dead[j] == epoch:
+        return False
+    d = False
+    for x in range(1 + MAX_SP):
+        r = cand[j, CD_CARD + x]
+        if r >= 0 and used[r] != 0:
+            d = True
+    if not d:
+        if feasible_only:
+            d = not can_pay_cand(cand, j, inv)
+        else:
+            d = lack_cost(cand, j, inv, acquire) > budget
+    dead[j] = -1.0 if d else epoch
+    return d
 
 
 @jit
@@ -1087,27 +1089,29 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     for ci in range(nc):
         ok = not feasible_only or can_pay_cand(cand, ci, inv)
         active[ci] = 1.0 if ok else 0.0
+        dead[ci] = 0.0
         if ok:
             v = beer_value(cand, jv, ci, nj, claimed, False, wvp, wj)
             if not feasible_only:
                 v -= waction * lack_cost(cand, ci, inv, acquire)
             stale[ci] = v
-    mark_dead(cand, nc, active, dead, used, inv, feasible_only, acquire, budget)
     chosen = 0
+    epoch = 1.0
     while chosen < maxn:
-        ci = -1
+        ci = -1  # the first live beer in stale order
         for j in range(nc):
-            if active[j] != 0.0 and dead[j] == 0.0 and (ci < 0 or stale[j] > stale[ci]):
-                ci = j
+            if active[j] != 0.0 and (ci < 0 or stale[j] > stale[ci]):
+                if not is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
+                    ci = j
         if ci < 0:
             break
         sv = stale[ci]
         active[ci] = 0.0
-        top = -1  # the next beer in stale order, once the dead ones ahead of ci are dropped
+        top = -1  # the next beer in stale order, once the (dead) ones ahead of ci are dropped
         for j in range(nc):
             if active[j] == 0.0:
                 continue
-            if dead[j] != 0.0 and (stale[j] > sv or (stale[j] == sv and j < ci)):
+            if stale[j] > sv or (stale[j] == sv and j < ci):
                 active[j] = 0.0
                 continue
             if top < 0 or stale[j] > stale[top]:
@@ -1139,7 +1143,7 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
             claimed[jbest] = 1
             any_claimed = True
         take_cand(cand, ci, inv)
-        mark_dead(cand, nc, active, dead, used, inv, feasible_only, acquire, budget)
+        epoch += 1.0
     return chosen
 
 
