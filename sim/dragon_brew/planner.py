@@ -198,7 +198,7 @@ def magic_need(B, seat):
     return B.mem[seat, M_NEED + C.TOAD] + B.mem[seat, M_NEED + C.DRAGON] + B.mem[seat, M_NEED + C.PIXIE]
 
 
-@jit
+@jit_inline
 def req(B, seat, i):
     """How many of ingredient i the plan's beers use."""
     s = 0
@@ -219,7 +219,7 @@ def pwin(R, j, c0, c1, c2):
 
 # ----------------------------------------------------------------------------- ingredient values
 
-@jit
+@jit_inline
 def ing_value(S, R, B, seat, needc, i):
     nb = wt(S, R, seat, W_NEED_BONUS)
     if i == C.MANA:
@@ -399,7 +399,7 @@ def card_value(S, R, B, seat, row, t):
     return v
 
 
-@jit
+@jit_inline
 def row_card_cost(S, R, row, slot):
     t = S.rows[C.ROW_BREWERY + row, slot]
     if row == 0:
@@ -427,14 +427,14 @@ def field_items(S, R, B, seat, q, ci, out):
     return m
 
 
-@jit
+@jit_inline
 def trader_short(S, R, B, seat, spend):
     """Gold missing (after spending `spend`) to buy the plan's magic ingredients at the Trader."""
     need = R.race[S.pl[seat, C.PL_RACE], RF_TRADER_COST] * magic_need(B, seat)
     return max(0, need - (S.pl[seat, C.PL_GOLD] - spend))
 
 
-@jit
+@jit_inline
 def guild_reserve(S, R, seat):
     """Gold the Free Gnomes keep while a Migrant Gnomes card lies in the Event row."""
     if S.pl[seat, C.PL_ABILITY] != C.AB_GNOME_GUILD or S.g[C.G_GNOME_SUPPLY] < 2:
@@ -753,7 +753,7 @@ def free_value(S, R, B, seat, ci):
     return -1.0
 
 
-@jit
+@jit_inline
 def best_plan_pwin(R, B, seat, j):
     best = 0.0
     for b in range(B.mem[seat, M_NPLAN]):
@@ -954,7 +954,7 @@ def judge_values(S, R, B, seat, nc):
         jv[ci, 0] = best
 
 
-@jit
+@jit_inline
 def lack_cost(cand, ci, inv, acquire):
     """Brewer actions (by `acquire`) to get what one candidate lacks, mana weed covering first."""
     cost = 0.0
@@ -974,7 +974,7 @@ def lack_cost(cand, ci, inv, acquire):
     return cost
 
 
-@jit
+@jit_inline
 def can_pay_cand(cand, ci, inv):
     short = 0
     for j in range(cand[ci, CD_CNTN]):
@@ -984,7 +984,7 @@ def can_pay_cand(cand, ci, inv):
     return short <= inv[C.MANA]
 
 
-@jit
+@jit_inline
 def take_cand(cand, ci, inv):
     for j in range(cand[ci, CD_CNTN]):
         i = cand[ci, CD_ING + j]
@@ -995,7 +995,7 @@ def take_cand(cand, ci, inv):
                 inv[C.MANA] -= 1
 
 
-@jit
+@jit_inline
 def beer_value(cand, jv, ci, nj, claimed, any_claimed, wvp, wj):
     if any_claimed:
         x = 0.0
@@ -1029,7 +1029,7 @@ def acquire_costs(S, R, seat, out):
         out[i] = grain if i < 3 else (wort if i < 6 else (magic if i < 9 else 0.0))
 
 
-@jit
+@jit_inline
 def is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
     """Whether beer j can no longer be chosen (a recipe already used; not payable, or lacking more
     brewer actions than the budget left). Cached in dead[j]: -1 dead for good (recipes are only
@@ -1424,7 +1424,7 @@ def shadow_swap(S, R, B, seat):
     return best
 
 
-@jit
+@jit_inline
 def best_beer_pwin(S, R, seat, j):
     best = 0.0
     for b in range(S.pl[seat, C.PL_N_BEERS]):
