@@ -9,8 +9,26 @@ Python and passed in, and these functions only read and write it.
 """
 
 from numba import njit
+from numba.core import types
 
-jit = njit(cache=True, nogil=True, _nrt=False)
+_njit = njit(cache=True, nogil=True, _nrt=False)
+
+
+def jit(fn):
+    """Compile fn once per argument *type*, not once per constant value. A jitted caller that
+    passes a constant (an event kind, True/False) would otherwise make numba compile a separate
+    copy of fn for each literal value (measured on Dragon Brew: 255 compilations of 190 functions;
+    `log` alone 11 times), which dominated the cold compile."""
+    dispatcher = _njit(fn)
+    typed_by_literal = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed_by_literal(tuple(types.unliteral(a) for a in args),
+                                {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
 
 # One-line helpers are inlined into their callers at numba IR level instead of being
 # compiled on their own: numba's fixed cost per compiled function (about half a second,
