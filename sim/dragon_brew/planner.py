@@ -23,6 +23,8 @@ Memory (BotState, one row per seat; kernels never allocate, so every buffer is h
   isc   int64[18, 256]           small integer scratch rows (I_*), one per helper so nesting is safe
   fsm   float64[4, 256]          small float scratch rows
 A book whose beers exceed MAX_CANDS keeps the first MAX_CANDS and sets S.g[G_OVERFLOW].
+A seat's plan and need are forgotten when S.g[G_GAME] changes (a Python bot is new each game);
+the caches are keyed by what they depend on (book; book, judges and policy) and stay valid.
 """
 
 from collections import namedtuple
