@@ -111,12 +111,12 @@ def keys(G: Game, seat: int) -> list[int]:
 # ----------------------------------------------------------------------------- piles
 
 def pile(S, p: int) -> list[int]:
-    return [int(x) for x in S.piles[p, :S.n_pile[p]]]
+    return [int(x) for x in S.piles[p, :S.g[C.G_N_PILE + p]]]
 
 
 def set_pile(S, p: int, cards: list[int]) -> None:
     S.piles[p, :len(cards)] = cards
-    S.n_pile[p] = len(cards)
+    S.g[C.G_N_PILE + p] = len(cards)
 
 
 def take_from_pile(S, p: int, card: int) -> bool:
@@ -136,9 +136,9 @@ def take_card(G: Game, t: int, deck="brewery") -> None:
                      else (C.PILE_EDECK, C.PILE_EDISC, C.ROW_EVENT))
     if take_from_pile(S, dk, t) or take_from_pile(S, disc, t):
         return
-    slots = [i for i in range(C.MAX_ROW) if S.rows[row, i] == t]
+    slots = [i for i in range(C.MAX_ROW) if S.piles[row, i] == t]
     assert slots, f"no {deck} card {t} left"
-    S.rows[row, slots[0]] = -1
+    S.piles[row, slots[0]] = -1
     rules.refill_rows(S, G.R)
 
 
@@ -148,7 +148,7 @@ def put_under(G: Game, seat: int, target: str, card_id: str) -> int:
     take_card(G, t)
     c = G.ci(seat, target)
     u = G.S.est[seat, c, C.CF_N_UP]
-    G.S.ups[seat, c, u] = t
+    G.S.est[seat, c, C.CF_UP + u] = t
     G.S.est[seat, c, C.CF_N_UP] = u + 1
     return t
 
@@ -166,10 +166,10 @@ def offer_event(G: Game, card_id: str, slot=0) -> int:
     on top of the Event deck."""
     t = event(G.cfg, card_id)
     take_card(G, t, "event")
-    old = int(G.S.rows[C.ROW_EVENT, slot])
+    old = int(G.S.piles[C.ROW_EVENT, slot])
     if old >= 0:
         rules.push(G.S, C.PILE_EDECK, old)
-    G.S.rows[C.ROW_EVENT, slot] = t
+    G.S.piles[C.ROW_EVENT, slot] = t
     return t
 
 
@@ -178,11 +178,11 @@ def set_judges(G: Game, judges: list[int]) -> None:
     wanted ones come from the deck or the box."""
     S = G.S
     for slot in range(int(S.g[C.G_N_JUDGES])):
-        rules.push(S, C.PILE_JDECK, int(S.rows[C.ROW_JUDGES, slot]))
-    S.rows[C.ROW_JUDGES, :] = -1
+        rules.push(S, C.PILE_JDECK, int(S.piles[C.ROW_JUDGES, slot]))
+    S.piles[C.ROW_JUDGES, :] = -1
     for slot, j in enumerate(judges):
         assert take_from_pile(S, C.PILE_JDECK, j) or take_from_pile(S, C.PILE_JBOX, j), j
-        S.rows[C.ROW_JUDGES, slot] = j
+        S.piles[C.ROW_JUDGES, slot] = j
     S.g[C.G_N_JUDGES] = len(judges)
 
 
@@ -190,26 +190,26 @@ def set_book(G: Game, seat: int, recipes: list[int]) -> None:
     """seat's recipe book becomes exactly these recipes (taken from the decks, discards, the
     offering or another book); its old cards go to the discard piles."""
     S, R = G.S, G.R
-    for r in [int(x) for x in S.book[seat, :S.pl[seat, C.PL_N_BOOK]]]:
+    for r in [int(x) for x in S.pl[seat, C.PL_BOOK + :S.pl[seat, C.PL_N_BOOK]]]:
         rules.push(S, C.PILE_RDISC_BARREL + R.rc[r, RC_SPICE], r)
     S.pl[seat, C.PL_N_BOOK] = 0
     for r in recipes:
         if not any(take_from_pile(S, p, r) for p in (C.PILE_RDECK_BARREL, C.PILE_RDECK_SPICE,
                                                       C.PILE_RDISC_BARREL, C.PILE_RDISC_SPICE)):
-            where = np.argwhere(S.rows[C.ROW_OFFER_BARREL:C.ROW_OFFER_SPICE + 1] == r)
+            where = np.argwhere(S.piles[C.ROW_OFFER_BARREL:C.ROW_OFFER_SPICE + 1] == r)
             if len(where):
-                S.rows[C.ROW_OFFER_BARREL + where[0][0], where[0][1]] = -1
+                S.piles[C.ROW_OFFER_BARREL + where[0][0], where[0][1]] = -1
                 rules.refill_offer(S, R)
             else:
-                q = next(q for q in range(G.n) if r in S.book[q, :S.pl[q, C.PL_N_BOOK]])
-                book = [int(x) for x in S.book[q, :S.pl[q, C.PL_N_BOOK]] if x != r]
-                S.book[q, :len(book)] = book
+                q = next(q for q in range(G.n) if r in S.pl[q, C.PL_BOOK + :S.pl[q, C.PL_N_BOOK]])
+                book = [int(x) for x in S.pl[q, C.PL_BOOK + :S.pl[q, C.PL_N_BOOK]] if x != r]
+                S.pl[q, C.PL_BOOK + :len(book)] = book
                 S.pl[q, C.PL_N_BOOK] = len(book)
         rules.add_to_book(S, seat, r)
 
 
 def book(G: Game, seat: int) -> list[int]:
-    return [int(x) for x in G.S.book[seat, :G.S.pl[seat, C.PL_N_BOOK]]]
+    return [int(x) for x in G.S.pl[seat, C.PL_BOOK + :G.S.pl[seat, C.PL_N_BOOK]]]
 
 
 # ----------------------------------------------------------------------------- beers
@@ -246,7 +246,7 @@ def move(kind: int, a=0, b=0, c=0, d=0) -> np.ndarray:
 
 
 def legal(G: Game, seat: int) -> list[tuple]:
-    """seat's legal moves in the current turn flags (S.flags), as tuples."""
+    """seat's legal moves in the current turn flags (S.g[C.G_FLAGS:C.G_FLAGS + 4]), as tuples."""
     n = rules.legal_moves(G.S, G.R, seat)
     return [tuple(int(x) for x in G.S.moves[k]) for k in range(n)]
 
@@ -254,7 +254,7 @@ def legal(G: Game, seat: int) -> list[tuple]:
 def apply(G: Game, seat: int, kind: int, a=0, b=0, c=0, d=0, fresh=True) -> None:
     """Play a move for seat; fresh: in a new turn (turn flags cleared first)."""
     if fresh:
-        G.S.flags[:] = 0
+        G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     rules.apply_move(G.S, G.R, G.B, seat, move(kind, a, b, c, d))
 
 

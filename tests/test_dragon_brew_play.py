@@ -238,8 +238,8 @@ def test_naga_mana_spell_only_when_it_makes_a_useful_spell_ready_again():
     S.pl[0, C.PL_OWN_AVAIL], S.pl[0, C.PL_OWN_OUT] = 2, G.pl(0, C.PL_OWN_TOTAL) - 2
     give(G, 0, "transmutation_spell")
     used(G, 0, "transmutation_spell")
-    S.inv[0] = ing(wheat=2, rye=2, barley=2, mana_weed=1)
-    S.flags[:] = 0
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=2, rye=2, barley=2, mana_weed=1)
+    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     pn.start_turn(S, G.R, G.B, 0)
     ms = (C.M_BREWER, G.ci(0, "mana_spell"), 0, 0, 0)
     assert ms in legal(G, 0) and choice(G, 0) != ms
@@ -251,7 +251,7 @@ def test_naga_mana_spell_only_when_it_makes_a_useful_spell_ready_again():
 def test_naga_values_its_first_mana_weed_once_it_owns_a_spell_worth_casting_twice():
     G = game(["naga", "human"], policy="greedy")
     S, R, B = G.S, G.R, G.B
-    S.inv[0] = 0
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     set_need(G, 0)  # no plan
     weed = np.array([C.MANA], np.int64)
     pn.refresh_need(S, R, B, 0)
@@ -260,7 +260,7 @@ def test_naga_values_its_first_mana_weed_once_it_owns_a_spell_worth_casting_twic
     used(G, 0, "chaos_spell")
     pn.refresh_need(S, R, B, 0)
     assert pn.gain_value(S, R, B, 0, weed, 1) > plain + 2.0
-    S.inv[0, C.MANA] = 1  # one weed is enough for the once-a-year Mana Spell
+    S.pl[0, C.PL_INV + C.MANA] = 1  # one weed is enough for the once-a-year Mana Spell
     pn.refresh_need(S, R, B, 0)
     assert B.fv[0, pn.FV_MANA_EXTRA] == 0.0
 
@@ -312,9 +312,9 @@ def _wort_plan(G, seat, inv, brewers):
     move by card key."""
     S = G.S
     set_book(G, seat, [recipe(G.cfg, "sneaky_glowing_dunkel"), recipe(G.cfg, "pale_ale")])
-    S.inv[seat] = inv
+    S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS] = inv
     S.pl[seat, C.PL_OWN_AVAIL], S.pl[seat, C.PL_OWN_OUT] = brewers, G.pl(seat, C.PL_OWN_TOTAL) - brewers
-    S.flags[:] = 0
+    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     pn.start_turn(S, G.R, G.B, seat)
     assert G.B.mem[seat, pn.M_NPLAN] == 1
     moves = legal(G, seat)

@@ -62,7 +62,7 @@ def vp(G, seat):
 
 
 def inv(G, seat):
-    return [int(x) for x in G.S.inv[seat]]
+    return [int(x) for x in G.S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS]]
 
 
 def test_halfling_starting_resources_and_extra_gold_by_turn_order():
@@ -70,7 +70,7 @@ def test_halfling_starting_resources_and_extra_gold_by_turn_order():
     assert (G.pl(0, C.PL_OWN_AVAIL), inv(G, 0)[:3], gold(G, 0)) == (7, [1, 1, 1], 6)  # the Starting Resources example
     assert [gold(G, s) - G.cfg.races[G.pl(s, C.PL_RACE)]["gold"] for s in range(4)] == [0, 1, 1, 2]
     assert G.S.g[C.G_N_JUDGES] == 5  # players + 1
-    in_play = list(G.S.rows[C.ROW_JUDGES, :5]) + pile(G.S, C.PILE_JDECK)
+    in_play = list(G.S.piles[C.ROW_JUDGES, :5]) + pile(G.S, C.PILE_JDECK)
     assert not any(G.R.jd[j, JF_CORRUPT] for j in in_play)
     assert sorted(pile(G.S, C.PILE_JBOX)) == [i for i, j in enumerate(G.cfg.judges) if j["corrupt"]]
     check(G.S, G.R, SPRING_TURN)
@@ -79,13 +79,13 @@ def test_halfling_starting_resources_and_extra_gold_by_turn_order():
 def test_halfling_grain_fields_with_fertile_fields_then_a_wheat_field():
     G = game(["halfling", "dwarf"], policy="greedy")
     gf = G.ci(0, "grain_fields")
-    G.S.inv[0] = 0
+    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     set_need(G, 0, wheat=4, rye=2)
     apply(G, 0, C.M_BREWER, gf, 0)
     assert inv(G, 0)[:3] == [4, 2, 0]  # four from Grain Fields (chosen by need) plus two from Fertile Fields
     assert events(G, LOG_ABILITY)[-1][1:] == (0, 1, ability_code(G, "fertile_fields"), LOG_ABILITY, 2)
     put_under(G, 0, "grain_fields", "wheat_field")
-    G.S.flags[:] = 0  # the next turn
+    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0  # the next turn
     assert (C.M_BREWER, gf, 0, 0, 0) in legal(G, 0)  # infinite: again
     set_need(G, 0, barley=6)
     apply(G, 0, C.M_BREWER, gf, 0)
@@ -97,7 +97,7 @@ def test_mash_house_x2_with_sasquatch_masher_makes_three_worts():
     G = game(["halfling", "dwarf"], policy="greedy")
     put_under(G, 0, "mash_house", "sasquatch_masher")
     assert mash_mult(G.S, G.R, 0) == 3
-    G.S.inv[0] = ing(wheat=3, rye=1, barley=2)  # yellow wheat 3, blue rye 1, red barley 2
+    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=3, rye=1, barley=2)  # yellow wheat 3, blue rye 1, red barley 2
     set_need(G, 0, green_wort=1, orange_wort=2)
     apply(G, 0, C.M_BREWER, G.ci(0, "mash_house"), 0)
     assert inv(G, 0) == list(ing(green_wort=1, orange_wort=2))
@@ -158,12 +158,12 @@ def test_turn_order_lowest_vp_first_ties_to_the_disk_on_top():
     rules.score(G.S, 0, 2, C.ST_VP_QUESTS)  # red lands on top of white
     rules.score(G.S, 2, 5, C.ST_VP_QUESTS)
     rules.winter(G.S, G.R, G.B)
-    assert list(G.S.order[:3]) == [0, 1, 2]
+    assert list(G.S.g[C.G_ORDER + 0:C.G_ORDER + 3]) == [0, 1, 2]
     G.S.pl[:3, C.PL_VP] = 0
     rules.score(G.S, 0, 2, C.ST_VP_QUESTS)  # now white lands on top of red
     rules.score(G.S, 1, 2, C.ST_VP_QUESTS)
     rules.winter(G.S, G.R, G.B)
-    assert list(G.S.order[:3]) == [2, 1, 0]
+    assert list(G.S.g[C.G_ORDER + 0:C.G_ORDER + 3]) == [2, 1, 0]
 
 
 def corrupt_game(races, policy="random"):
@@ -174,7 +174,7 @@ def corrupt_game(races, policy="random"):
 
 def test_corrupt_setup_removes_fourteen_and_adds_the_six_corrupt_judges():
     G, cor = corrupt_game(["human", "orc"])
-    pool = pile(G.S, C.PILE_JDECK) + list(G.S.rows[C.ROW_JUDGES, :G.S.g[C.G_N_JUDGES]])
+    pool = pile(G.S, C.PILE_JDECK) + list(G.S.piles[C.ROW_JUDGES, :G.S.g[C.G_N_JUDGES]])
     assert len(pool) == 36 - 14 + 6 and len(pile(G.S, C.PILE_JBOX)) == 14
     assert set(cor) <= set(pool)
     assert not any(G.R.jd[j, JF_CORRUPT] for j in pile(G.S, C.PILE_JBOX))
@@ -184,13 +184,13 @@ def test_corrupt_setup_removes_fourteen_and_adds_the_six_corrupt_judges():
 def test_bribe_example_outbid_refunds_the_red_bribe():
     G, cor = corrupt_game(["human", "orc"])
     G.S.pl[:2, C.PL_GOLD] = 5
-    set_judges(G, [cor[0]] + [int(j) for j in G.S.rows[C.ROW_JUDGES, 1:3]])
+    set_judges(G, [cor[0]] + [int(j) for j in G.S.piles[C.ROW_JUDGES, 1:3]])
     apply(G, 0, C.M_BRIBE, 0, 1)
-    G.S.flags[:] = 0
+    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     assert (C.M_BRIBE, 0, 2, 0, 0) in legal(G, 1) and (C.M_BRIBE, 0, 1, 0, 0) not in legal(G, 1)
     apply(G, 1, C.M_BRIBE, 0, 2)
     assert gold(G, 0) == 5 and G.pl(0, C.PL_BRIBE_SLOT) == -1
-    assert gold(G, 1) == 3 and (G.S.rows[C.ROW_BRIBE_SEAT, 0], G.S.rows[C.ROW_BRIBE_GOLD, 0]) == (1, 2)
+    assert gold(G, 1) == 3 and (G.S.piles[C.ROW_BRIBE_SEAT, 0], G.S.piles[C.ROW_BRIBE_GOLD, 0]) == (1, 2)
     check(G.S, G.R, SPRING_TURN)
 
 
@@ -220,8 +220,8 @@ def test_ogre_ruled_wins_primary_ties_and_returns_a_bribe():
     apply(G, 1, C.M_BRIBE, 0, 3)
     og = G.ci(0, "ogre_ruled")
     apply(G, 0, C.M_OGRE, og, 0)
-    assert gold(G, 1) == 5 and G.pl(1, C.PL_BRIBE_SLOT) == -1 and G.S.rows[C.ROW_OGRE, 0] == 0
-    G.S.flags[:] = 0
+    assert gold(G, 1) == 5 and G.pl(1, C.PL_BRIBE_SLOT) == -1 and G.S.piles[C.ROW_OGRE, 0] == 0
+    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     ogre_moves = [m for m in legal(G, 0) if m[0] == C.M_OGRE]
     assert ogre_moves and not any(m[2] == 0 for m in ogre_moves)
     for s in range(2):
@@ -245,7 +245,7 @@ def test_shadow_judge_swaps_before_screens_lift_and_refunds_a_bribe():
     G, cor = corrupt_game(["dark_elf", "human"])
     S, R, B = G.S, G.R, G.B
     assert S.g[C.G_N_SHADOW] == 3
-    set_judges(G, [cor[0]] + [int(j) for j in S.rows[C.ROW_JUDGES, 1:3]])
+    set_judges(G, [cor[0]] + [int(j) for j in S.piles[C.ROW_JUDGES, 1:3]])
     S.pl[1, C.PL_GOLD] = 4
     apply(G, 1, C.M_BRIBE, 0, 2)
 
@@ -255,9 +255,9 @@ def test_shadow_judge_swaps_before_screens_lift_and_refunds_a_bribe():
         return pol.shadow_swap(S2, R, B, 0) == 0 * C.MAX_ROW + 0
 
     pin_stream(G, 0, swaps_first_judge_for_first_hidden)
-    hidden = int(S.rows[C.ROW_SHADOW, 0])
+    hidden = int(S.piles[C.ROW_SHADOW, 0])
     rules.fall(S, R, B)
-    assert S.rows[C.ROW_JUDGES, 0] == hidden and S.rows[C.ROW_SHADOW, 0] == cor[0]
+    assert S.piles[C.ROW_JUDGES, 0] == hidden and S.piles[C.ROW_SHADOW, 0] == cor[0]
     assert gold(G, 1) == 4 and G.pl(1, C.PL_BRIBE_SLOT) == -1
     assert events(G, LOG_ABILITY)[-1][1:4] == (0, 1, ability_code(G, "shadow_judge"))
     check(S, R, FALL)
@@ -287,7 +287,7 @@ def test_horse_guests_use_the_halflings_upgraded_fields_without_locking_them():
     S = G.S
     mm = give(G, 1, "mana_mountain")
     S.est[1, mm, C.CF_LOCKED] = 1  # already used this year: guests may still use it
-    S.inv[0] = 0
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     hg = G.ci(0, "horse_guests")
     moves = legal(G, 0)
     assert (C.M_GUEST, hg, 1, mm, 0) in moves
@@ -310,14 +310,14 @@ def test_servant_spell_buys_two_pixie_wings_for_four_gold_at_the_halflings_trade
     put_under(G, 1, "magic_trader", "pack_gnome")
     ss = give(G, 0, "servant_spell")
     S.pl[0, C.PL_GOLD] = 4
-    S.inv[0] = ing(dragon_scale=1)
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(dragon_scale=1)
     mv = (C.M_SERVANT, ss, 1, G.ci(1, "magic_trader"), 0)
     assert mv in legal(G, 0)
     set_need(G, 0, pixie_wing=2)
     apply(G, 0, *mv)
     assert inv(G, 0) == list(ing(pixie_wing=2)) and gold(G, 0) == 0
     assert S.est[0, ss, C.CF_SPELL_USED] and not G.card(1, "magic_trader", C.CF_LOCKED)
-    S.inv[0, C.DRAGON], S.pl[0, C.PL_GOLD] = 1, 4
+    S.pl[0, C.PL_INV + C.DRAGON], S.pl[0, C.PL_GOLD] = 1, 4
     assert mv not in legal(G, 0)  # once a year
     check(S, G.R, SPRING_TURN)
 
@@ -372,7 +372,7 @@ def test_a_player_without_brewers_may_still_draft_and_must_use_a_drafted_gnome()
     G.S.pl[0, C.PL_OWN_OUT], G.S.pl[0, C.PL_OWN_AVAIL] = G.pl(0, C.PL_OWN_AVAIL), 0
     offer_event(G, "migrant_gnomes")
     G.S.pl[0, C.PL_GOLD] = 4
-    G.S.flags[:] = 0
+    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     moves = legal(G, 0)
     assert (C.M_END, 0, 0, 0, 0) in moves and (C.M_DRAFT, 1, 0, 0, 0) in moves
     assert not any(m[0] in C.BREWER_MOVES for m in moves)
@@ -384,7 +384,7 @@ def test_a_player_without_brewers_may_still_draft_and_must_use_a_drafted_gnome()
 
 def test_human_farmers_market_four_wheat_two_rye_for_three_gold():
     G = game(["human", "orc"], policy="greedy")
-    G.S.inv[0] = 0
+    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     G.S.pl[0, C.PL_GOLD] = 3
     fm = G.ci(0, "farmers_market")
     set_need(G, 0, wheat=4, rye=2)
@@ -396,7 +396,7 @@ def test_human_farmers_market_four_wheat_two_rye_for_three_gold():
 
 def test_merfolk_sea_port_two_gold_and_two_red_grain_for_an_orange_wort():
     G = game(["merfolk", "orc"], policy="greedy")
-    G.S.inv[0] = ing(barley=2)
+    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(barley=2)
     G.S.pl[0, C.PL_GOLD] = 2
     set_need(G, 0, orange_wort=1)
     apply(G, 0, C.M_FREE, G.ci(0, "sea_port"))
@@ -407,17 +407,17 @@ def test_tavern_six_grains_for_two_gold_and_transmutation_six_grains_for_mana():
     G = game(["dwarf", "orc"])
     S = G.S
     tv = give(G, 0, "tavern")
-    S.inv[0] = ing(wheat=4, rye=2)
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=4, rye=2)
     S.pl[0, C.PL_GOLD] = 0
     apply(G, 0, C.M_FREE, tv)
     apply(G, 0, C.M_FREE, tv)
     assert gold(G, 0) == 2 and sum(inv(G, 0)) == 0
     ts = give(G, 0, "transmutation_spell")
-    S.inv[0] = ing(wheat=2, rye=2, barley=2)
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=2, rye=2, barley=2)
     assert (C.M_SPELL, ts, 0, 0, 0) in legal(G, 0)
     apply(G, 0, C.M_SPELL, ts)
     assert inv(G, 0) == list(ing(mana_weed=1)) and S.est[0, ts, C.CF_SPELL_USED]
-    S.inv[0] = ing(wheat=6)
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=6)
     assert (C.M_SPELL, ts, 0, 0, 0) not in legal(G, 0)  # once a year
     check(S, G.R, SPRING_TURN)
 
@@ -428,7 +428,7 @@ def test_dwarf_gold_mine_orc_borrower_and_goblin_black_market():
     g0 = gold(G, 0)
     apply(G, 0, C.M_BREWER, G.ci(0, "gold_mine"), 0)
     assert gold(G, 0) == g0 + 5 and not G.card(0, "gold_mine", C.CF_LOCKED)
-    S.inv[1] = 0
+    S.pl[1, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     g1 = gold(G, 1)
     apply(G, 1, C.M_BREWER, G.ci(1, "borrower"), 0)
     assert gold(G, 1) == g1 + 2 and sum(inv(G, 1)[:3]) == 6
@@ -446,7 +446,7 @@ def test_wizard_spell_book_casts_another_players_spell_without_the_magic_ingredi
     G = game(["wizard", "human"])
     S = G.S
     rs = give(G, 1, "chaos_spell")
-    S.inv[0] = 0
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     sb = G.ci(0, "spell_book")
     mv = (C.M_SPELLBOOK, sb, 1, rs, 0)
     assert mv in legal(G, 0)
@@ -458,7 +458,7 @@ def test_wizard_spell_book_casts_another_players_spell_without_the_magic_ingredi
     S.pl[0, C.PL_GNOME_AVAIL], S.pl[0, C.PL_OWN_AVAIL] = 1, 0
     S.g[C.G_GNOME_SUPPLY] -= 1
     S.est[0, sb, C.CF_LOCKED] = 0
-    S.flags[:] = 0
+    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     assert not any(m[0] == C.M_SPELLBOOK for m in legal(G, 0))  # no gnomes
 
 
@@ -467,16 +467,16 @@ def test_vampire_drain_gnome_fairy_spinning_wheel_naga_mana_spell():
     S = G.S
     S.pl[0, C.PL_GNOME_AVAIL] = 1
     S.g[C.G_GNOME_SUPPLY] -= 1
-    S.inv[0] = 0
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     apply(G, 0, C.M_FREE, G.ci(0, "drain_gnome"))
     assert inv(G, 0)[C.MANA] == 1 and G.pl(0, C.PL_GNOME_AVAIL) == 0 and S.g[C.G_GNOME_SUPPLY] == 10
-    S.inv[1] = ing(wheat=2, rye=2, barley=2)
+    S.pl[1, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=2, rye=2, barley=2)
     g1 = gold(G, 1)
     apply(G, 1, C.M_SPELL, G.ci(1, "spinning_wheel"))
     assert gold(G, 1) == g1 + 6 and sum(inv(G, 1)) == 0
     ts = give(G, 2, "transmutation_spell")
     S.est[2, ts, C.CF_SPELL_USED] = 1
-    S.inv[2] = ing(mana_weed=1)
+    S.pl[2, C.PL_INV:C.PL_INV + C.N_INGS] = ing(mana_weed=1)
     ms = G.ci(2, "mana_spell")
     apply(G, 2, C.M_BREWER, ms, 0)
     assert not S.est[2, ts, C.CF_SPELL_USED] and inv(G, 2)[C.MANA] == 0 and S.est[2, ms, C.CF_LOCKED]
@@ -492,9 +492,9 @@ def test_leprechaun_pot_o_gold_and_tree_men_sacred_grove_and_giant_stomper():
     set_book(G, 0, [barrel, spice])  # one beer the Leprechaun can brew
     set_book(G, 1, [])
     set_book(G, 2, [])
-    S.inv[:3] = 0
+    S.pl[:3, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     for i in cfg.recipes[barrel]["need_idx"] + cfg.recipes[spice]["need_idx"]:
-        S.inv[0, i] += 1
+        S.pl[0, C.PL_INV + i] += 1
     g0 = gold(G, 0)
     rules.fall(S, R, G.B)
     profit = cfg.recipes[barrel]["gold"] + cfg.recipes[spice]["gold"]

@@ -91,14 +91,17 @@ BREWER_MOVES = (M_BREWER, M_PASS, M_GUEST, M_SACRIFICE, M_OGRE, M_SPELLBOOK)
 # Game counters g[G_*].
 (G_N, G_YEAR, G_PHASE, G_DECISIONS, G_JUDGED, G_TURNS, G_STAMP, G_BOX_BREWERY, G_GNOME_SUPPLY, G_CORRUPT,
  G_GAME, G_EV, G_ROUNDS, G_VIOLATION, G_OVERFLOW, G_TRACE, G_N_JUDGES, G_N_SHADOW) = range(18)
-N_G = 18
+G_FLAGS = 18  # the turn flags of the player on turn (F_*), 4 entries
+G_ORDER = G_FLAGS + 4  # turn order (seats), MAX_PLAYERS entries
+G_N_PILE = G_ORDER + MAX_PLAYERS  # how many cards each pile holds, N_PILES entries
 # Piles piles[PILE_*, :] with their sizes n_pile[PILE_*]; the top of a deck is its last slot.
 (PILE_BDECK, PILE_BDISC, PILE_EDECK, PILE_EDISC, PILE_RDECK_BARREL, PILE_RDECK_SPICE, PILE_RDISC_BARREL,
  PILE_RDISC_SPICE, PILE_JDECK, PILE_JBOX) = range(10)
 N_PILES = 10
-# Face-up rows rows[ROW_*, slot] (-1 = empty slot).
+N_G = G_N_PILE + N_PILES
+# Face-up rows piles[ROW_*, slot] after the piles (-1 = empty slot).
 (ROW_BREWERY, ROW_EVENT, ROW_OFFER_BARREL, ROW_OFFER_SPICE, ROW_JUDGES, ROW_SHADOW, ROW_BRIBE_SEAT,
- ROW_BRIBE_GOLD, ROW_OGRE) = range(9)
+ ROW_BRIBE_GOLD, ROW_OGRE) = range(N_PILES, N_PILES + 9)
 N_ROWS = 9
 # Per-seat fields pl[seat, PL_*]; the players-table statistics follow at PL_STATS + k (PLAYER_STATS).
 (PL_RACE, PL_ABILITY, PL_POLICY, PL_GOLD, PL_VP, PL_RIBBONS, PL_STAMP, PL_OWN_TOTAL, PL_OWN_AVAIL,
@@ -107,12 +110,15 @@ N_ROWS = 9
 PL_STATS = 21
 (ST_RIBBONS, ST_GOLD, ST_BEERS_BREWED, ST_JUDGES_WON, ST_ABILITY_USES, ST_CARDS_DRAFTED, ST_ESTATE_SIZE,
  ST_VP_JUDGES, ST_VP_PROFIT, ST_VP_QUESTS, ST_OUTSIDE_RECOMMENDED) = range(11)
-N_PL = PL_STATS + len(PLAYER_STATS)
-# Estate card fields est[seat, ci, CF_*]; its upgrades (brewery card types) in ups[seat, ci, :CF_N_UP].
-CF_KEY, CF_BC, CF_KIND, CF_INFINITE, CF_LOCKED, CF_OWN, CF_GNOME, CF_SPELL_USED, CF_N_UP = range(9)
-N_CF = 9
+PL_INV = PL_STATS + len(PLAYER_STATS)  # ingredients (INGS order)
+PL_BOOK = PL_INV + N_INGS  # recipe book (recipe indices), PL_N_BOOK long
+PL_QUESTS = PL_BOOK + MAX_BOOK  # brewer quests held until winter (event types)
+N_PL = PL_QUESTS + MAX_QUESTS
+# Estate card fields est[seat, ci, CF_*]; its upgrades (brewery card types) at CF_UP .. CF_UP + CF_N_UP - 1.
+CF_KEY, CF_BC, CF_KIND, CF_INFINITE, CF_LOCKED, CF_OWN, CF_GNOME, CF_SPELL_USED, CF_N_UP, CF_UP = range(10)
+N_CF = CF_UP + MAX_UP
 # Beer fields beers[seat, k, BF_*] (spices at BF_SPICE .. BF_SPICE + max_spices - 1, -1 padded).
 BF_BARREL, BF_N_SPICES, BF_C0, BF_C1, BF_C2, BF_VP, BF_GOLD, BF_WON, BF_SPICE = range(9)
 N_BF = BF_SPICE + 4
-# Turn flags of the player on turn: flags[F_*].
+# Turn flags of the player on turn: g[G_FLAGS + F_*].
 F_BREWER, F_CLEARED, F_DRAFTED, F_FREE = range(4)

@@ -44,7 +44,7 @@ def check_all(S, R, phase):
         return TWICE
     if k != R.rc.shape[0]:
         return RECIPES
-    nj = S.n_pile[C.PILE_JDECK] + S.n_pile[C.PILE_JBOX] + S.g[C.G_N_JUDGES] + S.g[C.G_N_SHADOW]
+    nj = S.g[C.G_N_PILE + C.PILE_JDECK] + S.g[C.G_N_PILE + C.PILE_JBOX] + S.g[C.G_N_JUDGES] + S.g[C.G_N_SHADOW]
     if nj != R.jd.shape[0]:
         return JUDGES
     gn = S.g[C.G_GNOME_SUPPLY]
@@ -61,8 +61,8 @@ def check_all(S, R, phase):
             if on_race_card(S, s) > 0:
                 return SPRING
     for slot in range(S.g[C.G_N_JUDGES]):
-        q = S.rows[C.ROW_BRIBE_SEAT, slot]
-        if q >= 0 and (S.pl[q, C.PL_BRIBE_SLOT] != slot or S.pl[q, C.PL_BRIBE_GOLD] != S.rows[C.ROW_BRIBE_GOLD, slot]):
+        q = S.piles[C.ROW_BRIBE_SEAT, slot]
+        if q >= 0 and (S.pl[q, C.PL_BRIBE_SLOT] != slot or S.pl[q, C.PL_BRIBE_GOLD] != S.piles[C.ROW_BRIBE_GOLD, slot]):
             return BRIBES
     return OK
 
@@ -72,7 +72,7 @@ def player_negative(S, s):
     if S.pl[s, C.PL_GOLD] < 0:
         return True
     for i in range(C.N_INGS):
-        if S.inv[s, i] < 0:
+        if S.pl[s, C.PL_INV + i] < 0:
             return True
     for f in (C.PL_OWN_AVAIL, C.PL_GNOME_AVAIL, C.PL_HOUSING, C.PL_OWN_TOTAL, C.PL_OWN_OUT):
         if S.pl[s, f] < 0:
@@ -85,9 +85,9 @@ def player_negative(S, s):
 
 @jit
 def count_brewery(S, R):
-    k = S.n_pile[C.PILE_BDECK] + S.n_pile[C.PILE_BDISC] + S.g[C.G_BOX_BREWERY]
+    k = S.g[C.G_N_PILE + C.PILE_BDECK] + S.g[C.G_N_PILE + C.PILE_BDISC] + S.g[C.G_BOX_BREWERY]
     for i in range(C.MAX_ROW):
-        if S.rows[C.ROW_BREWERY, i] >= 0:
+        if S.piles[C.ROW_BREWERY, i] >= 0:
             k += 1
     for s in range(S.g[C.G_N]):
         for ci in range(S.pl[s, C.PL_N_CARDS]):
@@ -97,9 +97,9 @@ def count_brewery(S, R):
 
 @jit
 def count_events(S, R):
-    k = S.n_pile[C.PILE_EDECK] + S.n_pile[C.PILE_EDISC]
+    k = S.g[C.G_N_PILE + C.PILE_EDECK] + S.g[C.G_N_PILE + C.PILE_EDISC]
     for i in range(C.MAX_ROW):
-        if S.rows[C.ROW_EVENT, i] >= 0:
+        if S.piles[C.ROW_EVENT, i] >= 0:
             k += 1
     for s in range(S.g[C.G_N]):
         k += S.pl[s, C.PL_N_QUESTS]
@@ -111,16 +111,16 @@ def recipes_held(S, R):
     """Recipe cards in decks, discards, the offering and the books; -1 if a book holds one twice."""
     k = 0
     for pile in (C.PILE_RDECK_BARREL, C.PILE_RDECK_SPICE, C.PILE_RDISC_BARREL, C.PILE_RDISC_SPICE):
-        k += S.n_pile[pile]
+        k += S.g[C.G_N_PILE + pile]
     for d in range(2):
         for i in range(C.MAX_ROW):
-            if S.rows[C.ROW_OFFER_BARREL + d, i] >= 0:
+            if S.piles[C.ROW_OFFER_BARREL + d, i] >= 0:
                 k += 1
     for s in range(S.g[C.G_N]):
         nb = S.pl[s, C.PL_N_BOOK]
         for a in range(nb):
             for b in range(a):
-                if S.book[s, a] == S.book[s, b]:
+                if S.pl[s, C.PL_BOOK + a] == S.pl[s, C.PL_BOOK + b]:
                     return -1
         k += nb
     return k

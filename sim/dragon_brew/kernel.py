@@ -6,7 +6,7 @@ games completed) when the event or rounds buffer could overflow, so nothing is e
 """
 
 from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_POLICY, shuffle, stream_seed
 from sim.core.rounds import record_round
 
@@ -37,7 +37,7 @@ def assign_races(S, seed, game_id, n, pool, lineup, out):
         out[s] = tmp[s]
 
 
-@jit
+@jit_inline
 def start_game(S, R, seed, game_id, n, seat_policies, pool, lineup):
     races, pols = S.tmp[16], S.tmp[17]
     assign_races(S, seed, game_id, n, pool, lineup, races)
@@ -52,7 +52,7 @@ def start_game(S, R, seed, game_id, n, seat_policies, pool, lineup):
     ru.setup(S, R, n, races, pols)
 
 
-@jit
+@jit_inline
 def checked(S, R, check, phase):
     """Under --check: record the first broken invariant; True if the game must stop."""
     if S.g[C.G_OVERFLOW]:
@@ -66,7 +66,7 @@ def checked(S, R, check, phase):
     return False
 
 
-@jit
+@jit_inline
 def play_game(S, R, B, check):
     """Play the set-up game to its end; returns the number of winners (0 if it stopped)."""
     while True:

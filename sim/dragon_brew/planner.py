@@ -289,7 +289,7 @@ def spend_picks(S, R, B, seat, lo, hi, n, out):
     (mana weed pays the rest)."""
     inv = B.isc[I_SPINV]
     for i in range(C.N_INGS):
-        inv[i] = S.inv[seat, i]
+        inv[i] = S.pl[seat, C.PL_INV + i]
     k = 0
     for _ in range(n):
         best, bkey = -1, 0
@@ -313,7 +313,7 @@ def lose_value(S, R, B, seat, lo, hi, n):
     k = spend_picks(S, R, B, seat, lo, hi, n, picks)
     inv = B.isc[I_LVINV]
     for i in range(C.N_INGS):
-        inv[i] = S.inv[seat, i]
+        inv[i] = S.pl[seat, C.PL_INV + i]
     nb = wt(S, R, seat, W_NEED_BONUS)
     tot = 0.0
     for a in range(k):
@@ -403,7 +403,7 @@ def card_value(S, R, B, seat, row, t):
 
 @jit_inline
 def row_card_cost(S, R, row, slot):
-    t = S.rows[C.ROW_BREWERY + row, slot]
+    t = S.piles[C.ROW_BREWERY + row, slot]
     if row == 0:
         return R.bc[t, BC_COST]
     return R.evt[t, EF_COST]
@@ -414,7 +414,7 @@ def field_items(S, R, B, seat, q, ci, out):
     """What q's Grain Fields (estate card ci) yield, chosen by the plan's needs; returns the count."""
     m = best_of_class(B, seat, 0, 3, R.race[S.pl[q, C.PL_RACE], RF_GRAIN_YIELD], out, 0)
     for u in range(S.est[q, ci, C.CF_N_UP]):
-        t = S.ups[q, ci, u]
+        t = S.est[q, ci, C.CF_UP + u]
         e = R.bc[t, BC_EFFECT]
         if e == C.E_GRAIN_ANY:
             m = best_of_class(B, seat, 0, 3, R.bc[t, BC_AMOUNT], out, m)
@@ -442,7 +442,7 @@ def guild_reserve(S, R, seat):
     if S.pl[seat, C.PL_ABILITY] != C.AB_GNOME_GUILD or S.g[C.G_GNOME_SUPPLY] < 2:
         return 0
     for s in range(R.p[P_DRAFT_ROW]):
-        t = S.rows[C.ROW_EVENT, s]
+        t = S.piles[C.ROW_EVENT, s]
         if t >= 0 and R.evt[t, EF_KIND] == C.EV_MIGRANT:
             return R.ab[C.AB_GNOME_GUILD, AF_GOLD]
     return 0
@@ -508,7 +508,7 @@ def action_core(S, R, B, seat, q, ci):
         inv = B.isc[I_MHINV]
         need = B.isc[I_MHNEED]
         for i in range(C.N_INGS):
-            inv[i] = S.inv[seat, i]
+            inv[i] = S.pl[seat, C.PL_INV + i]
             need[i] = B.mem[seat, M_NEED + i]
         v = 0.0
         for _ in range(mash_mult(S, R, q)):
@@ -541,7 +541,7 @@ def action_core(S, R, B, seat, q, ci):
         best, found = 0.0, False
         for r in range(2):
             for s in range(R.p[P_DRAFT_ROW]):
-                t = S.rows[C.ROW_BREWERY + r, s]
+                t = S.piles[C.ROW_BREWERY + r, s]
                 if t >= 0:
                     v = card_value(S, R, B, seat, r, t)
                     if not found or v > best:
@@ -636,7 +636,7 @@ def mana_spell_value(S, R, B, seat):
 @jit
 def mana_spell_bonus(S, R, B, seat):
     """Extra worth of a first mana weed to a Naga that owns a spell worth casting twice."""
-    if S.pl[seat, C.PL_ABILITY] != C.AB_MANA_SPELL or S.inv[seat, C.MANA] > 0:
+    if S.pl[seat, C.PL_ABILITY] != C.AB_MANA_SPELL or S.pl[seat, C.PL_INV + C.MANA] > 0:
         return 0.0
     ms = find_card(S, seat, K_MANA_SPELL)
     if ms < 0 or S.est[seat, ms, C.CF_LOCKED] != 0:
@@ -689,7 +689,7 @@ def completes(S, R, B, seat, ci):
     key = S.est[seat, ci, C.CF_KEY]
     inv = B.isc[I_CINV]
     for i in range(C.N_INGS):
-        inv[i] = S.inv[seat, i]
+        inv[i] = S.pl[seat, C.PL_INV + i]
     got = B.isc[I_GOT]
     if key == C.STUDY:
         return False
@@ -724,7 +724,7 @@ def completes(S, R, B, seat, ci):
             got[a] = R.bc[bc, BC_ING]
     else:
         return True
-    before = payable(S, B, seat, S.inv[seat])
+    before = payable(S, B, seat, S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS])
     for a in range(m):
         inv[got[a]] += 1
     return payable(S, B, seat, inv) > before
@@ -777,7 +777,7 @@ def move_value(S, R, B, seat, m):
         return -1.0
     if k == C.M_DRAFT:
         row, slot = mv[1], mv[2]
-        t = S.rows[C.ROW_BREWERY + row, slot]
+        t = S.piles[C.ROW_BREWERY + row, slot]
         cost = row_card_cost(S, R, row, slot)
         gold = S.pl[seat, C.PL_GOLD]
         if gold - cost < wt(S, R, seat, W_GOLD_KEEP):
@@ -797,7 +797,7 @@ def move_value(S, R, B, seat, m):
     if k == C.M_FREE:
         return free_value(S, R, B, seat, mv[1]) - wt(S, R, seat, W_MIN_GAIN)
     if k == C.M_BRIBE:
-        j = S.rows[C.ROW_JUDGES, mv[1]]
+        j = S.piles[C.ROW_JUDGES, mv[1]]
         best = best_plan_pwin(R, B, seat, j)
         return (wt(S, R, seat, W_BRIBE_SHARE) * R.jd[j, JF_VP] * wt(S, R, seat, W_VP) * (0.3 + best)
                 - mv[2])
@@ -823,10 +823,10 @@ def move_value(S, R, B, seat, m):
         return freed * wt(S, R, seat, W_BREWER) - (1 + S.est[seat, tci, C.CF_N_UP]) * yl * 2.0 - 1.5
     if k == C.M_OGRE:
         slot = mv[2]
-        j = S.rows[C.ROW_JUDGES, slot]
+        j = S.piles[C.ROW_JUDGES, slot]
         best = best_plan_pwin(R, B, seat, j)
         return (R.jd[j, JF_VP] * wt(S, R, seat, W_VP) * (0.15 + 0.6 * best)
-                + (0.5 if S.rows[C.ROW_BRIBE_SEAT, slot] >= 0 else 0.0))
+                + (0.5 if S.piles[C.ROW_BRIBE_SEAT, slot] >= 0 else 0.0))
     if k == C.M_SPELLBOOK:
         return spell_value(S, R, B, seat, mv[2], mv[3], True) + 0.2
     return 0.0
@@ -864,14 +864,14 @@ def build_beers(S, R, B, seat):
     idx = B.isc[I_IDX]
     ns = 0
     for a in range(nb):
-        r = S.book[seat, a]
+        r = S.pl[seat, C.PL_BOOK + a]
         if R.rc[r, RC_SPICE] != 0:
             spices[ns] = r
             ns += 1
     m = R.p[P_MAX_SPICES]
     ci = 0
     for a in range(nb):
-        b = S.book[seat, a]
+        b = S.pl[seat, C.PL_BOOK + a]
         if R.rc[b, RC_SPICE] != 0:
             continue
         for k in range(1, min(m, ns) + 1):
@@ -910,14 +910,14 @@ def candidates(S, R, B, seat):
     same = B.mem[seat, M_CVALID] != 0 and B.mem[seat, M_CBOOK_N] == nb
     if same:
         for a in range(nb):
-            if B.mem[seat, M_CBOOK + a] != S.book[seat, a]:
+            if B.mem[seat, M_CBOOK + a] != S.pl[seat, C.PL_BOOK + a]:
                 same = False
                 break
     if not same:
         B.mem[seat, M_NCAND] = build_beers(S, R, B, seat)
         B.mem[seat, M_CBOOK_N] = nb
         for a in range(nb):
-            B.mem[seat, M_CBOOK + a] = S.book[seat, a]
+            B.mem[seat, M_CBOOK + a] = S.pl[seat, C.PL_BOOK + a]
         B.mem[seat, M_CVALID] = 1
         B.mem[seat, M_JVALID] = 0
     return B.mem[seat, M_NCAND]
@@ -932,7 +932,7 @@ def judge_values(S, R, B, seat, nc):
     same = B.mem[seat, M_JVALID] != 0 and B.mem[seat, M_JN] == nj and B.mem[seat, M_JPOL] == pol
     if same:
         for k in range(nj):
-            if B.mem[seat, M_J + k] != S.rows[C.ROW_JUDGES, k]:
+            if B.mem[seat, M_J + k] != S.piles[C.ROW_JUDGES, k]:
                 same = False
                 break
     if same:
@@ -941,14 +941,14 @@ def judge_values(S, R, B, seat, nc):
     B.mem[seat, M_JN] = nj
     B.mem[seat, M_JPOL] = pol
     for k in range(nj):
-        B.mem[seat, M_J + k] = S.rows[C.ROW_JUDGES, k]
+        B.mem[seat, M_J + k] = S.piles[C.ROW_JUDGES, k]
     wvp = R.pol_w[pol, W_VP]
     cand = B.cand[seat]
     jv = B.jv[seat]
     for ci in range(nc):
         best = 0.0
         for k in range(nj):
-            j = S.rows[C.ROW_JUDGES, k]
+            j = S.piles[C.ROW_JUDGES, k]
             x = pwin(R, j, cand[ci, CD_C0], cand[ci, CD_C0 + 1], cand[ci, CD_C0 + 2])
             jv[ci, 1 + k] = (R.jd[j, JF_VP] * wvp) * x
             if jv[ci, 1 + k] > best:
@@ -1018,7 +1018,7 @@ def acquire_costs(S, R, seat, out):
     ci = find_card(S, seat, C.GRAIN_FIELDS)
     if ci >= 0:
         for u in range(S.est[seat, ci, C.CF_N_UP]):
-            t = S.ups[seat, ci, u]
+            t = S.est[seat, ci, C.CF_UP + u]
             e = R.bc[t, BC_EFFECT]
             if e == C.E_GRAIN_ANY or e == C.E_GRAIN_WHEAT or e == C.E_GRAIN_RYE or e == C.E_GRAIN_BARLEY:
                 n += R.bc[t, BC_AMOUNT]
@@ -1079,7 +1079,7 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     acquire = B.fsm[F_ACQ]
     acquire_costs(S, R, seat, acquire)
     for i in range(C.N_INGS):
-        inv[i] = S.inv[seat, i]
+        inv[i] = S.pl[seat, C.PL_INV + i]
     for r in range(R.rc.shape[0]):
         used[r] = 0
     for k in range(nj):
@@ -1157,7 +1157,7 @@ def refresh_need(S, R, B, seat):
     for i in range(C.N_INGS):
         reqv[i] = req(B, seat, i)
     for i in range(C.N_INGS):
-        B.mem[seat, M_NEED + i] = max(reqv[i] - S.inv[seat, i], 0)
+        B.mem[seat, M_NEED + i] = max(reqv[i] - S.pl[seat, C.PL_INV + i], 0)
     for w in range(C.GREEN, C.PURPLE + 1):
         nw = B.mem[seat, M_NEED + w]
         if nw:
@@ -1165,8 +1165,8 @@ def refresh_need(S, R, B, seat):
             reqv[a] += nw
             reqv[b] += nw
     for gr in range(3):
-        B.mem[seat, M_NEED + gr] = max(reqv[gr] - S.inv[seat, gr], 0)
-    spare = S.inv[seat, C.MANA]
+        B.mem[seat, M_NEED + gr] = max(reqv[gr] - S.pl[seat, C.PL_INV + gr], 0)
+    spare = S.pl[seat, C.PL_INV + C.MANA]
     for a in range(9):  # mana weed covers what is short: magic, then worts, then grains
         i = 6 + a if a < 3 else (a if a < 6 else a - 6)
         d = min(B.mem[seat, M_NEED + i], spare)
@@ -1262,7 +1262,7 @@ def wort(S, R, B, seat):
     sync(S, B, seat)
     for w in range(C.GREEN, C.PURPLE + 1):
         a, b = wort_grains(w)
-        if B.mem[seat, M_NEED + w] > 0 and can_mash_inv(S.inv[seat], a, b):
+        if B.mem[seat, M_NEED + w] > 0 and can_mash_inv(S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS], a, b):
             B.mem[seat, M_NEED + w] -= 1
             return w
     return -1
@@ -1298,7 +1298,7 @@ def scroll_deck(S, R, B, seat):
     nb = 0
     n = S.pl[seat, C.PL_N_BOOK]
     for a in range(n):
-        if R.rc[S.book[seat, a], RC_SPICE] == 0:
+        if R.rc[S.pl[seat, C.PL_BOOK + a], RC_SPICE] == 0:
             nb += 1
     return 0 if nb * 2 < n - nb else 1
 
@@ -1310,7 +1310,7 @@ def pick_free_card(S, R, B, seat, opt_row, opt_slot, n):
     best, bv = 0, 0.0
     for o in range(n):
         row, slot = opt_row[o], opt_slot[o]
-        t = S.rows[C.ROW_BREWERY + row, slot]
+        t = S.piles[C.ROW_BREWERY + row, slot]
         v = card_value(S, R, B, seat, row, t) + row_card_cost(S, R, row, slot)
         if o == 0 or v > bv:
             best, bv = o, v
@@ -1338,7 +1338,7 @@ def clear_picks(S, R, B, seat, out_row, out_slot):
     m = 0
     for row in range(2):
         for s in range(width):
-            t = S.rows[C.ROW_BREWERY + row, s]
+            t = S.piles[C.ROW_BREWERY + row, s]
             if t >= 0:
                 v = card_value(S, R, B, seat, row, t)
                 a = m  # insertion sort, stable: after every key <= v
@@ -1360,7 +1360,7 @@ def clear_picks(S, R, B, seat, out_row, out_slot):
 def recipe_score(S, R, B, seat, r):
     jv, found = 0, False
     for k in range(S.g[C.G_N_JUDGES]):
-        j = S.rows[C.ROW_JUDGES, k]
+        j = S.piles[C.ROW_JUDGES, k]
         c = R.rc[r, RC_C0 + R.jd[j, JF_P]]
         x = R.jd[j, JF_VP] * (c if R.jd[j, JF_PD] > 0 else 2 - c)
         if not found or x > jv:
@@ -1382,7 +1382,7 @@ def pick_recipe(S, R, B, seat, offer_only):
             if rnd == 0 and want >= 0 and d != want:
                 continue
             for i in range(width):
-                r = S.rows[C.ROW_OFFER_BARREL + d, i]
+                r = S.piles[C.ROW_OFFER_BARREL + d, i]
                 if r >= 0:
                     v = recipe_score(S, R, B, seat, r)
                     if best < 0 or v > bv:
@@ -1414,12 +1414,12 @@ def shadow_swap(S, R, B, seat):
         return -1
     best, bv = -1, 0.25
     for slot in range(S.g[C.G_N_JUDGES]):
-        if S.rows[C.ROW_OGRE, slot] >= 0:
+        if S.piles[C.ROW_OGRE, slot] >= 0:
             continue
-        j = S.rows[C.ROW_JUDGES, slot]
+        j = S.piles[C.ROW_JUDGES, slot]
         old = best_beer_pwin(S, R, seat, j) * R.jd[j, JF_VP]
         for h in range(S.g[C.G_N_SHADOW]):
-            sj = S.rows[C.ROW_SHADOW, h]
+            sj = S.piles[C.ROW_SHADOW, h]
             v = best_beer_pwin(S, R, seat, sj) * R.jd[sj, JF_VP] - old
             if v > bv:
                 best, bv = slot * C.MAX_ROW + h, v
@@ -1442,7 +1442,7 @@ def winter_keep(S, R, B, seat, cap, out):
     room = cap
     for a in range(C.N_INGS):
         i = C.MANA if a == 0 else (5 + a if a <= 3 else (a - 1 if a <= 6 else a - 7))
-        k = min(S.inv[seat, i], room)
+        k = min(S.pl[seat, C.PL_INV + i], room)
         out[i] = k
         room -= k
 
@@ -1455,7 +1455,7 @@ def book_keep(S, R, B, seat, m, out):
     sc = B.isc[I_SORT]
     key = B.fsm[F_KEY]
     for a in range(n):
-        r = S.book[seat, a]
+        r = S.pl[seat, C.PL_BOOK + a]
         c = max(R.rc[r, RC_C0], max(R.rc[r, RC_C0 + 1], R.rc[r, RC_C0 + 2]))
         v = -(R.rc[r, RC_VP] * 2 + R.rc[r, RC_GOLD] + c * 0.7)
         b = a

@@ -40,13 +40,13 @@ def pick(S, seat, n):
     return randint(S.rng, stream(seat), n)
 
 
-@jit
+@jit_inline
 def start_turn(S, R, B, seat):
     if not is_random(S, R, seat):
         pn.start_turn(S, R, B, seat)
 
 
-@jit
+@jit_inline
 def choose(S, R, B, seat, n_moves):
     """Index of the move to play among S.moves[:n_moves]."""
     if is_random(S, R, seat):
@@ -62,7 +62,7 @@ def spend(S, R, B, seat, klass, n, out):
         return pn.spend(S, R, B, seat, klass, n, out)
     inv = S.tmp[7]
     for i in range(C.N_INGS):
-        inv[i] = S.inv[seat, i]
+        inv[i] = S.pl[seat, C.PL_INV + i]
     k = 0
     lo, hi = class_range(klass)  # a class code (CL_*)
     for _ in range(n):
@@ -116,11 +116,11 @@ def wort_grains(w):
 def can_mash(S, seat, w):
     a, b = wort_grains(w)
     short = 0
-    if S.inv[seat, a] < 1:
+    if S.pl[seat, C.PL_INV + a] < 1:
         short += 1
-    if S.inv[seat, b] < 1:
+    if S.pl[seat, C.PL_INV + b] < 1:
         short += 1
-    return short <= S.inv[seat, C.MANA]
+    return short <= S.pl[seat, C.PL_INV + C.MANA]
 
 
 @jit
@@ -242,7 +242,7 @@ def pick_recipe(S, R, B, seat, offer_only):
     m = 0
     for d in range(2):
         for i in range(width):
-            if S.rows[C.ROW_OFFER_BARREL + d, i] >= 0:
+            if S.piles[C.ROW_OFFER_BARREL + d, i] >= 0:
                 m += 1
     total = m if offer_only else m + 2
     if total == 0:
@@ -250,7 +250,7 @@ def pick_recipe(S, R, B, seat, offer_only):
     r = pick(S, seat, total)
     for d in range(2):
         for i in range(width):
-            if S.rows[C.ROW_OFFER_BARREL + d, i] >= 0:
+            if S.piles[C.ROW_OFFER_BARREL + d, i] >= 0:
                 if r == 0:
                     return OFFER + d * C.MAX_ROW + i
                 r -= 1
@@ -265,11 +265,11 @@ def brew(S, R, B, seat, maxn, out):
     nb = S.pl[seat, C.PL_N_BOOK]
     book = S.tmp[5]
     for i in range(nb):
-        book[i] = S.book[seat, i]
+        book[i] = S.pl[seat, C.PL_BOOK + i]
     shuffle(book, nb, S.rng, stream(seat))
     inv = S.tmp[7]
     for i in range(C.N_INGS):
-        inv[i] = S.inv[seat, i]
+        inv[i] = S.pl[seat, C.PL_INV + i]
     used = S.tmp[4]
     for i in range(nb):
         used[i] = 0
@@ -319,7 +319,7 @@ def winter_keep(S, R, B, seat, cap, out):
     units = S.tmp[6]
     m = 0
     for i in range(C.N_INGS):
-        for _ in range(S.inv[seat, i]):
+        for _ in range(S.pl[seat, C.PL_INV + i]):
             if m < units.shape[0]:
                 units[m] = i
                 m += 1
@@ -338,5 +338,5 @@ def book_keep(S, R, B, seat, m, out):
         return
     nb = S.pl[seat, C.PL_N_BOOK]
     for i in range(nb):
-        out[i] = S.book[seat, i]
+        out[i] = S.pl[seat, C.PL_BOOK + i]
     shuffle(out, nb, S.rng, stream(seat))

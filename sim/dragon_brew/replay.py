@@ -92,7 +92,7 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
              "Seats (turn order of year 1): " + ", ".join(
                  f"{s} {cfg.races[int(S.pl[s, C.PL_RACE])]['name']} [{cfg.policies[int(S.pl[s, C.PL_POLICY])]['id']}] "
                  f"{int(S.pl[s, C.PL_GOLD])} gold {int(S.pl[s, C.PL_OWN_AVAIL])} brewers" for s in range(n)),
-             "Judges of year 1: " + "; ".join(judge_text(cfg, int(j)) for j in S.rows[C.ROW_JUDGES, :S.g[C.G_N_JUDGES]])]
+             "Judges of year 1: " + "; ".join(judge_text(cfg, int(j)) for j in S.piles[C.ROW_JUDGES, :S.g[C.G_N_JUDGES]])]
     games = np.zeros((1, N_GAME_COLS), np.int64)
     players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
     wins = np.zeros(C.MAX_PLAYERS)

@@ -103,9 +103,9 @@ def trace_move(S, R, seat, mv):
     elif k == C.M_SACRIFICE:
         trace(S, seat, k, S.est[seat, mv[2], C.CF_KEY], 0, 0, 0)
     elif k == C.M_OGRE or k == C.M_BRIBE:
-        trace(S, seat, k, S.rows[C.ROW_JUDGES, mv[1] if k == C.M_BRIBE else mv[2]], mv[2] if k == C.M_BRIBE else 0, 0, 0)
+        trace(S, seat, k, S.piles[C.ROW_JUDGES, mv[1] if k == C.M_BRIBE else mv[2]], mv[2] if k == C.M_BRIBE else 0, 0, 0)
     elif k == C.M_DRAFT:
-        trace(S, seat, k, mv[1], S.rows[C.ROW_BREWERY + mv[1], mv[2]], 0, 0)
+        trace(S, seat, k, mv[1], S.piles[C.ROW_BREWERY + mv[1], mv[2]], 0, 0)
     else:
         trace(S, seat, k, mv[1], mv[2], mv[3], mv[4])
 
@@ -130,23 +130,23 @@ def score(S, seat, vp, source):
 
 @jit_inline
 def push(S, pile, card):
-    S.piles[pile, S.n_pile[pile]] = card
-    S.n_pile[pile] += 1
+    S.piles[pile, S.g[C.G_N_PILE + pile]] = card
+    S.g[C.G_N_PILE + pile] += 1
 
 
 @jit
 def draw(S, deck, disc):
     """Top card of a deck; an empty deck takes its shuffled discards first; -1 if both are empty."""
-    if S.n_pile[deck] == 0:
-        if S.n_pile[disc] == 0:
+    if S.g[C.G_N_PILE + deck] == 0:
+        if S.g[C.G_N_PILE + disc] == 0:
             return -1
-        for k in range(S.n_pile[disc]):
+        for k in range(S.g[C.G_N_PILE + disc]):
             S.piles[deck, k] = S.piles[disc, k]
-        S.n_pile[deck] = S.n_pile[disc]
-        S.n_pile[disc] = 0
-        shuffle(S.piles[deck], S.n_pile[deck], S.rng, 0)
-    S.n_pile[deck] -= 1
-    return S.piles[deck, S.n_pile[deck]]
+        S.g[C.G_N_PILE + deck] = S.g[C.G_N_PILE + disc]
+        S.g[C.G_N_PILE + disc] = 0
+        shuffle(S.piles[deck], S.g[C.G_N_PILE + deck], S.rng, 0)
+    S.g[C.G_N_PILE + deck] -= 1
+    return S.piles[deck, S.g[C.G_N_PILE + deck]]
 
 
 @jit_inline
@@ -157,43 +157,43 @@ def draw_recipe(S, deck):
 
 @jit_inline
 def recipes_left(S):
-    return (S.n_pile[C.PILE_RDECK_BARREL] + S.n_pile[C.PILE_RDISC_BARREL] + S.n_pile[C.PILE_RDECK_SPICE]
-            + S.n_pile[C.PILE_RDISC_SPICE]) > 0
+    return (S.g[C.G_N_PILE + C.PILE_RDECK_BARREL] + S.g[C.G_N_PILE + C.PILE_RDISC_BARREL] + S.g[C.G_N_PILE + C.PILE_RDECK_SPICE]
+            + S.g[C.G_N_PILE + C.PILE_RDISC_SPICE]) > 0
 
 
 @jit
 def refill_rows(S, R):
     for i in range(R.p[P_DRAFT_ROW]):
-        if S.rows[C.ROW_BREWERY, i] < 0:
-            S.rows[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
+        if S.piles[C.ROW_BREWERY, i] < 0:
+            S.piles[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
     for i in range(R.p[P_DRAFT_ROW]):
-        if S.rows[C.ROW_EVENT, i] < 0:
-            S.rows[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
+        if S.piles[C.ROW_EVENT, i] < 0:
+            S.piles[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
 
 
 @jit
 def refill_offer(S, R):
     for d in range(2):
         for i in range(R.p[P_OFFERING_ROW]):
-            if S.rows[C.ROW_OFFER_BARREL + d, i] < 0:
-                S.rows[C.ROW_OFFER_BARREL + d, i] = draw_recipe(S, d)
+            if S.piles[C.ROW_OFFER_BARREL + d, i] < 0:
+                S.piles[C.ROW_OFFER_BARREL + d, i] = draw_recipe(S, d)
 
 
 @jit
 def discard_draft_card(S, row, slot):
-    t = S.rows[C.ROW_BREWERY + row, slot]
+    t = S.piles[C.ROW_BREWERY + row, slot]
     if t >= 0:
         push(S, C.PILE_BDISC if row == 0 else C.PILE_EDISC, t)
-        S.rows[C.ROW_BREWERY + row, slot] = -1
+        S.piles[C.ROW_BREWERY + row, slot] = -1
 
 
 @jit
 def discard_offer(S, R):
     for d in range(2):
         for i in range(R.p[P_OFFERING_ROW]):
-            if S.rows[C.ROW_OFFER_BARREL + d, i] >= 0:
-                push(S, C.PILE_RDISC_BARREL + d, S.rows[C.ROW_OFFER_BARREL + d, i])
-            S.rows[C.ROW_OFFER_BARREL + d, i] = -1
+            if S.piles[C.ROW_OFFER_BARREL + d, i] >= 0:
+                push(S, C.PILE_RDISC_BARREL + d, S.piles[C.ROW_OFFER_BARREL + d, i])
+            S.piles[C.ROW_OFFER_BARREL + d, i] = -1
 
 
 @jit
@@ -202,7 +202,7 @@ def add_to_book(S, seat, r):
     if n >= C.MAX_BOOK:
         S.g[C.G_OVERFLOW] = 1
         return
-    S.book[seat, n] = r
+    S.pl[seat, C.PL_BOOK + n] = r
     S.pl[seat, C.PL_N_BOOK] = n + 1
 
 
@@ -233,8 +233,6 @@ def remove_card(S, seat, ci):
     for k in range(ci, n - 1):
         for f in range(C.N_CF):
             S.est[seat, k, f] = S.est[seat, k + 1, f]
-        for u in range(C.MAX_UP):
-            S.ups[seat, k, u] = S.ups[seat, k + 1, u]
     S.pl[seat, C.PL_N_CARDS] = n - 1
 
 
@@ -287,8 +285,8 @@ def setup(S, R, n, races, pols):
         S.g[k] = 0
     S.g[C.G_CORRUPT] = p[P_CORRUPT]
     S.g[C.G_GNOME_SUPPLY] = p[P_GNOME_LIMIT]
-    S.n_pile[:] = 0
-    S.rows[:, :] = -1
+    S.g[C.G_N_PILE:C.G_N_PILE + C.N_PILES] = 0
+    S.piles[C.ROW_BREWERY:, :] = -1
     for t in range(R.bc.shape[0]):
         for _ in range(R.bc[t, BC_COUNT]):
             push(S, C.PILE_BDECK, t)
@@ -299,9 +297,9 @@ def setup(S, R, n, races, pols):
         for r in range(R.rc.shape[0]):
             if R.rc[r, RC_SPICE] == d:
                 push(S, C.PILE_RDECK_BARREL + d, r)
-        shuffle(S.piles[C.PILE_RDECK_BARREL + d], S.n_pile[C.PILE_RDECK_BARREL + d], S.rng, 0)
-    shuffle(S.piles[C.PILE_BDECK], S.n_pile[C.PILE_BDECK], S.rng, 0)
-    shuffle(S.piles[C.PILE_EDECK], S.n_pile[C.PILE_EDECK], S.rng, 0)
+        shuffle(S.piles[C.PILE_RDECK_BARREL + d], S.g[C.G_N_PILE + C.PILE_RDECK_BARREL + d], S.rng, 0)
+    shuffle(S.piles[C.PILE_BDECK], S.g[C.G_N_PILE + C.PILE_BDECK], S.rng, 0)
+    shuffle(S.piles[C.PILE_EDECK], S.g[C.G_N_PILE + C.PILE_EDECK], S.rng, 0)
     setup_judges(S, R)
     for s in range(n):
         setup_player(S, R, n, s, races[s], pols[s])
@@ -313,17 +311,17 @@ def setup(S, R, n, races, pols):
                     add_to_book(S, s, r)
     for d in range(2):
         for i in range(p[P_OFFERING_ROW]):
-            S.rows[C.ROW_OFFER_BARREL + d, i] = draw_recipe(S, d)
+            S.piles[C.ROW_OFFER_BARREL + d, i] = draw_recipe(S, d)
     for i in range(p[P_DRAFT_ROW]):
-        S.rows[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
+        S.piles[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
     for i in range(p[P_DRAFT_ROW]):
-        S.rows[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
+        S.piles[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
     for s in range(n):  # Dark Elf: hidden judges drawn after the shuffle
         if has_ability(S, s, C.AB_SHADOW_JUDGE):
             S.g[C.G_N_SHADOW] = 0
             for _ in range(R.ab[C.AB_SHADOW_JUDGE, AF_N]):
-                S.n_pile[C.PILE_JDECK] -= 1
-                S.rows[C.ROW_SHADOW, S.g[C.G_N_SHADOW]] = S.piles[C.PILE_JDECK, S.n_pile[C.PILE_JDECK]]
+                S.g[C.G_N_PILE + C.PILE_JDECK] -= 1
+                S.piles[C.ROW_SHADOW, S.g[C.G_N_SHADOW]] = S.piles[C.PILE_JDECK, S.g[C.G_N_PILE + C.PILE_JDECK]]
                 S.g[C.G_N_SHADOW] += 1
     deal_judges(S, R)
     for s in range(n - 1, -1, -1):  # disks stacked with seat 0 on top; extra gold 0/1/1/2
@@ -331,7 +329,7 @@ def setup(S, R, n, races, pols):
         S.pl[s, C.PL_STAMP] = S.g[C.G_STAMP]
         S.pl[s, C.PL_GOLD] += p[P_EXTRA_GOLD + s]
     for s in range(n):
-        S.order[s] = s
+        S.g[C.G_ORDER + s] = s
 
 
 @jit
@@ -342,19 +340,19 @@ def setup_judges(S, R):
     for j in range(nj):
         if R.jd[j, JF_CORRUPT] == 0:
             push(S, C.PILE_JDECK, j)
-    shuffle(S.piles[C.PILE_JDECK], S.n_pile[C.PILE_JDECK], S.rng, 0)
+    shuffle(S.piles[C.PILE_JDECK], S.g[C.G_N_PILE + C.PILE_JDECK], S.rng, 0)
     if S.g[C.G_CORRUPT]:
         removed = R.p[P_CORRUPT_REMOVED]
         for k in range(removed):
             push(S, C.PILE_JBOX, S.piles[C.PILE_JDECK, k])
-        m = S.n_pile[C.PILE_JDECK] - removed
+        m = S.g[C.G_N_PILE + C.PILE_JDECK] - removed
         for k in range(m):
             S.piles[C.PILE_JDECK, k] = S.piles[C.PILE_JDECK, k + removed]
-        S.n_pile[C.PILE_JDECK] = m
+        S.g[C.G_N_PILE + C.PILE_JDECK] = m
         for j in range(nj):
             if R.jd[j, JF_CORRUPT]:
                 push(S, C.PILE_JDECK, j)
-        shuffle(S.piles[C.PILE_JDECK], S.n_pile[C.PILE_JDECK], S.rng, 0)
+        shuffle(S.piles[C.PILE_JDECK], S.g[C.G_N_PILE + C.PILE_JDECK], S.rng, 0)
     else:
         for j in range(nj):
             if R.jd[j, JF_CORRUPT]:
@@ -364,14 +362,14 @@ def setup_judges(S, R):
 @jit
 def setup_player(S, R, n, s, race, policy):
     S.pl[s, :] = 0
-    S.inv[s, :] = 0
+    S.pl[s, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     S.pl[s, C.PL_RACE] = race
     ability = R.race[race, RF_ABILITY]
     S.pl[s, C.PL_ABILITY] = ability
     S.pl[s, C.PL_POLICY] = policy
     S.pl[s, C.PL_GOLD] = R.race[race, RF_GOLD]
     for i in range(3):
-        S.inv[s, C.WHEAT + i] = R.race[race, RF_WHEAT + i]
+        S.pl[s, C.PL_INV + C.WHEAT + i] = R.race[race, RF_WHEAT + i]
     S.pl[s, C.PL_OWN_TOTAL] = R.race[race, RF_BREWERS]
     S.pl[s, C.PL_OWN_AVAIL] = R.race[race, RF_BREWERS]
     S.pl[s, C.PL_BRIBE_SLOT] = -1
@@ -395,17 +393,17 @@ def setup_player(S, R, n, s, race, policy):
 def deal_judges(S, R):
     k = 0
     for _ in range(S.g[C.G_N] + R.p[P_JUDGES_EXTRA]):
-        if S.n_pile[C.PILE_JDECK] > 0:
-            S.n_pile[C.PILE_JDECK] -= 1
-            S.rows[C.ROW_JUDGES, k] = S.piles[C.PILE_JDECK, S.n_pile[C.PILE_JDECK]]
+        if S.g[C.G_N_PILE + C.PILE_JDECK] > 0:
+            S.g[C.G_N_PILE + C.PILE_JDECK] -= 1
+            S.piles[C.ROW_JUDGES, k] = S.piles[C.PILE_JDECK, S.g[C.G_N_PILE + C.PILE_JDECK]]
             k += 1
     S.g[C.G_N_JUDGES] = k
     for slot in range(C.MAX_ROW):
         if slot >= k:
-            S.rows[C.ROW_JUDGES, slot] = -1
-        S.rows[C.ROW_BRIBE_SEAT, slot] = -1
-        S.rows[C.ROW_BRIBE_GOLD, slot] = 0
-        S.rows[C.ROW_OGRE, slot] = -1
+            S.piles[C.ROW_JUDGES, slot] = -1
+        S.piles[C.ROW_BRIBE_SEAT, slot] = -1
+        S.piles[C.ROW_BRIBE_GOLD, slot] = 0
+        S.piles[C.ROW_OGRE, slot] = -1
 
 
 # ----------------------------------------------------------------------------- ingredients
@@ -415,15 +413,15 @@ def pay(S, R, B, seat, klass, n):
     """Spend n ingredients of a class (the bot picks which) or of one ingredient; mana weed pays
     what is short."""
     if klass < C.N_INGS:
-        use = min(S.inv[seat, klass], n)
-        S.inv[seat, klass] -= use
-        S.inv[seat, C.MANA] -= n - use
+        use = min(S.pl[seat, C.PL_INV + klass], n)
+        S.pl[seat, C.PL_INV + klass] -= use
+        S.pl[seat, C.PL_INV + C.MANA] -= n - use
         return
     picks = S.tmp[3]
     k = pol.spend(S, R, B, seat, klass, n, picks)
     for a in range(k):
-        S.inv[seat, picks[a]] -= 1
-    S.inv[seat, C.MANA] -= n - k
+        S.pl[seat, C.PL_INV + picks[a]] -= 1
+    S.pl[seat, C.PL_INV + C.MANA] -= n - k
 
 
 @jit
@@ -431,7 +429,7 @@ def gain_grains(S, R, B, seat, n):
     picks = S.tmp[3]
     pol.grains(S, R, B, seat, n, picks)
     for a in range(n):
-        S.inv[seat, picks[a]] += 1
+        S.pl[seat, C.PL_INV + picks[a]] += 1
 
 
 @jit
@@ -439,7 +437,7 @@ def gain_magic(S, R, B, seat, n):
     picks = S.tmp[3]
     pol.magic(S, R, B, seat, n, picks)
     for a in range(n):
-        S.inv[seat, picks[a]] += 1
+        S.pl[seat, C.PL_INV + picks[a]] += 1
 
 
 @jit
@@ -466,11 +464,11 @@ def add_move(S, n, kind, a, b, c, d):
 @jit
 def draftable(S, R, seat, row, slot, free):
     if row == 0:
-        t = S.rows[C.ROW_BREWERY, slot]
+        t = S.piles[C.ROW_BREWERY, slot]
         if t < 0:
             return False
         return free or S.pl[seat, C.PL_GOLD] >= R.bc[t, BC_COST]
-    t = S.rows[C.ROW_EVENT, slot]
+    t = S.piles[C.ROW_EVENT, slot]
     if t < 0:
         return False
     if not free and S.pl[seat, C.PL_GOLD] < R.evt[t, EF_COST]:
@@ -515,9 +513,9 @@ def usable_action(S, R, seat, owner, ci, via_brewer):
     if key == C.MAGIC_TRADER:
         return S.pl[seat, C.PL_GOLD] >= race_num(S, R, owner, RF_TRADER_COST)
     if key == C.MASH_HOUSE:
-        return S.inv[seat, 0] + S.inv[seat, 1] + S.inv[seat, 2] + S.inv[seat, C.MANA] >= 2
+        return S.pl[seat, C.PL_INV + 0] + S.pl[seat, C.PL_INV + 1] + S.pl[seat, C.PL_INV + 2] + S.pl[seat, C.PL_INV + C.MANA] >= 2
     if key == C.KEY_ABILITY + C.AB_MANA_SPELL:
-        return S.inv[seat, C.MANA] >= 1 and any_spell_used(S, seat)
+        return S.pl[seat, C.PL_INV + C.MANA] >= 1 and any_spell_used(S, seat)
     if key == C.KEY_ABILITY + C.AB_BLACK_MARKET:
         return any_free_draft(S, R, seat)
     if key == C.BREWERY and owner != seat:
@@ -593,8 +591,8 @@ def owns_housing(S, R, seat):
 
 @jit
 def legal_moves(S, R, seat):
-    """Fill S.moves with the legal moves of seat in S.flags' turn state; returns how many."""
-    F = S.flags
+    """Fill S.moves with the legal moves of seat in S.g[C.G_FLAGS:C.G_FLAGS + 4]' turn state; returns how many."""
+    F = S.g[C.G_FLAGS:C.G_FLAGS + 4]
     n = 0
     on_card = on_race_card(S, seat)
     gold = S.pl[seat, C.PL_GOLD]
@@ -636,8 +634,8 @@ def free_moves(S, R, seat, n):
     gold = S.pl[seat, C.PL_GOLD]
     if S.g[C.G_CORRUPT] and S.pl[seat, C.PL_BRIBE_SLOT] < 0 and gold >= 1:
         for slot in range(S.g[C.G_N_JUDGES]):
-            if R.jd[S.rows[C.ROW_JUDGES, slot], JF_CORRUPT] and S.rows[C.ROW_OGRE, slot] < 0:
-                cur = S.rows[C.ROW_BRIBE_GOLD, slot] if S.rows[C.ROW_BRIBE_SEAT, slot] >= 0 else 0
+            if R.jd[S.piles[C.ROW_JUDGES, slot], JF_CORRUPT] and S.piles[C.ROW_OGRE, slot] < 0:
+                cur = S.piles[C.ROW_BRIBE_GOLD, slot] if S.piles[C.ROW_BRIBE_SEAT, slot] >= 0 else 0
                 if gold >= cur + 1:
                     n = add_move(S, n, C.M_BRIBE, slot, cur + 1, 0, 0)
     if S.pl[seat, C.PL_GNOME_AVAIL] > 0 and owns_housing(S, R, seat):
@@ -669,7 +667,7 @@ def brewer_moves(S, R, seat, src, n):
                     n = add_move(S, n, C.M_SACRIFICE, ci, tci, 0, 0)
         elif a == C.AB_OGRE_RULED:
             for slot in range(S.g[C.G_N_JUDGES]):
-                if S.rows[C.ROW_OGRE, slot] < 0:
+                if S.piles[C.ROW_OGRE, slot] < 0:
                     n = add_move(S, n, C.M_OGRE, ci, slot, 0, 0)
         elif a == C.AB_SPELL_BOOK:
             for q in range(S.g[C.G_N]):
@@ -721,19 +719,19 @@ def brewer_leaves(S, seat, who):
 
 @jit
 def refund_bribe(S, slot):
-    q = S.rows[C.ROW_BRIBE_SEAT, slot]
+    q = S.piles[C.ROW_BRIBE_SEAT, slot]
     if q >= 0:
-        S.pl[q, C.PL_GOLD] += S.rows[C.ROW_BRIBE_GOLD, slot]
+        S.pl[q, C.PL_GOLD] += S.piles[C.ROW_BRIBE_GOLD, slot]
         S.pl[q, C.PL_BRIBE_SLOT] = -1
         S.pl[q, C.PL_BRIBE_GOLD] = 0
-        S.rows[C.ROW_BRIBE_SEAT, slot] = -1
-        S.rows[C.ROW_BRIBE_GOLD, slot] = 0
+        S.piles[C.ROW_BRIBE_SEAT, slot] = -1
+        S.piles[C.ROW_BRIBE_GOLD, slot] = 0
 
 
 @jit
 def apply_move(S, R, B, seat, mv):
-    """Play move row mv for seat (S.flags holds the turn state)."""
-    F = S.flags
+    """Play move row mv for seat (S.g[C.G_FLAGS:C.G_FLAGS + 4] holds the turn state)."""
+    F = S.g[C.G_FLAGS:C.G_FLAGS + 4]
     S.g[C.G_DECISIONS] += 1
     k = mv[0]
     trace_move(S, R, seat, mv)
@@ -791,7 +789,7 @@ def apply_move(S, R, B, seat, mv):
         dark_sacrifice(S, R, seat, mv[2])
     elif k == C.M_OGRE:
         slot = mv[2]
-        S.rows[C.ROW_OGRE, slot] = seat
+        S.piles[C.ROW_OGRE, slot] = seat
         S.pl[seat, C.PL_OWN_OUT] += 1  # the brewer stands on the judge
         S.est[seat, ci, C.CF_OWN] -= 1
         refund_bribe(S, slot)  # Ogre-Ruled: the bribe goes back to its owner
@@ -806,11 +804,11 @@ def bribe(S, R, seat, slot, amount):
     """Place a bribe on a corrupt judge; an outbid bribe goes back to its owner."""
     refund_bribe(S, slot)
     S.pl[seat, C.PL_GOLD] -= amount
-    S.rows[C.ROW_BRIBE_SEAT, slot] = seat
-    S.rows[C.ROW_BRIBE_GOLD, slot] = amount
+    S.piles[C.ROW_BRIBE_SEAT, slot] = seat
+    S.piles[C.ROW_BRIBE_GOLD, slot] = amount
     S.pl[seat, C.PL_BRIBE_SLOT] = slot
     S.pl[seat, C.PL_BRIBE_GOLD] = amount
-    log(S, seat, LOG_BRIBE, R.p[P_LC_JUDGE] + S.rows[C.ROW_JUDGES, slot], amount)
+    log(S, seat, LOG_BRIBE, R.p[P_LC_JUDGE] + S.piles[C.ROW_JUDGES, slot], amount)
 
 
 @jit
@@ -835,12 +833,12 @@ def grain_fields(S, R, B, seat, owner, ci):
     """Grains of the owner's Grain Fields with its upgrades and race power, for seat."""
     gain_grains(S, R, B, seat, race_num(S, R, owner, RF_GRAIN_YIELD))
     for u in range(S.est[owner, ci, C.CF_N_UP]):
-        t = S.ups[owner, ci, u]
+        t = S.est[owner, ci, C.CF_UP + u]
         e = R.bc[t, BC_EFFECT]
         if e == C.E_GRAIN_ANY:
             gain_grains(S, R, B, seat, R.bc[t, BC_AMOUNT])
         elif e == C.E_GRAIN_WHEAT or e == C.E_GRAIN_RYE or e == C.E_GRAIN_BARLEY:
-            S.inv[seat, C.WHEAT + e - C.E_GRAIN_WHEAT] += R.bc[t, BC_AMOUNT]
+            S.pl[seat, C.PL_INV + C.WHEAT + e - C.E_GRAIN_WHEAT] += R.bc[t, BC_AMOUNT]
     if has_ability(S, owner, C.AB_FERTILE_FIELDS):
         gain_grains(S, R, B, seat, R.ab[C.AB_FERTILE_FIELDS, AF_N])
         if owner == seat:
@@ -873,7 +871,7 @@ def perform(S, R, B, seat, owner, ci):
         pol.magic(S, R, B, seat, n, picks)
         for a in range(n):
             S.pl[seat, C.PL_GOLD] -= cost
-            S.inv[seat, picks[a]] += 1
+            S.pl[seat, C.PL_INV + picks[a]] += 1
     elif key == C.MASH_HOUSE:
         made = 0
         for _ in range(mash_mult(S, R, owner)):
@@ -882,17 +880,17 @@ def perform(S, R, B, seat, owner, ci):
                 break
             a, b = pol.wort_grains(w)
             for i in (a, b):
-                if S.inv[seat, i] > 0:
-                    S.inv[seat, i] -= 1
+                if S.pl[seat, C.PL_INV + i] > 0:
+                    S.pl[seat, C.PL_INV + i] -= 1
                 else:
-                    S.inv[seat, C.MANA] -= 1
-            S.inv[seat, w] += R.p[P_WORT_PER_MASH]
+                    S.pl[seat, C.PL_INV + C.MANA] -= 1
+            S.pl[seat, C.PL_INV + w] += R.p[P_WORT_PER_MASH]
             made += 1
         if has_ability(S, owner, C.AB_MASH_STOMPER) and owner == seat and made:
             log_ability(S, R, seat, C.AB_MASH_STOMPER, made)
     elif S.est[owner, ci, C.CF_BC] >= 0:  # a Brewery action card: gain its ingredient
         t = S.est[owner, ci, C.CF_BC]
-        S.inv[seat, R.bc[t, BC_ING]] += R.bc[t, BC_AMOUNT]
+        S.pl[seat, C.PL_INV + R.bc[t, BC_ING]] += R.bc[t, BC_AMOUNT]
     elif key == C.KEY_ABILITY + C.AB_GOLD_MINE:
         S.pl[seat, C.PL_GOLD] += R.ab[C.AB_GOLD_MINE, AF_GOLD]
         log_ability(S, R, seat, C.AB_GOLD_MINE, R.ab[C.AB_GOLD_MINE, AF_GOLD])
@@ -903,7 +901,7 @@ def perform(S, R, B, seat, owner, ci):
     elif key == C.KEY_ABILITY + C.AB_BLACK_MARKET:
         black_market(S, R, B, seat)
     elif key == C.KEY_ABILITY + C.AB_MANA_SPELL:
-        S.inv[seat, C.MANA] -= 1
+        S.pl[seat, C.PL_INV + C.MANA] -= 1
         reset = 0
         for k in range(S.pl[seat, C.PL_N_CARDS]):
             if S.est[seat, k, C.CF_KIND] == C.K_SPELL and S.est[seat, k, C.CF_SPELL_USED]:
@@ -940,10 +938,10 @@ def take_recipe(S, R, B, seat, offer_only):
     src = pol.pick_recipe(S, R, B, seat, offer_only)
     if src < pol.DECK:
         d, pos = src // C.MAX_ROW, src % C.MAX_ROW
-        r = S.rows[C.ROW_OFFER_BARREL + d, pos]
+        r = S.piles[C.ROW_OFFER_BARREL + d, pos]
         if r >= 0:
             add_to_book(S, seat, r)
-            S.rows[C.ROW_OFFER_BARREL + d, pos] = -1
+            S.piles[C.ROW_OFFER_BARREL + d, pos] = -1
             return
         if offer_only:
             return
@@ -963,10 +961,10 @@ def research(S, R, B, seat, n):
         out_deck, out_pos = S.tmp[0], S.tmp[1]
         k = pol.offer_discards(S, R, B, seat, out_deck, out_pos)
         for a in range(k):
-            r = S.rows[C.ROW_OFFER_BARREL + out_deck[a], out_pos[a]]
+            r = S.piles[C.ROW_OFFER_BARREL + out_deck[a], out_pos[a]]
             if r >= 0:
                 push(S, C.PILE_RDISC_BARREL + out_deck[a], r)
-            S.rows[C.ROW_OFFER_BARREL + out_deck[a], out_pos[a]] = -1
+            S.piles[C.ROW_OFFER_BARREL + out_deck[a], out_pos[a]] = -1
         refill_offer(S, R)
     for _ in range(n):
         take_recipe(S, R, B, seat, False)
@@ -986,16 +984,16 @@ def clear_draft(S, R, B, seat):
 @jit
 def do_draft(S, R, B, seat, row, slot, free, refill):
     if row == 0:
-        t = S.rows[C.ROW_BREWERY, slot]
-        S.rows[C.ROW_BREWERY, slot] = -1
+        t = S.piles[C.ROW_BREWERY, slot]
+        S.piles[C.ROW_BREWERY, slot] = -1
         cost = 0 if free else R.bc[t, BC_COST]
         S.pl[seat, C.PL_GOLD] -= cost
         add_brewery_card(S, R, seat, t)
         log(S, seat, LOG_DRAFT_BREWERY, t, cost)
         stat(S, seat, C.ST_CARDS_DRAFTED, 1)
     else:
-        t = S.rows[C.ROW_EVENT, slot]
-        S.rows[C.ROW_EVENT, slot] = -1
+        t = S.piles[C.ROW_EVENT, slot]
+        S.piles[C.ROW_EVENT, slot] = -1
         cost = 0 if free else R.evt[t, EF_COST]
         S.pl[seat, C.PL_GOLD] -= cost
         log(S, seat, LOG_DRAFT_EVENT, R.p[P_LC_EVENT] + t, cost)
@@ -1016,7 +1014,7 @@ def add_brewery_card(S, R, seat, t):
         if u >= C.MAX_UP:
             S.g[C.G_OVERFLOW] = 1
             return
-        S.ups[seat, ci, u] = t
+        S.est[seat, ci, C.CF_UP + u] = t
         S.est[seat, ci, C.CF_N_UP] = u + 1
         return
     add_card(S, seat, C.KEY_BREWERY + t, t, R.bc[t, BC_KIND], R.bc[t, BC_INFINITE])
@@ -1039,7 +1037,7 @@ def resolve_event(S, R, B, seat, t, free):
     if kind == C.EV_QUEST and R.evt[t, EF_BREWER] and not free:
         brewer_leaves(S, seat, take_brewer(S, seat, 0, False))
         q = S.pl[seat, C.PL_N_QUESTS]
-        S.quests[seat, q] = t
+        S.pl[seat, C.PL_QUESTS + q] = t
         S.pl[seat, C.PL_N_QUESTS] = q + 1
     else:
         push(S, C.PILE_EDISC, t)
@@ -1053,14 +1051,14 @@ def resolve_event(S, R, B, seat, t, free):
     gk, gn = R.evt[t, EF_GAIN_KIND], R.evt[t, EF_GAIN_N]
     if gk == C.GK_EACH_GRAIN:
         for i in range(3):
-            S.inv[seat, C.WHEAT + i] += gn
+            S.pl[seat, C.PL_INV + C.WHEAT + i] += gn
     elif gk == C.GK_GRAIN:
         gain_grains(S, R, B, seat, gn)
     elif gk == C.GK_MAGIC:
         gain_magic(S, R, B, seat, gn)
     elif gk == C.GK_WORT:
         for _ in range(gn):
-            S.inv[seat, pol.wort_any(S, R, B, seat)] += 1
+            S.pl[seat, C.PL_INV + pol.wort_any(S, R, B, seat)] += 1
 
 
 @jit
@@ -1094,7 +1092,7 @@ def cast_spell(S, R, B, seat, owner, ci, pay_cost, target_seat, target_ci, mark)
     e = R.bc[t, BC_EFFECT]
     amount = R.bc[t, BC_AMOUNT]
     if e == C.E_TRANSMUTATION:
-        S.inv[seat, C.MANA] += 1
+        S.pl[seat, C.PL_INV + C.MANA] += 1
     elif e == C.E_CHAOS:
         chaos(S, R, B, seat, amount)
     elif e == C.E_INTELLIGENCE:
@@ -1120,7 +1118,7 @@ def chaos(S, R, B, seat, amount):
     n_new = 0
     for row in range(2):
         for s in range(R.p[P_DRAFT_ROW]):
-            if S.rows[C.ROW_BREWERY + row, s] < 0:
+            if S.piles[C.ROW_BREWERY + row, s] < 0:
                 new[n_new] = row * C.MAX_ROW + s
                 n_new += 1
     refill_rows(S, R)
@@ -1199,7 +1197,7 @@ def free_action(S, R, B, seat, ci):
     elif key == C.KEY_ABILITY + C.AB_SEA_PORT:
         S.pl[seat, C.PL_GOLD] -= R.ab[C.AB_SEA_PORT, AF_GOLD]
         pay(S, R, B, seat, C.CL_GRAIN, R.ab[C.AB_SEA_PORT, AF_N])
-        S.inv[seat, pol.wort_any(S, R, B, seat)] += 1
+        S.pl[seat, C.PL_INV + pol.wort_any(S, R, B, seat)] += 1
         log_ability(S, R, seat, C.AB_SEA_PORT, 1)
     elif key == C.KEY_ABILITY + C.AB_DRAIN_GNOME:
         if S.pl[seat, C.PL_GNOME_AVAIL] > 0:
@@ -1207,7 +1205,7 @@ def free_action(S, R, B, seat, ci):
         else:
             S.pl[seat, C.PL_HOUSING] -= 1
         S.g[C.G_GNOME_SUPPLY] += 1
-        S.inv[seat, C.MANA] += R.ab[C.AB_DRAIN_GNOME, AF_N]
+        S.pl[seat, C.PL_INV + C.MANA] += R.ab[C.AB_DRAIN_GNOME, AF_N]
         log_ability(S, R, seat, C.AB_DRAIN_GNOME, 1)
 
 
@@ -1221,13 +1219,13 @@ def any_on_race_card(S):
     return False
 
 
-@jit
+@jit_inline
 def spring(S, R, B):
     S.g[C.G_PHASE] = 1
     guard = 0
     while any_on_race_card(S):
         for k in range(S.g[C.G_N]):
-            seat = S.order[k]
+            seat = S.g[C.G_ORDER + k]
             if not any_on_race_card(S) and S.pl[seat, C.PL_HOUSING] == 0:
                 break
             take_turn(S, R, B, seat)
@@ -1240,9 +1238,9 @@ def spring(S, R, B):
                 break
 
 
-@jit
+@jit_inline
 def take_turn(S, R, B, seat):
-    S.flags[:] = 0
+    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     pol.start_turn(S, R, B, seat)
     for _ in range(10 * MAX_FREE_MOVES):
         n = legal_moves(S, R, seat)
@@ -1258,7 +1256,7 @@ def take_turn(S, R, B, seat):
 @jit
 def in_book(S, seat, r):
     for i in range(S.pl[seat, C.PL_N_BOOK]):
-        if S.book[seat, i] == r:
+        if S.pl[seat, C.PL_BOOK + i] == r:
             return True
     return False
 
@@ -1325,9 +1323,9 @@ def brew_beers(S, R, B, seat):
             m += 1
         if not valid_beer(S, R, seat, cards, m):
             continue
-        if not recipe_needs_payable(R, S.inv[seat], cards, m):
+        if not recipe_needs_payable(R, S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS], cards, m):
             continue
-        pay_recipe_needs(R, S.inv[seat], cards, m)
+        pay_recipe_needs(R, S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS], cards, m)
         add_beer(S, R, seat, cards, m)
     stat(S, seat, C.ST_BEERS_BREWED, S.pl[seat, C.PL_N_BEERS])
     for x in range(S.pl[seat, C.PL_N_BEERS]):
@@ -1342,16 +1340,16 @@ def shadow_judge(S, R, B, seat):
     if code < 0:
         return
     slot, h = code // C.MAX_ROW, code % C.MAX_ROW
-    if S.rows[C.ROW_OGRE, slot] >= 0:
+    if S.piles[C.ROW_OGRE, slot] >= 0:
         return
-    old = S.rows[C.ROW_JUDGES, slot]
-    S.rows[C.ROW_JUDGES, slot] = S.rows[C.ROW_SHADOW, h]
-    S.rows[C.ROW_SHADOW, h] = old
+    old = S.piles[C.ROW_JUDGES, slot]
+    S.piles[C.ROW_JUDGES, slot] = S.piles[C.ROW_SHADOW, h]
+    S.piles[C.ROW_SHADOW, h] = old
     refund_bribe(S, slot)
     log_ability(S, R, seat, C.AB_SHADOW_JUDGE, 1)
 
 
-@jit
+@jit_inline
 def fall(S, R, B):
     S.g[C.G_PHASE] = 2
     n = S.g[C.G_N]
@@ -1362,7 +1360,7 @@ def fall(S, R, B):
             shadow_judge(S, R, B, s)
     judge_all(S, R)
     for k in range(n):  # profits in turn order
-        s = S.order[k]
+        s = S.g[C.G_ORDER + k]
         vp, gold = 0, 0
         nb = S.pl[s, C.PL_N_BEERS]
         for x in range(nb):
@@ -1378,7 +1376,7 @@ def fall(S, R, B):
 @jit_inline
 def turn_pos(S, seat):
     for k in range(S.g[C.G_N]):
-        if S.order[k] == seat:
+        if S.g[C.G_ORDER + k] == seat:
             return k
     return -1
 
@@ -1391,12 +1389,12 @@ def judge_all(S, R):
     n = S.g[C.G_N]
     win_seat, win_beer = S.tmp[0], S.tmp[1]
     for slot in range(S.g[C.G_N_JUDGES]):
-        j = S.rows[C.ROW_JUDGES, slot]
-        briber = S.rows[C.ROW_BRIBE_SEAT, slot]
-        ogre = S.rows[C.ROW_OGRE, slot]
-        S.rows[C.ROW_BRIBE_SEAT, slot] = -1
-        S.rows[C.ROW_BRIBE_GOLD, slot] = 0
-        S.rows[C.ROW_OGRE, slot] = -1
+        j = S.piles[C.ROW_JUDGES, slot]
+        briber = S.piles[C.ROW_BRIBE_SEAT, slot]
+        ogre = S.piles[C.ROW_OGRE, slot]
+        S.piles[C.ROW_BRIBE_SEAT, slot] = -1
+        S.piles[C.ROW_BRIBE_GOLD, slot] = 0
+        S.piles[C.ROW_OGRE, slot] = -1
         nw = pick_winners(S, R, j, briber, ogre, win_seat, win_beer)
         if briber >= 0:  # a bribe is spent, win or lose
             S.pl[briber, C.PL_BRIBE_SLOT] = -1
@@ -1473,7 +1471,7 @@ def pick_winners(S, R, j, briber, ogre, win_seat, win_beer):
             return one_winner(S, R, j, briber, best, win_seat, win_beer)
         nw = 0
         for k in range(n):
-            s = S.order[k]
+            s = S.g[C.G_ORDER + k]
             if tied[s]:
                 win_seat[nw] = s
                 win_beer[nw] = best_beer_of(S, R, j, s, best)
@@ -1490,7 +1488,7 @@ def pick_winners(S, R, j, briber, ogre, win_seat, win_beer):
                     found = True
     nw = 0
     for k in range(n):
-        s = S.order[k]
+        s = S.g[C.G_ORDER + k]
         for x in range(S.pl[s, C.PL_N_BEERS]):
             if not S.beers[s, x, C.BF_WON] and primary(S, R, j, s, x) == best and secondary(S, R, j, s, x) == best2:
                 win_seat[nw] = s
@@ -1509,7 +1507,7 @@ def one_winner(S, R, j, seat, best, win_seat, win_beer):
 
 # ----------------------------------------------------------------------------- winter
 
-@jit
+@jit_inline
 def winter(S, R, B):
     S.g[C.G_PHASE] = 3
     n = S.g[C.G_N]
@@ -1522,18 +1520,18 @@ def winter(S, R, B):
     discard_offer(S, R)
     refill_offer(S, R)
     for slot in range(S.g[C.G_N_JUDGES]):
-        push(S, C.PILE_JBOX, S.rows[C.ROW_JUDGES, slot])
+        push(S, C.PILE_JBOX, S.piles[C.ROW_JUDGES, slot])
     deal_judges(S, R)
     # turn order: lowest VP first; ties: the disk on top of the stack (highest stamp) first
     for k in range(n):
-        S.order[k] = k
+        S.g[C.G_ORDER + k] = k
     for a in range(1, n):
-        s = S.order[a]
+        s = S.g[C.G_ORDER + a]
         b = a - 1
-        while b >= 0 and before(S, s, S.order[b]):
-            S.order[b + 1] = S.order[b]
+        while b >= 0 and before(S, s, S.g[C.G_ORDER + b]):
+            S.g[C.G_ORDER + b + 1] = S.g[C.G_ORDER + b]
             b -= 1
-        S.order[b + 1] = s
+        S.g[C.G_ORDER + b + 1] = s
 
 
 @jit_inline
@@ -1561,19 +1559,19 @@ def winter_player(S, R, B, s):
     S.pl[s, C.PL_OWN_AVAIL] = S.pl[s, C.PL_OWN_TOTAL]
     S.pl[s, C.PL_OWN_OUT] = 0
     for q in range(S.pl[s, C.PL_N_QUESTS]):
-        push(S, C.PILE_EDISC, S.quests[s, q])
+        push(S, C.PILE_EDISC, S.pl[s, C.PL_QUESTS + q])
     S.pl[s, C.PL_N_QUESTS] = 0
     keep = S.tmp[4]
     pol.winter_keep(S, R, B, s, stores_cap(S, R, s), keep)
     for i in range(C.N_INGS):
-        S.inv[s, i] = keep[i]
+        S.pl[s, C.PL_INV + i] = keep[i]
     m = book_max(S, R, s)
     nb = S.pl[s, C.PL_N_BOOK]
     if nb > m:
         kept = S.tmp[5]
         pol.book_keep(S, R, B, s, m, kept)
         for a in range(nb):
-            r = S.book[s, a]
+            r = S.pl[s, C.PL_BOOK + a]
             found = False
             for b in range(m):
                 if kept[b] == r:
@@ -1581,7 +1579,7 @@ def winter_player(S, R, B, s):
             if not found:
                 push(S, C.PILE_RDISC_BARREL + R.rc[r, RC_SPICE], r)
         for b in range(m):
-            S.book[s, b] = kept[b]
+            S.pl[s, C.PL_BOOK + b] = kept[b]
         S.pl[s, C.PL_N_BOOK] = m
     S.pl[s, C.PL_N_BEERS] = 0
 

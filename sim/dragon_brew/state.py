@@ -1,25 +1,25 @@
 """Dragon Brew state and kernel inputs as NamedTuples of NumPy arrays (numba-friendly).
 
-State fields (N = MAX_PLAYERS; the index names are in constants.py):
-  g       int64[N_G]                    game counters (G_*)
-  piles   int64[N_PILES, PILE_W]        decks and discard piles (PILE_*), card types / recipe /
-                                        judge indices; the top of a deck is its last used slot
-  n_pile  int64[N_PILES]                how many cards each pile holds
-  rows    int64[N_ROWS, MAX_ROW]        face-up rows (ROW_*): the Brewery and Event draft rows,
-                                        the barrel and spice offering, the shown judges, the
+State fields (N = MAX_PLAYERS; the index names are in constants.py). Few arrays on purpose:
+numba's compile time grows with the fields of a NamedTuple argument (measured: 0.2 s per
+function with 20 arrays, 0.1 s with 12).
+  g       int64[N_G]                    game counters (G_*), the turn flags of the player on turn
+                                        (G_FLAGS + F_*), the turn order (G_ORDER + k) and the size
+                                        of every pile (G_N_PILE + PILE_*)
+  piles   int64[N_PILES + N_ROWS, PILE_W]  decks and discard piles (PILE_*: card types, recipe or
+                                        judge indices; the top of a deck is its last used slot),
+                                        then the face-up rows (ROW_*): the Brewery and Event draft
+                                        rows, the barrel and spice offering, the shown judges, the
                                         Dark Elf's hidden judges, and per judge slot the bribe
                                         (seat, gold) and the Ogre's seat; -1 = empty
-  pl      int64[N, N_PL]                per seat (PL_*), then the players-table statistics
-  inv     int64[N, N_INGS]              ingredients (INGS order)
-  book    int64[N, MAX_BOOK]            recipe book (recipe indices), pl[PL_N_BOOK] long
-  quests  int64[N, MAX_QUESTS]          brewer quests held until winter (event types)
-  est     int64[N, MAX_CARDS, N_CF]     estate cards (CF_*), pl[PL_N_CARDS] of them in order
-  ups     int64[N, MAX_CARDS, MAX_UP]   Brewery upgrade cards under each estate card
+  pl      int64[N, N_PL]                per seat (PL_*), the players-table statistics (PL_STATS + k),
+                                        ingredients (PL_INV + INGS index), recipe book (PL_BOOK + k,
+                                        PL_N_BOOK long) and brewer quests (PL_QUESTS + k)
+  est     int64[N, MAX_CARDS, N_CF]     estate cards (CF_*) with their Brewery upgrades (CF_UP + k),
+                                        pl[PL_N_CARDS] of them in order
   beers   int64[N, MAX_BEERS, N_BF]     this year's presented beers (BF_*)
-  order   int64[N]                      turn order (seats)
   rng     uint64[1 + N]                 streams: 0 decks, 1..N each seat's bot
   moves   int64[MAX_MOVES, MOVE_W]      the legal moves of the current decision (scratch)
-  flags   int64[4]                      the turn flags of the player on turn (F_*)
   tmp     int64[24, 256]                scratch rows for choices inside actions
   ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
   rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
@@ -37,8 +37,7 @@ from sim.core.rounds import ROUND_COLS
 
 from . import constants as C
 
-State = namedtuple("State", "g piles n_pile rows pl inv book quests est ups beers order rng moves flags tmp ev rnd "
-                            "trace wins")
+State = namedtuple("State", "g piles pl est beers rng moves tmp ev rnd trace wins")
 EV_COLS = 6
 TRACE_W = 8  # seat, year, move kind, a, b, c, d, decision number
 
@@ -142,20 +141,12 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
     n = C.MAX_PLAYERS
     return State(
         g=np.zeros(C.N_G, np.int64),
-        piles=np.zeros((C.N_PILES, C.PILE_W), np.int64),
-        n_pile=np.zeros(C.N_PILES, np.int64),
-        rows=np.full((C.N_ROWS, C.MAX_ROW), -1, np.int64),
+        piles=np.full((C.N_PILES + C.N_ROWS, C.PILE_W), -1, np.int64),
         pl=np.zeros((n, C.N_PL), np.int64),
-        inv=np.zeros((n, C.N_INGS), np.int64),
-        book=np.zeros((n, C.MAX_BOOK), np.int64),
-        quests=np.zeros((n, C.MAX_QUESTS), np.int64),
         est=np.zeros((n, C.MAX_CARDS, C.N_CF), np.int64),
-        ups=np.zeros((n, C.MAX_CARDS, C.MAX_UP), np.int64),
         beers=np.zeros((n, C.MAX_BEERS, C.N_BF), np.int64),
-        order=np.zeros(n, np.int64),
         rng=np.zeros(1 + n, np.uint64),
         moves=np.zeros((C.MAX_MOVES, C.MOVE_W), np.int64),
-        flags=np.zeros(4, np.int64),
         tmp=np.zeros((24, 256), np.int64),
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         rnd=np.zeros((max(rounds_capacity, 1), ROUND_COLS), np.int64),
@@ -186,7 +177,7 @@ def n_upgrades(S, R, seat, ci, effect):
         return 0
     tot = 0
     for u in range(S.est[seat, ci, C.CF_N_UP]):
-        t = S.ups[seat, ci, u]
+        t = S.est[seat, ci, C.CF_UP + u]
         if R.bc[t, BC_EFFECT] == effect:
             tot += R.bc[t, BC_AMOUNT]
     return tot
@@ -263,10 +254,10 @@ def class_range(klass):
 def have(S, seat, klass, n):
     """Can seat pay n ingredients of a class or one ingredient (code), mana weed standing in?"""
     lo, hi = class_range(klass)
-    tot = S.inv[seat, C.MANA]
+    tot = S.pl[seat, C.PL_INV + C.MANA]
     for i in range(lo, hi):
         if i != C.MANA:
-            tot += S.inv[seat, i]
+            tot += S.pl[seat, C.PL_INV + i]
     return tot >= n
 
 
