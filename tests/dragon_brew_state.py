@@ -190,7 +190,7 @@ def set_book(G: Game, seat: int, recipes: list[int]) -> None:
     """seat's recipe book becomes exactly these recipes (taken from the decks, discards, the
     offering or another book); its old cards go to the discard piles."""
     S, R = G.S, G.R
-    for r in [int(x) for x in S.pl[seat, C.PL_BOOK + :S.pl[seat, C.PL_N_BOOK]]]:
+    for r in [int(x) for x in S.pl[seat, C.PL_BOOK:C.PL_BOOK + S.pl[seat, C.PL_N_BOOK]]]:
         rules.push(S, C.PILE_RDISC_BARREL + R.rc[r, RC_SPICE], r)
     S.pl[seat, C.PL_N_BOOK] = 0
     for r in recipes:
@@ -201,15 +201,15 @@ def set_book(G: Game, seat: int, recipes: list[int]) -> None:
                 S.piles[C.ROW_OFFER_BARREL + where[0][0], where[0][1]] = -1
                 rules.refill_offer(S, R)
             else:
-                q = next(q for q in range(G.n) if r in S.pl[q, C.PL_BOOK + :S.pl[q, C.PL_N_BOOK]])
-                book = [int(x) for x in S.pl[q, C.PL_BOOK + :S.pl[q, C.PL_N_BOOK]] if x != r]
-                S.pl[q, C.PL_BOOK + :len(book)] = book
+                q = next(q for q in range(G.n) if r in S.pl[q, C.PL_BOOK:C.PL_BOOK + S.pl[q, C.PL_N_BOOK]])
+                book = [int(x) for x in S.pl[q, C.PL_BOOK:C.PL_BOOK + S.pl[q, C.PL_N_BOOK]] if x != r]
+                S.pl[q, C.PL_BOOK:C.PL_BOOK + len(book)] = book
                 S.pl[q, C.PL_N_BOOK] = len(book)
         rules.add_to_book(S, seat, r)
 
 
 def book(G: Game, seat: int) -> list[int]:
-    return [int(x) for x in G.S.pl[seat, C.PL_BOOK + :G.S.pl[seat, C.PL_N_BOOK]]]
+    return [int(x) for x in G.S.pl[seat, C.PL_BOOK:C.PL_BOOK + G.S.pl[seat, C.PL_N_BOOK]]]
 
 
 # ----------------------------------------------------------------------------- beers
