@@ -52,9 +52,9 @@ PLAYER_STATS = ("ribbons", "gold", "beers_brewed", "judges_won", "ability_uses",
 
 MAX_CARDS = 40  # estate cards of one player (6 common + ability + drafted)
 MAX_UP = 12  # upgrade cards under one estate card
-MAX_BOOK = 48  # recipe cards in one book (a longer book stops the chunk as an overflow)
+MAX_BOOK = 102  # recipe cards in one book: every recipe of the game (30 barrel + 72 spice)
 MAX_BEERS = 12  # beers brewed by one player in one year
-MAX_QUESTS = 16
+MAX_QUESTS = 24  # brewer quests held by one player (one brewer each: 7 own + 10 gnomes at most)
 MAX_MOVES = 512  # legal moves of one decision
 MOVE_W = 5  # move row: kind, a, b, c, d
 PILE_W = 128  # widest pile (recipes 102, brewery/event 68, judges 42)

@@ -114,7 +114,7 @@ PB_VP = PB_C0 + 3
 PB_GOLD = PB_VP + 1
 PB_NEED = PB_GOLD + 1
 PW = PB_NEED + C.N_INGS
-MAX_PLAN = 16
+MAX_PLAN = C.MAX_BEERS + 1  # the beers brewed plus the best one left out
 # candidate columns
 CD_CARD = 0
 CD_C0 = CD_CARD + 1 + MAX_SP
@@ -125,6 +125,11 @@ CD_CNTN = CD_NSP + 1
 CD_ING = CD_CNTN + 1
 CD_K = CD_ING + C.N_INGS
 CW = CD_K + C.N_INGS
+# The planner stops researching once its book holds this many recipes: more recipes only widen
+# its beer search (about a thousand candidate beers at 24) while its brewers cannot gather for
+# them; without the limit a planner occasionally kept researching (a 48-recipe book in one game
+# of 90,000, 4 players).
+BOOK_LIMIT = 24
 # fv columns
 FV_EXTRA, FV_PLAN_VALUE, FV_MANA_EXTRA = range(3)
 # isc rows
@@ -342,6 +347,9 @@ def years_left(S, R):
 
 @jit
 def research_gap(S, R, B, seat):
+    """Missing or weak beers in the plan; -1 once the book holds BOOK_LIMIT recipes."""
+    if S.pl[seat, C.PL_N_BOOK] >= BOOK_LIMIT:
+        return -1
     n = B.mem[seat, M_NPLAN]
     gap = max(0, max_beers(S, R, seat) - n)
     if B.fv[seat, FV_PLAN_VALUE] < 4.0 * max(1, n):
@@ -1180,10 +1188,7 @@ def refresh_need(S, R, B, seat):
 @jit
 def start_turn(S, R, B, seat):
     sync(S, B, seat)
-    mb = max_beers(S, R, seat)
-    if mb + 1 > MAX_PLAN:
-        S.g[C.G_OVERFLOW] = 1
-        mb = MAX_PLAN - 1
+    mb = min(max_beers(S, R, seat), C.MAX_BEERS)  # the rules brew at most MAX_BEERS
     budget = on_race_card(S, seat) + wt(S, R, seat, W_SLACK)
     k = select(S, R, B, seat, mb + 1, False, budget)
     n = min(k, mb)

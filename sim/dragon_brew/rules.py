@@ -1037,6 +1037,9 @@ def resolve_event(S, R, B, seat, t, free):
     if kind == C.EV_QUEST and R.evt[t, EF_BREWER] and not free:
         brewer_leaves(S, seat, take_brewer(S, seat, 0, False))
         q = S.pl[seat, C.PL_N_QUESTS]
+        if q >= C.MAX_QUESTS:
+            S.g[C.G_OVERFLOW] = 1
+            return
         S.pl[seat, C.PL_QUESTS + q] = t
         S.pl[seat, C.PL_N_QUESTS] = q + 1
     else:
@@ -1313,7 +1316,7 @@ def brew_beers(S, R, B, seat):
     """Behind the screen: the bot's beers, each paid from the ingredients; an invalid or unpaid
     beer is a misbrew (disqualified, its cards stay in the book)."""
     S.pl[seat, C.PL_N_BEERS] = 0
-    maxn = max_beers(S, R, seat)
+    maxn = min(max_beers(S, R, seat), C.MAX_BEERS)  # a simulator bound; bots never get near it
     out = S.tmp[8:8 + C.MAX_BEERS]
     k = min(pol.brew(S, R, B, seat, maxn, out), maxn)
     for x in range(k):
