@@ -93,8 +93,11 @@ from .state import (
     find_card,
     mash_mult,
     max_beers,
+    not_borrowable,
     on_race_card,
+    take_one,
     trader_mult,
+    wort_grains,
 )
 
 BotState = namedtuple("BotState", "mem plan fv cand jv fsc isc fsm")
@@ -464,30 +467,6 @@ def can_mash_inv(inv, a, b):
     if inv[b] < 1:
         short += 1
     return short <= inv[C.MANA]
-
-
-@jit_inline
-def take_one(inv, i):
-    if inv[i] > 0:
-        inv[i] -= 1
-    else:
-        inv[C.MANA] -= 1
-
-
-@jit_inline
-def wort_grains(w):
-    if w == C.GREEN:
-        return C.WHEAT, C.RYE
-    if w == C.ORANGE:
-        return C.WHEAT, C.BARLEY
-    return C.RYE, C.BARLEY
-
-
-@jit_inline
-def not_borrowable(key):
-    return (key == C.KEY_ABILITY + C.AB_HORSE_GUESTS or key == C.KEY_ABILITY + C.AB_DARK_SACRIFICE
-            or key == C.KEY_ABILITY + C.AB_OGRE_RULED or key == C.KEY_ABILITY + C.AB_SPELL_BOOK
-            or key == C.BREWERY)
 
 
 @jit

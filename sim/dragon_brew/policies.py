@@ -18,8 +18,17 @@ from sim.core.rng import randint, shuffle
 
 from . import constants as C
 from . import planner as pn
-from .state import (P_CLEAR_DRAFT_N, P_DRAFT_ROW, P_OFFERING_ROW, POL_RANDOM, RC_SPICE, class_range,
-                    pay_recipe_needs, recipe_needs_payable)
+from .state import (
+    P_CLEAR_DRAFT_N,
+    P_DRAFT_ROW,
+    P_OFFERING_ROW,
+    POL_RANDOM,
+    RC_SPICE,
+    class_range,
+    pay_recipe_needs,
+    recipe_needs_payable,
+    wort_grains,
+)
 
 OFFER, DECK = 0, 100
 
@@ -100,16 +109,6 @@ def magic(S, R, B, seat, n, out):
         return
     for k in range(n):
         out[k] = C.TOAD + pick(S, seat, 3)
-
-
-@jit_inline
-def wort_grains(w):
-    """The two grains a wort is mashed from (constants.WORT_OF)."""
-    if w == C.GREEN:
-        return C.WHEAT, C.RYE
-    if w == C.ORANGE:
-        return C.WHEAT, C.BARLEY
-    return C.RYE, C.BARLEY
 
 
 @jit

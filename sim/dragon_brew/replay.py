@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 from . import constants as C
 from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk, start_game
 from .planner import make_bot_state

@@ -24,16 +24,86 @@ from sim.core.rng import shuffle
 
 from . import constants as C
 from . import policies as pol
-from .state import (BC_COUNT, EF_COUNT, P_CORRUPT_REMOVED, P_EXTRA_GOLD, P_GNOME_LIMIT, P_INFINITE,
-                    P_JUDGES_EXTRA, RF_ABILITY, RF_BARREL, RF_BREWERS, RF_GOLD, RF_GRAIN_YIELD, RF_MAX_PLAYERS,
-                    RF_MIN_PLAYERS, RF_WHEAT, AF_GOLD, AF_N, AF_OWN_ONLY, AF_USE, BC_AMOUNT, BC_COST, BC_EFFECT, BC_INFINITE, BC_ING, BC_KIND,
-                    BC_SPELL_COST, BC_SPELL_N, BC_TARGET, EF_BREWER, EF_COST, EF_GAIN_GOLD, EF_GAIN_KIND, EF_GAIN_N,
-                    EF_GAIN_RECIPES, EF_GAIN_VP, EF_KIND, EF_PAY_KIND, EF_PAY_N, JF_CORRUPT, JF_P, JF_PD, JF_S, JF_SD,
-                    JF_VP, P_CLEAR_DRAFT_COST, P_CLEAR_OFFERING_COST, P_CORRUPT, P_DRAFT_ROW, P_LC_ABILITY,
-                    P_LC_COMMON, P_LC_DRAFT_POOL, P_LC_EVENT, P_LC_JUDGE, P_LC_RECIPE, P_OFFERING_ROW, P_TIE_MIN_VP,
-                    P_WORT_PER_MASH, RC_C0, RC_GOLD, RC_NEED, RC_NEED_N, RC_SPICE, RC_VP, RF_TRADER_COST,
-                    book_max, find_card, has_ability, have, mash_mult, max_beers,
-                    on_race_card, pay_recipe_needs, race_num, recipe_needs_payable, stores_cap, study_draw, trader_mult)
+from .state import (
+    AF_GOLD,
+    AF_N,
+    AF_OWN_ONLY,
+    AF_USE,
+    BC_AMOUNT,
+    BC_COST,
+    BC_COUNT,
+    BC_EFFECT,
+    BC_INFINITE,
+    BC_ING,
+    BC_KIND,
+    BC_SPELL_COST,
+    BC_SPELL_N,
+    BC_TARGET,
+    EF_BREWER,
+    EF_COST,
+    EF_COUNT,
+    EF_GAIN_GOLD,
+    EF_GAIN_KIND,
+    EF_GAIN_N,
+    EF_GAIN_RECIPES,
+    EF_GAIN_VP,
+    EF_KIND,
+    EF_PAY_KIND,
+    EF_PAY_N,
+    JF_CORRUPT,
+    JF_P,
+    JF_PD,
+    JF_S,
+    JF_SD,
+    JF_VP,
+    P_CLEAR_DRAFT_COST,
+    P_CLEAR_OFFERING_COST,
+    P_CORRUPT,
+    P_CORRUPT_REMOVED,
+    P_DRAFT_ROW,
+    P_EXTRA_GOLD,
+    P_GNOME_LIMIT,
+    P_INFINITE,
+    P_JUDGES_EXTRA,
+    P_LC_ABILITY,
+    P_LC_COMMON,
+    P_LC_DRAFT_POOL,
+    P_LC_EVENT,
+    P_LC_JUDGE,
+    P_LC_RECIPE,
+    P_OFFERING_ROW,
+    P_TIE_MIN_VP,
+    P_WORT_PER_MASH,
+    RC_C0,
+    RC_GOLD,
+    RC_SPICE,
+    RC_VP,
+    RF_ABILITY,
+    RF_BARREL,
+    RF_BREWERS,
+    RF_GOLD,
+    RF_GRAIN_YIELD,
+    RF_MAX_PLAYERS,
+    RF_MIN_PLAYERS,
+    RF_TRADER_COST,
+    RF_WHEAT,
+    book_max,
+    find_card,
+    has_ability,
+    have,
+    mash_mult,
+    max_beers,
+    not_borrowable,
+    on_race_card,
+    pay_recipe_needs,
+    race_num,
+    recipe_needs_payable,
+    stores_cap,
+    study_draw,
+    take_one,
+    trader_mult,
+    wort_grains,
+)
 
 MAX_FREE_MOVES = 12  # bound on free actions/spells per turn (the rules set none; bots never need more)
 (LOG_DRAFT_BREWERY, LOG_DRAFT_EVENT, LOG_ABILITY, LOG_JUDGE_WON, LOG_JUDGE_SPLIT, LOG_BRIBE, LOG_BEER,
@@ -263,14 +333,6 @@ def effect_of(S, R, seat, ci):
     """The Brewery effect of an estate card, or -1 for race cards."""
     bc = S.est[seat, ci, C.CF_BC]
     return R.bc[bc, BC_EFFECT] if bc >= 0 else -1
-
-
-@jit_inline
-def not_borrowable(S, seat, ci):
-    """Cards Horse Guests and the Servant Spell cannot use."""
-    k = S.est[seat, ci, C.CF_KEY]
-    return (k == C.BREWERY or k == C.KEY_ABILITY + C.AB_HORSE_GUESTS or k == C.KEY_ABILITY + C.AB_DARK_SACRIFICE
-            or k == C.KEY_ABILITY + C.AB_OGRE_RULED or k == C.KEY_ABILITY + C.AB_SPELL_BOOK)
 
 
 # ----------------------------------------------------------------------------- setup
@@ -507,7 +569,7 @@ def usable_action(S, R, seat, owner, ci, via_brewer):
     """Can seat perform owner's action card ci now (resources, targets)? Locks are the caller's."""
     if S.est[owner, ci, C.CF_KIND] != C.K_ACTION:
         return False
-    if not via_brewer and not_borrowable(S, owner, ci):
+    if not via_brewer and not_borrowable(S.est[owner, ci, C.CF_KEY]):
         return False
     key = S.est[owner, ci, C.CF_KEY]
     if key == C.MAGIC_TRADER:
@@ -540,7 +602,7 @@ def any_servant_target(S, R, seat):
 
 @jit_inline
 def servant_target(S, R, seat, q, oci):
-    return (S.est[q, oci, C.CF_KIND] == C.K_ACTION and not not_borrowable(S, q, oci)
+    return (S.est[q, oci, C.CF_KIND] == C.K_ACTION and not not_borrowable(S.est[q, oci, C.CF_KEY])
             and usable_action(S, R, seat, q, oci, False))
 
 
@@ -878,12 +940,10 @@ def perform(S, R, B, seat, owner, ci):
             w = pol.wort(S, R, B, seat)
             if w < 0 or not can_mash(S, seat, w):
                 break
-            a, b = pol.wort_grains(w)
-            for i in (a, b):
-                if S.pl[seat, C.PL_INV + i] > 0:
-                    S.pl[seat, C.PL_INV + i] -= 1
-                else:
-                    S.pl[seat, C.PL_INV + C.MANA] -= 1
+            a, b = wort_grains(w)
+            inv = S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS]
+            take_one(inv, a)
+            take_one(inv, b)
             S.pl[seat, C.PL_INV + w] += R.p[P_WORT_PER_MASH]
             made += 1
         if has_ability(S, owner, C.AB_MASH_STOMPER) and owner == seat and made:

@@ -287,3 +287,29 @@ def pay_recipe_needs(R, inv, recipes, k):
                 inv[i] -= 1
             else:
                 inv[C.MANA] -= 1
+
+
+@jit_inline
+def wort_grains(w):
+    """The two grains a wort is mashed from (constants.WORT_OF)."""
+    if w == C.GREEN:
+        return C.WHEAT, C.RYE
+    if w == C.ORANGE:
+        return C.WHEAT, C.BARLEY
+    return C.RYE, C.BARLEY
+
+
+@jit_inline
+def take_one(inv, i):
+    """Pay one ingredient i from inv, mana weed standing in."""
+    if inv[i] > 0:
+        inv[i] -= 1
+    else:
+        inv[C.MANA] -= 1
+
+
+@jit_inline
+def not_borrowable(key):
+    """Cards Horse Guests and the Servant Spell cannot use (by card key)."""
+    return (key == C.BREWERY or key == C.KEY_ABILITY + C.AB_HORSE_GUESTS or key == C.KEY_ABILITY + C.AB_DARK_SACRIFICE
+            or key == C.KEY_ABILITY + C.AB_OGRE_RULED or key == C.KEY_ABILITY + C.AB_SPELL_BOOK)
