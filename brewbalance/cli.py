@@ -115,11 +115,11 @@ def simulate(
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
     options = parse_faction_options(g, conf, factions, lineup, counts)
-    from brewbalance import until_decided as ud
+    seq = None
+    if until_decided:  # imported only here: its statistics pull in scipy (about 1 s at start-up)
+        from brewbalance import until_decided as ud
 
-    seq = (ud.settings(band, alpha, max_games, shard_size,
-                       ud.count_hypotheses(g.factions(conf), counts, options))
-           if until_decided else None)
+        seq = ud.settings(band, alpha, max_games, shard_size, ud.count_hypotheses(g.factions(conf), counts, options))
     if seq is not None and engine != "local":
         raise UsageError("--until-decided runs on the local engine only (drop --engine dask)")
     out = out or default_out(game, variant, seed, n_games)
