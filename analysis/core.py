@@ -75,6 +75,9 @@ class RunAnalysis:
     card_by_round: pl.DataFrame = field(default_factory=pl.DataFrame)
     card_unused: pl.DataFrame = field(default_factory=pl.DataFrame)    # empty: use not logged
     rounds: RoundsAnalysis = field(default_factory=RoundsAnalysis)  # lead changes, comebacks
+    # Every verdict as a machine-readable record (analysis/records.py): what --format json
+    # writes and what the text verdict lines are rendered from.
+    records: list = field(default_factory=list)
 
     @property
     def has_factions(self) -> bool:
