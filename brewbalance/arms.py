@@ -11,7 +11,8 @@ Arm spec (the part after `NAME:` in `--arm NAME:SPEC`): changes separated by `;`
 `KIND=VALUE`:
 
     set=KEY=VALUE        one data override, as `simulate --set` (repeatable)
-    lineup=F1,F2,..      factions seat by seat (games with factions)
+    lineup=F1,F2,..      play only these factions, rotated across seats (games with factions)
+    seats=fixed          with lineup: seat s always gets the s-th listed faction
     factions=F1,F2,..    limit the faction pool (games with factions)
     policies=P1,P2,..    bots rotated across seats, as `simulate --policies`
 
@@ -29,7 +30,8 @@ from sim.core import config as cfg
 from sim.core import runner
 from sim.core.errors import UsageError, choices
 
-ARM_KINDS = ("set", "lineup", "factions", "policies")
+ARM_KINDS = ("set", "lineup", "seats", "factions", "policies")
+SEAT_MODES = ("rotate", "fixed")
 ARMS_FOLDER = "arms"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,63}$")  # never "." or ".."
 
@@ -56,10 +58,13 @@ class Arm:
     sets: list[str] = field(default_factory=list)
     options: dict = field(default_factory=dict)   # {"lineup": [...]} or {"factions": [...]}
     policies: list[str] | None = None
+    seats: str = "rotate"                         # "fixed": the lineup keeps its seats
 
     def describe(self) -> str:
         parts = [f"set {s}" for s in self.sets]
         parts += [f"{k} {','.join(v)}" for k, v in self.options.items()]
+        if self.seats == "fixed":
+            parts.append("seats fixed")
         if self.policies:
             parts.append(f"policies {','.join(self.policies)}")
         return "; ".join(parts) or "baseline (no change)"
@@ -91,10 +96,16 @@ def parse_arm(text: str) -> Arm:
             arm.sets.append(value)
         elif kind == "policies":
             arm.policies = [p.strip() for p in value.split(",") if p.strip()]
+        elif kind == "seats":
+            if value not in SEAT_MODES:
+                raise UsageError(f"--arm {name}: seats={value}; choose from {choices(SEAT_MODES)}")
+            arm.seats = value
         else:
             if arm.options:
                 raise UsageError(f"--arm {name}: give lineup or factions once, not both")
             arm.options = {kind: [f.strip() for f in value.split(",") if f.strip()]}
+    if arm.seats == "fixed" and "lineup" not in arm.options:
+        raise UsageError(f"--arm {name}: seats=fixed applies to a lineup=F1,F2,.. arm")
     return arm
 
 
@@ -137,7 +148,8 @@ def prepare_arm(base: Baseline, arm: Arm, out: Path, command: str) -> PreparedAr
     if arm.options:
         (key, items), = arm.options.items()
         options = parse_faction_options(g, conf, ",".join(items) if key == "factions" else None,
-                                        ",".join(items) if key == "lineup" else None, counts)
+                                        ",".join(items) if key == "lineup" else None, counts,
+                                        fixed_seats=arm.seats == "fixed")
         if hasattr(g, "check_counts"):  # games that check their options while simulating
             g.check_counts(counts, options)
     plan = runner.new_plan(g, data, conf, n_games=base.n_games, shard_size=base.shard_size,

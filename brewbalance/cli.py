@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
@@ -92,7 +93,8 @@ def simulate(
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     check: Annotated[bool, typer.Option(help="Assert the game's invariants after every phase.")] = False,
     factions: Annotated[str | None, typer.Option(help="Limit the faction pool, e.g. dwarf,elf,orc,human (games with factions).")] = None,
-    lineup: Annotated[str | None, typer.Option(help="Fix the factions seat by seat, e.g. dwarf,elf (games with factions).")] = None,
+    lineup: Annotated[str | None, typer.Option(help="Play only these factions, e.g. dwarf,elf (games with factions); rotated across seats game by game.")] = None,
+    fixed_seats: Annotated[bool, typer.Option(help="With --lineup: seat s always gets the s-th listed faction (faction and seat effects can then not be separated).")] = False,
     until_decided: Annotated[bool, typer.Option(help="Add shards until every faction/seat is decided inside or outside --band (sequential test; --games unused).")] = False,
     band: Annotated[float, typer.Option(help="With --until-decided: fairness band around 1/n, e.g. 0.03 = +/-3 pp.")] = 0.03,
     max_games: Annotated[int, typer.Option(help="With --until-decided: stop undecided at this many games.")] = 1_000_000,
@@ -114,7 +116,7 @@ def simulate(
     conf = g.build(data)
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
-    options = parse_faction_options(g, conf, factions, lineup, counts)
+    options = parse_faction_options(g, conf, factions, lineup, counts, fixed_seats)
     seq = None
     if until_decided:  # imported only here: its statistics pull in scipy (about 1 s at start-up)
         from brewbalance import until_decided as ud
@@ -131,9 +133,12 @@ def simulate(
     _execute(g, conf, plan, out, jobs, quiet, check, engine, scheduler)
 
 
-def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts) -> dict:
-    """--factions / --lineup as the game's `options`, checked against its factions (the game may
-    check more through `check_options`); {} when neither is given."""
+def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts,
+                          fixed_seats: bool = False) -> dict:
+    """--factions / --lineup / --fixed-seats as the game's `options`, checked against its factions
+    (the game may check more through `check_options`); {} when none is given."""
+    if fixed_seats and lineup is None:
+        raise UsageError("--fixed-seats applies to a --lineup (drawn factions always rotate)")
     if factions is None and lineup is None:
         return {}
     known = g.factions(conf)
@@ -154,6 +159,8 @@ def parse_faction_options(g, conf, factions: str | None, lineup: str | None, cou
     if key == "lineup" and len(items) < max(counts):
         raise UsageError(f"--lineup names {len(items)} factions, fewer than {max(counts)} players")
     options = {key: items}
+    if fixed_seats:
+        options["seats"] = "fixed"
     if hasattr(g, "check_options"):
         g.check_options(conf, counts, options)
     return options
@@ -216,26 +223,25 @@ def _until_decided(g, conf, plan: dict, out: Path, jobs, quiet, check=False) -> 
 @app.command()
 def report(
     run: Annotated[Path, typer.Argument(help="Run folder.")],
-    format: Annotated[str, typer.Option("--format", help="html, pdf or both.")] = "both",
+    format: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "both",
     out: Annotated[Path | None, typer.Option(help="Output file (extension replaced per format).")] = None,
     band: Annotated[float, typer.Option(help="Fairness band around the fair share, e.g. 0.03 = ±3 pp.")] = 0.03,
 ) -> None:
-    """Write the balance report of a run as HTML and/or PDF."""
+    """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
     import reports
+    from reports import jsonout
 
-    if format not in ("html", "pdf", "both"):
-        raise UsageError(f"--format '{format}': choose from html, pdf, both")
+    suffixes = output_formats(format)
     rf.read_manifest(run)
     result = analysis.analyze(run, band=band)
     base = out or (Path(run) / "report.html")
-    html = base.with_suffix(".html") if format in ("html", "both") else None
-    pdf = base.with_suffix(".pdf") if format in ("pdf", "both") else None
-    _check_writable((html or pdf).parent)
-    reports.write_report(result, html_path=html, pdf_path=pdf)
-    for path in (html, pdf):
-        if path is not None:
-            typer.echo(str(path))
+    _check_writable(base.parent)
+    written = write_outputs(base, suffixes, lambda html, pdf: reports.write_report(result, html_path=html, pdf_path=pdf),
+                            lambda: jsonout.run_document(result))
+    typer.echo("\n".join(str(p) for p in written))
+
+
 
 
 @app.command()
@@ -244,19 +250,22 @@ def compare(
     run_b: Annotated[Path, typer.Argument(help="Second run folder (e.g. epic).")],
     out: Annotated[Path | None, typer.Option(help="Output file (.html; a .pdf is written beside it).")] = None,
     band: Annotated[float, typer.Option(help="Fairness band.")] = 0.03,
+    format: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "both",
 ) -> None:
     """Compare two runs metric by metric, with the difference and its 95% interval."""
     import analysis
     import reports
+    from reports import jsonout
 
+    suffixes = output_formats(format)
     rf.read_manifest(run_a)
     rf.read_manifest(run_b)
     result = analysis.compare(run_a, run_b, band=band)
     base = out or Path(run_b) / f"compare_{Path(run_a).name}_vs_{Path(run_b).name}.html"
     _check_writable(base.parent)
-    reports.write_compare(result, html_path=base.with_suffix(".html"), pdf_path=base.with_suffix(".pdf"))
-    typer.echo(str(base.with_suffix(".html")))
-    typer.echo(str(base.with_suffix(".pdf")))
+    written = write_outputs(base, suffixes, lambda html, pdf: reports.write_compare(result, html_path=html, pdf_path=pdf),
+                            lambda: jsonout.compare_document(result))
+    typer.echo("\n".join(str(p) for p in written))
 
 
 @app.command()

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from brewbalance import arms as A
+from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import runner
 from sim.core.errors import UsageError
 
@@ -32,6 +33,7 @@ OutOpt = Annotated[Path | None, typer.Option(help="Folder for the arms and the r
 ForceOpt = Annotated[bool, typer.Option(help="Replace the arms of an earlier run in --out.")]
 QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
 BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.03 = +/-3 pp.")]
+FormatOpt = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
 
 
 def say(msg: str) -> None:
@@ -58,11 +60,11 @@ def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force) 
     return folders
 
 
-def write_pages(writer, out: Path, *args) -> None:
-    html, pdf = out / "report.html", out / "report.pdf"
-    writer(*args, html_path=html, pdf_path=pdf)
-    typer.echo(str(html))
-    typer.echo(str(pdf))
+def write_pages(writer, document, out: Path, suffixes, *args) -> None:
+    """OUT/report.{html,pdf,json} as --format asks: pages by `writer`, JSON from `document()`."""
+    written = write_outputs(out / "report.html", suffixes,
+                            lambda html, pdf: writer(*args, html_path=html, pdf_path=pdf), document)
+    typer.echo("\n".join(str(p) for p in written))
 
 
 def _row(cells: list[str], widths: list[int]) -> str:
@@ -83,13 +85,15 @@ def experiment(
     set_: SetOpt = None,
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
-    quiet: QuietOpt = False, band: BandOpt = 0.03,
+    quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
 ) -> None:
     """Paired experiment: arms on the same seeds, each compared game by game with the first."""
     from analysis.experiment import arm_lines, run_experiment
     from analysis.text import pp
     from reports.experiments import write_experiment
+    from reports.jsonout import experiment_document
 
+    suffixes = output_formats(format)
     arms = A.parse_arms(arm)
     base = baseline(game, n_games, players, variant, set_, seed, policies)
     out = out or Path("runs") / f"experiment_{game}_seed{seed}"
@@ -105,7 +109,7 @@ def experiment(
     typer.echo(table_text(["arm", "metric", "group", "arm - ref", "95% CI", "var. reduction"], rows))
     typer.echo("\n".join(f"{r.name}: {line.strip()}" for r in e.arms for line in arm_lines(r)
                          if "variance reduction" in line))
-    write_pages(write_experiment, out, e)
+    write_pages(write_experiment, lambda: experiment_document(e), out, suffixes, e)
 
 
 # ---------------------------------------------------------------- sweep
@@ -149,13 +153,15 @@ def sweep(
     set_: SetOpt = None,
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
-    quiet: QuietOpt = False,
+    quiet: QuietOpt = False, format: FormatOpt = "both",
 ) -> None:
     """Parameter sweep: one paired arm per value of KEY; charts against the parameter."""
     from analysis.sweep import run_sweep
     from analysis.text import pp
     from reports.experiments import write_sweep
+    from reports.jsonout import sweep_document
 
+    suffixes = output_formats(format)
     key, values = parse_range(set_range)
     arms = [A.Arm(A.check_name(f"{key}={v}"), sets=[f"{key}={v}"]) for v in values]
     base = baseline(game, n_games, players, variant, set_, seed, policies)
@@ -165,7 +171,7 @@ def sweep(
     rows = [[str(r["value"]), f"{r['n_players']}p", pp(r["spread"]), f"{pp(r['spread_lo'])} .. {pp(r['spread_hi'])}",
              pp(r["fpa"]), f"{pp(r['fpa_lo'])} .. {pp(r['fpa_hi'])}"] for r in s.shape_table().to_dicts()]
     typer.echo(table_text([key, "players", f"{s.kind} spread", "95% CI", "first-player adv.", "95% CI"], rows))
-    write_pages(write_sweep, out, s)
+    write_pages(write_sweep, lambda: sweep_document(s), out, suffixes, s)
 
 
 # ---------------------------------------------------------------- robustness
@@ -213,13 +219,15 @@ def robustness(
     runs: Annotated[str | None, typer.Option(help="Instead of simulating: finished runs DIR,DIR,.. that differ only in their bots.")] = None,
     n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
     set_: SetOpt = None, seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None,
-    force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03,
+    force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
 ) -> None:
     """Robustness to bots: rank factions (or seats) under each bot setting; Kendall's tau;
     warn about conclusions that flip with the bot."""
     from analysis.robustness import run_robustness
     from reports.experiments import write_robustness
+    from reports.jsonout import robustness_document
 
+    suffixes = output_formats(format)
     if (runs is None) == (policies is None):
         raise UsageError("give GAME --policies SETTING,SETTING (simulate the arms) or --runs DIR,DIR "
                          "(use finished runs), not both and not neither")
@@ -239,7 +247,7 @@ def robustness(
         named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
     r = run_robustness(named, band)
     typer.echo("\n".join(r.verdicts))
-    write_pages(write_robustness, out, r, named)
+    write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
 
 
 def register(app: typer.Typer) -> None:

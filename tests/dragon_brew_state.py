@@ -64,8 +64,10 @@ def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> 
     ids = cfg.race_ids
     lineup = np.array([ids.index(r) for r in races], np.int64)
     pool = np.arange(len(ids), dtype=np.int64)
-    # start_game rotates the policy list by the game id; roll it back so seat s gets pols[s]
-    kernel.start_game(S, R, np.uint64(seed), game_id, len(races), np.roll(seat_pols, game_id), pool, lineup)
+    # With one player count the seat schedule's position is the game id: roll the bot list back
+    # so seat s gets pols[s], and keep the lineup fixed (rotate=False) so seat s gets races[s].
+    counts = np.array([len(races)], np.int64)
+    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, game_id), pool, lineup, False)
     return Game(cfg, R, B, S)
 
 

@@ -286,7 +286,7 @@ def test_judges_score_as_printed():
 def test_setup_deals_as_written():
     cfg, R, S, pols = blank(4)
     K.seed_streams(S, np.uint64(5), 0)
-    K.assign_factions(S, R, 4, np.arange(7), 7, np.array([-1]))
+    K.assign_factions(S, R, np.uint64(5), 0, 4, np.arange(7), np.array([-1]), 1, True)
     ru.setup_board(S, R, 4)
     ru.setup_players(S, R, 4)
     assert len(set(S.board[C.B_FACTION, :4])) == 4

@@ -11,6 +11,7 @@ from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOL
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
+from sim.core.schedule import position, seat_bots
 
 from . import constants as C
 from . import invariants as inv
@@ -383,13 +384,6 @@ def play_game(S, R, n, pols, seed, game_id, check):
 
 
 @jit_inline
-def assign_policies(game_id, n, seat_policies, n_policies, out):
-    """Rotate the policy list across seats game by game (every bot sits in every seat)."""
-    for s in range(n):
-        out[s] = seat_policies[(s + game_id) % n_policies]
-
-
-@jit_inline
 def rank_players(S, n, out_rank, out_win):
     """Rank 1 = most VP; the rulebook gives no tie-breaker, so tied players share the win."""
     best = -(1 << 40)
@@ -434,7 +428,7 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]
-        assign_policies(game_id, n, seat_policies, seat_policies.shape[0], pols)
+        seat_bots(position(game_id, player_counts), n, seat_policies, pols)
         play_game(S, R, n, pols, seed, game_id, check)
         if S.g[C.G_OVERFLOW]:
             return i, prow, ev_rows, STATUS_OVERFLOW

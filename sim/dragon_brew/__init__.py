@@ -15,6 +15,7 @@ from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.frames import enum_column
 from sim.core.game import CHUNK, GameBase, Shard
+from sim.core.schedule import lineup_rotates
 
 from . import constants as C
 from .data import DragonConfig, build_config
@@ -57,12 +58,13 @@ class DragonBrew(GameBase):
                 raise UsageError("--lineup needs a single player count (--players N)")
         return options
 
-    def race_arrays(self, config: DragonConfig, options: dict) -> tuple[np.ndarray, np.ndarray]:
-        """(pool, lineup) race codes for the kernel; an empty lineup draws races from the pool."""
+    def race_arrays(self, config: DragonConfig, options: dict) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(pool, lineup, rotate) for the kernel: race codes (an empty lineup draws races from the
+        pool) and whether the lineup rotates across seats (sim/core/schedule.py)."""
         ids = config.race_ids
         pool = [ids.index(f) for f in options["factions"]] if options.get("factions") else list(range(len(ids)))
         lineup = [ids.index(f) for f in options["lineup"]] if options.get("lineup") else []
-        return np.array(pool, np.int64), np.array(lineup, np.int64)
+        return np.array(pool, np.int64), np.array(lineup, np.int64), lineup_rotates(options)
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False, options=None) -> Shard:
@@ -70,7 +72,7 @@ class DragonBrew(GameBase):
             if k not in self.player_counts:
                 raise UsageError(f"dragon_brew plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
         options = self.check_options(config, player_counts, options)
-        pool, lineup = self.race_arrays(config, options)
+        pool, lineup, rotate = self.race_arrays(config, options)
         rules = make_rules(config)
         bots = make_bot_state(config, rules)
         pols = self.policy_indices(config, policies)
@@ -83,7 +85,7 @@ class DragonBrew(GameBase):
 
         def run(done, todo, prow):  # one kernel call; play_chunks does the rest
             return run_chunk(state, rules, bots, np.uint64(seed), first_game + done, todo, counts, pols, pool, lineup,
-                             games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check)
+                             rotate, games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check)
 
         ev, rounds, prow = self.play_chunks(state, C, VIOLATIONS, seed, first_game, n_games, progress, run)
         frames = self.frames(config, games, players[:prow], wins[:prow], ev)

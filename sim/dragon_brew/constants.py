@@ -1,7 +1,6 @@
 """Dragon Brew enums and layout (see rules.py for the rules in prose)."""
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-STREAM_FACTIONS = 101  # race draw and seat order: own stream, so decks and bots are undisturbed
 
 # Ingredients: grains (cubes), worts (disks), magic (hexagons) and the wild mana weed.
 INGS = ("wheat", "rye", "barley", "green_wort", "orange_wort", "purple_wort",

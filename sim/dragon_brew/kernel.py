@@ -7,8 +7,9 @@ games completed) when the event or rounds buffer could overflow, so nothing is e
 
 from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
 from sim.core.jit import jit, jit_inline
-from sim.core.rng import STREAM_DECKS, STREAM_POLICY, shuffle, stream_seed
+from sim.core.rng import STREAM_DECKS, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
+from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
 
 from . import constants as C
 from . import invariants as inv
@@ -20,29 +21,23 @@ N_PLAYER_COLS = 6 + len(C.PLAYER_STATS)  # game_id, seat, race, policy, VP, rank
 
 
 @jit
-def assign_races(S, seed, game_id, n, pool, lineup, out):
-    """Races for the seats of one game: `lineup` (if not empty) fixes them seat by seat; else n
-    distinct races of `pool`, drawn uniformly and seated in random order from their own stream
-    (STREAM_FACTIONS), so decks and bots are undisturbed by the race pool."""
+def assign_seats(S, seed, k, n, seat_policies, pool, lineup, rotate, races, pols):
+    """Bots and races of the seats at position k of the seat schedule (sim/core/schedule.py):
+    races from `lineup` if it is not empty (rotated unless `rotate` is false), else n distinct
+    races of `pool` from the schedule's own stream, so decks and bots are undisturbed."""
+    seat_bots(k, n, seat_policies, pols)
     if lineup.shape[0] > 0:
-        for s in range(n):
-            out[s] = lineup[s % lineup.shape[0]]
-        return
-    tmp = S.tmp[6]
-    for k in range(pool.shape[0]):
-        tmp[k] = pool[k]
-    S.rng[0] = stream_seed(seed, game_id, C.STREAM_FACTIONS, 0)
-    shuffle(tmp, pool.shape[0], S.rng, 0)
-    for s in range(n):
-        out[s] = tmp[s]
+        listed_factions(k, n, lineup, seat_policies.shape[0], rotate, races)
+    else:
+        drawn_factions(seed, k, n, pool, S.tmp[6], S.rng, 0, races)
 
 
 @jit_inline
-def start_game(S, R, seed, game_id, n, seat_policies, pool, lineup):
+def start_game(S, R, seed, game_id, counts, seat_policies, pool, lineup, rotate):
+    """Seat game `game_id` (its player count cycles through `counts`) and deal its setup."""
     races, pols = S.tmp[16], S.tmp[17]
-    assign_races(S, seed, game_id, n, pool, lineup, races)
-    for s in range(n):  # every bot sits in every seat: the policy list rotates game by game
-        pols[s] = seat_policies[(s + game_id) % seat_policies.shape[0]]
+    n = counts[game_id % counts.shape[0]]
+    assign_seats(S, seed, position(game_id, counts), n, seat_policies, pool, lineup, rotate, races, pols)
     S.rng[0] = stream_seed(seed, game_id, STREAM_DECKS, 0)
     for s in range(C.MAX_PLAYERS):
         S.rng[1 + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
@@ -92,8 +87,8 @@ def play_game(S, R, B, check):
 
 
 @jit
-def run_chunk(S, R, B, seed, first_game, n_games, player_counts, seat_policies, pool, lineup, games, players,
-              wins_out, events_per_game_max, check):
+def run_chunk(S, R, B, seed, first_game, n_games, player_counts, seat_policies, pool, lineup, rotate, games,
+              players, wins_out, events_per_game_max, check):
     """Play games first_game .. first_game + n_games - 1 and fill the output columns.
     Returns (games done, player rows, event rows, status). Rounds rows of the games played are
     left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py)."""
@@ -108,7 +103,7 @@ def run_chunk(S, R, B, seed, first_game, n_games, player_counts, seat_policies, 
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]
-        start_game(S, R, seed, game_id, n, seat_policies, pool, lineup)
+        start_game(S, R, seed, game_id, player_counts, seat_policies, pool, lineup, rotate)
         winners = play_game(S, R, B, check)
         if S.g[C.G_OVERFLOW] or S.g[C.G_EV] - ev_rows > events_per_game_max:
             return i, prow, ev_rows, STATUS_OVERFLOW

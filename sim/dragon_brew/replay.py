@@ -81,12 +81,13 @@ def event_text(card_ids, row) -> str:
 
 def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> list[str]:
     n = player_counts[game_id % len(player_counts)]
+    counts = np.array(player_counts, np.int64)
     R = make_rules(cfg)
     B = make_bot_state(cfg, R)
     pols = game.policy_indices(cfg, policies)
-    pool, lineup = game.race_arrays(cfg, options)
+    pool, lineup, rotate = game.race_arrays(cfg, options)
     S = make_state(TRACE_ROWS, C.MAX_PLAYERS * int(cfg.params["years"]), TRACE_ROWS)
-    start_game(S, R, np.uint64(seed), game_id, n, pols, pool, lineup)
+    start_game(S, R, np.uint64(seed), game_id, counts, pols, pool, lineup, rotate)
     lines = [f"Dragon Brew game {game_id} (seed {seed}), {n} players",
              "Seats (turn order of year 1): " + ", ".join(
                  f"{s} {cfg.races[int(S.pl[s, C.PL_RACE])]['name']} [{cfg.policies[int(S.pl[s, C.PL_POLICY])]['id']}] "
@@ -95,7 +96,7 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
     games = np.zeros((1, N_GAME_COLS), np.int64)
     players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
     wins = np.zeros(C.MAX_PLAYERS)
-    run_chunk(S, R, B, np.uint64(seed), game_id, 1, np.array([n], np.int64), pols, pool, lineup, games, players,
+    run_chunk(S, R, B, np.uint64(seed), game_id, 1, counts, pols, pool, lineup, rotate, games, players,
               wins, TRACE_ROWS, False)
     card_ids = cfg.card_ids()
     fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}

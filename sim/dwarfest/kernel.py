@@ -9,6 +9,7 @@ from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOL
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
+from sim.core.schedule import position, seat_bots
 
 from . import constants as C
 from . import invariants as inv
@@ -252,14 +253,6 @@ def play_game(S, R, n, seats_pol, seed, game_id, check):
 
 
 @jit
-def assign_policies(game_id, n, seat_policies, n_policies, out):
-    """Rotate the policy list across seats game by game, so that in a mixed run every bot
-    sits in every seat equally often."""
-    for s in range(n):
-        out[s] = seat_policies[(s + game_id) % n_policies]
-
-
-@jit
 def rank_players(S, n, out_rank, out_win):
     """Rank 1 = most Nuggets; tied players share a rank and split the win."""
     best = -1
@@ -305,7 +298,7 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]
-        assign_policies(game_id, n, seat_policies, seat_policies.shape[0], seats_pol)
+        seat_bots(position(game_id, player_counts), n, seat_policies, seats_pol)
         play_game(S, R, n, seats_pol, seed, game_id, check)
         if S.g[C.G_OVERFLOW]:
             return i, prow, ev_rows, STATUS_OVERFLOW

@@ -13,6 +13,7 @@ from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.frames import enum_column
 from sim.core.game import CHUNK, GameBase, Shard
+from sim.core.schedule import lineup_rotates
 
 from . import constants as C
 from .data import HomebrewersConfig, build_config
@@ -25,7 +26,8 @@ EVENTS_PER_GAME = 1200  # bound on event rows one game writes (8 months x 5 play
 
 
 def faction_arrays(config: HomebrewersConfig, options: dict | None):
-    """(pool, lineup) for the kernel from options {'factions': [...], 'lineup': [...]}."""
+    """(pool, lineup, rotate) for the kernel from options {'factions': [...], 'lineup': [...],
+    'seats': 'fixed'}; lineup [-1] draws from the pool."""
     options = options or {}
     pool = list(range(C.N_CHARACTERS))
     lineup = [-1]
@@ -41,7 +43,7 @@ def faction_arrays(config: HomebrewersConfig, options: dict | None):
             if f not in C.CHARACTERS:
                 raise UsageError(f"unknown character '{f}'; choose from {choices(C.CHARACTERS)}")
         lineup = [C.CHARACTERS.index(f) for f in names]
-    return np.array(pool, np.int64), np.array(lineup, np.int64)
+    return np.array(pool, np.int64), np.array(lineup, np.int64), lineup_rotates(options)
 
 
 class Homebrewers(GameBase):
@@ -60,14 +62,14 @@ class Homebrewers(GameBase):
         for k in player_counts:
             if k not in self.player_counts:
                 raise UsageError(f"homebrewers plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
-        pool, lineup = faction_arrays(None, options)
+        pool, lineup, _ = faction_arrays(None, options)
         if lineup[0] < 0 and len(pool) < max(player_counts):
             raise UsageError(f"--factions lists {len(pool)} characters, fewer than {max(player_counts)} players")
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False, options=None) -> Shard:
         self.check_counts(player_counts, options)
-        pool, lineup = faction_arrays(config, options)
+        pool, lineup, rotate = faction_arrays(config, options)
         rules = make_rules(config)
         pols = self.policy_indices(config, policies)
         counts = np.array(player_counts, np.int64)
@@ -79,7 +81,8 @@ class Homebrewers(GameBase):
 
         def run(done, todo, prow):  # one kernel call; play_chunks does the rest
             return run_chunk(state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
-                             games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check, pool, lineup)
+                             games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check, pool, lineup,
+                             rotate)
 
         ev, rounds, prow = self.play_chunks(state, C, VIOLATIONS, seed, first_game, n_games, progress, run)
         frames = self.frames(config, games, players[:prow], wins[:prow], ev)
@@ -127,8 +130,9 @@ class Homebrewers(GameBase):
         from .replay import replay_game
 
         self.check_counts(player_counts, options)
-        pool, lineup = faction_arrays(config, options)
-        return replay_game(config, self.policy_indices(config, policies), seed, game_id, player_counts, pool, lineup)
+        pool, lineup, rotate = faction_arrays(config, options)
+        return replay_game(config, self.policy_indices(config, policies), seed, game_id, player_counts, pool, lineup,
+                           rotate)
 
     def manifest_extras(self, config: HomebrewersConfig) -> dict:
         kinds = {i: C.FLAVOR_KINDS[config.cards[k, 0]] for k, i in enumerate(config.card_ids)}

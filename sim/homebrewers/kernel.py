@@ -11,6 +11,7 @@ from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOL
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
 from sim.core.rounds import record_round
+from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
 
 from . import constants as C
 from . import invariants as inv
@@ -18,16 +19,12 @@ from . import policies as pol
 from . import rules as ru
 from .state import RNG_DICE0, RNG_FACTION, RNG_POL0
 
-STREAM_FACTIONS = 101
-
 
 @jit_inline
 def seed_streams(S, seed, game_id):
-    for s in range(13):
+    for s in range(RNG_FACTION):  # the last slot, RNG_FACTION, is the seat schedule's scratch
         stream, sub = STREAM_DECKS, 0
-        if s == RNG_FACTION:
-            stream, sub = STREAM_FACTIONS, 0
-        elif s >= RNG_POL0:
+        if s >= RNG_POL0:
             stream, sub = STREAM_POLICY, s - RNG_POL0
         elif s >= RNG_DICE0:
             stream, sub = STREAM_DICE, s - RNG_DICE0
@@ -40,26 +37,18 @@ def decided(S):
 
 
 @jit_inline
-def assign_factions(S, R, n, pool, n_pool, lineup):
-    """Faction of each seat from the faction stream only: distinct characters drawn uniformly from
-    the pool in random seat order, or the fixed lineup; everyone `standard` in the standard variant."""
+def assign_factions(S, R, seed, k, n, pool, lineup, n_policies, rotate):
+    """Character of each seat by the seat schedule (sim/core/schedule.py) at position k: distinct
+    characters of the pool, or the lineup (rotated across seats unless `rotate` is false);
+    everyone `standard` in the standard variant."""
     if ru.param(R, C.P_USE_CHARACTERS) == 0 or ru.param(R, C.P_STANDARD_TILE) == 1:
         for s in range(C.MAX_PLAYERS):
             S.board[C.B_FACTION, s] = C.STANDARD
         return
     if lineup[0] >= 0:
-        for s in range(n):
-            S.board[C.B_FACTION, s] = lineup[s % lineup.shape[0]]
-        return
-    t = S.tmp
-    for i in range(n_pool):
-        t[i] = pool[i]
-    for s in range(n):  # partial Fisher-Yates
-        j = s + randint(S.rng, RNG_FACTION, n_pool - s)
-        x = t[s]
-        t[s] = t[j]
-        t[j] = x
-        S.board[C.B_FACTION, s] = t[s]
+        listed_factions(k, n, lineup, n_policies, rotate, S.board[C.B_FACTION])
+    else:
+        drawn_factions(seed, k, n, pool, S.tmp, S.rng, RNG_FACTION, S.board[C.B_FACTION])
 
 
 # --- effects -------------------------------------------------------------------------------------
@@ -581,7 +570,7 @@ def record_month(S, n, game_id, month):
 
 
 @jit
-def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
+def play_game(S, R, n, pols, seed, game_id, check, pool, lineup, k, n_policies, rotate):
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     for i in range(C.N_G):
         S.g[i] = 0
@@ -589,7 +578,7 @@ def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
     S.g[C.G_N] = n
     S.g[C.G_GAME] = game_id
     seed_streams(S, seed, game_id)
-    assign_factions(S, R, n, pool, n_pool, lineup)
+    assign_factions(S, R, seed, k, n, pool, lineup, n_policies, rotate)
     ru.setup_board(S, R, n)
     ru.setup_players(S, R, n)
     for s in range(C.N_ROWS):
@@ -635,13 +624,6 @@ def play_game(S, R, n, pols, seed, game_id, check, pool, n_pool, lineup):
 
 
 @jit_inline
-def assign_policies(game_id, n, seat_policies, n_policies, out):
-    """Rotate the policy list across seats game by game (every bot sits in every seat)."""
-    for s in range(n):
-        out[s] = seat_policies[(s + game_id) % n_policies]
-
-
-@jit_inline
 def rank_players(S, n, out_rank, out_win):
     """Rank by reputation, then Octoberfest golds, silvers, bronzes; exact ties share the win."""
     for s in range(n):
@@ -674,7 +656,7 @@ N_PLAYER_COLS = 8 + 16 + 4  # game_id, seat, policy, score, rank, faction, money
 
 @jit
 def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
-              events_per_game_max, check, pool, lineup):
+              events_per_game_max, check, pool, lineup, rotate):
     """Play games first_game .. first_game + n_games - 1 and fill the output columns.
     Returns (games done, player rows, event rows, status). Rounds rows of the games played
     are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py)."""
@@ -690,8 +672,9 @@ def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, gam
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = player_counts[game_id % player_counts.shape[0]]
-        assign_policies(game_id, n, seat_policies, seat_policies.shape[0], pols)
-        play_game(S, R, n, pols, seed, game_id, check, pool, pool.shape[0], lineup)
+        k = position(game_id, player_counts)
+        seat_bots(k, n, seat_policies, pols)
+        play_game(S, R, n, pols, seed, game_id, check, pool, lineup, k, seat_policies.shape[0], rotate)
         if S.g[C.G_OVERFLOW]:
             return i, prow, ev_rows, STATUS_OVERFLOW
         if S.g[C.G_VIOLATION]:

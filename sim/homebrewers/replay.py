@@ -13,14 +13,14 @@ from .state import make_rules, make_state
 TRACE_ROWS = 20000
 
 
-def replay_game(config, pols, seed, game_id, player_counts, pool, lineup) -> list[str]:
+def replay_game(config, pols, seed, game_id, player_counts, pool, lineup, rotate) -> list[str]:
     rules = make_rules(config)
     state = make_state(4000, TRACE_ROWS)
     games = np.zeros((1, N_GAME_COLS), np.int64)
     players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
     wins = np.zeros(C.MAX_PLAYERS, np.float64)
     k, rows, _, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
-                              pols, games, players, wins, 1000, False, pool, lineup)
+                              pols, games, players, wins, 1000, False, pool, lineup, rotate)
     if k != 1 or state.g[C.G_OVERFLOW]:
         raise BrewError(f"replay of game {game_id} overflowed its buffers")
     seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]

@@ -1,0 +1,105 @@
+"""`--format json`: every verdict record and every table of an analysis result, in one file.
+
+The verdicts are the analysis's own `Verdict` records (analysis/records.py), so the JSON says
+exactly what the HTML and PDF say; the tables are every polars table of the result, row by
+row, under their field names (nested results are prefixed: `rounds.comeback`,
+`extras.brawls`, `arms.tony.metrics`). The schema is documented in the README
+("Machine-readable results").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import polars as pl
+
+from analysis.records import Document, Verdict
+
+SOURCE_KEYS = ("game", "variant", "overrides", "policies", "player_counts", "seed", "n_games",
+               "options", "command", "created", "versions", "data_hashes", "until_decided")
+
+
+def source_of(manifest: dict, run_dir: str | None = None) -> dict:
+    """What was run: the manifest's identifying keys (no shard list or card catalogue)."""
+    source = {k: manifest[k] for k in SOURCE_KEYS if k in manifest}
+    source["estimated_values"] = len(manifest.get("estimates") or [])
+    if run_dir is not None:
+        source["run_dir"] = str(run_dir)
+    return source
+
+
+def tables_of(result, prefix: str = "") -> dict[str, list[dict]]:
+    """Every non-empty polars table reachable from a result dataclass (fields, dicts of tables,
+    nested dataclasses), as lists of row dicts keyed by their dotted field path."""
+    found: dict[str, list[dict]] = {}
+    for f in dataclasses.fields(result):
+        _collect(getattr(result, f.name), prefix + f.name, found)
+    return found
+
+
+def _collect(value, name: str, found: dict) -> None:
+    if isinstance(value, pl.DataFrame):
+        if not value.is_empty():
+            found[name] = value.to_dicts()
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _collect(item, f"{name}.{key}", found)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found.update(tables_of(value, name + "."))
+
+
+def families_of(verdicts: list[Verdict]) -> dict[str, str]:
+    """Each multiplicity family named by the records, with how many verdicts it holds."""
+    sizes: dict[str, int] = {}
+    for v in verdicts:
+        if v.family:
+            sizes[v.family] = sizes.get(v.family, 0) + 1
+    return {name: f"{size} verdicts adjusted together (Holm); other families are separate"
+            for name, size in sizes.items()}
+
+
+def _document(command: str, source: dict, verdicts: list[Verdict], tables: dict,
+              notes: list[str]) -> Document:
+    return Document(command=command, source=source, verdicts=list(verdicts), tables=tables,
+                    families=families_of(verdicts), notes=list(notes))
+
+
+def run_document(a) -> Document:
+    """`report RUN --format json`: a RunAnalysis."""
+    tables = tables_of(a)
+    tables.pop("manifest", None)
+    return _document("report", source_of(a.manifest, a.run_dir), a.records, tables,
+                     [f"band: fair share 1/n +/- {a.band:g}"] + list(a.verdicts))
+
+
+def compare_document(c) -> Document:
+    """`compare A B --format json`: a Comparison."""
+    source = {"run_a": source_of(c.manifest_a, c.run_a), "run_b": source_of(c.manifest_b, c.run_b),
+              "band": c.band, "paired_games": c.n_paired}
+    return _document("compare", source, getattr(c, "records", []), {"metrics": c.metrics.to_dicts()},
+                     c.verdicts)
+
+
+def experiment_document(e) -> Document:
+    """`experiment --format json`: every arm against the reference."""
+    verdicts, tables = [], {}
+    for arm in e.arms:
+        verdicts += getattr(arm, "records", None) or getattr(arm.comparison, "records", [])
+        tables[f"arms.{arm.name}.metrics"] = arm.comparison.metrics.to_dicts()
+    source = {"reference": e.reference, "reference_change": e.reference_change,
+              "arms": {arm.name: arm.change for arm in e.arms}, "band": e.band}
+    return _document("experiment", source, verdicts, tables, e.verdicts)
+
+
+def sweep_document(s) -> Document:
+    """`sweep --format json`: one arm per parameter value."""
+    source = {"key": s.key, "unit": s.kind, "values": [arm.value for arm in s.arms],
+              "runs": [arm.run_dir for arm in s.arms]}
+    tables = {"shape": s.shape_table().to_dicts(), "units": s.units_table().to_dicts()}
+    return _document("sweep", source, getattr(s, "records", []), tables, s.verdicts)
+
+
+def robustness_document(r, arms: list[tuple[str, str]]) -> Document:
+    """`robustness --format json`: rankings per bot setting and the conclusions that flip."""
+    source = {"unit": r.kind, "band": r.band, "arms": dict(arms)}
+    return _document("robustness", source, getattr(r, "records", []), tables_of(r), r.verdicts)
