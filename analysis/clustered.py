@@ -67,7 +67,8 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
             s1 (their wins).
         cells: game_id, stratum, N (players), S (wins): every game and stratum used.
         group: the columns one estimate is made for (e.g. ["card"] or ["n_players", "card"]).
-    Returns group columns, diff, se, lo, hi (Wald), p_value, strata (with weight), games.
+    Returns group columns, diff, se, lo, hi (Wald), p_value, strata (with weight), games;
+    se, lo, hi and p_value are NaN where the games show no spread at all.
     """
     cells = cells.with_columns(pl.col("N", "S").cast(pl.Float64))
     holders = holders.with_columns(pl.col("n1", "s1").cast(pl.Float64))
@@ -95,7 +96,8 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
            .join(base, on=group, how="left").join(extra, on=group, how="left")
            .with_columns(pl.col("bb").fill_null(0.0), pl.col("hh").fill_null(0.0)))
     var = games / max(games - 1, 1) * np.maximum(est["bb"].to_numpy() + est["hh"].to_numpy(), 0.0)
-    se = np.sqrt(var)
+    # A zero spread over a handful of games is not evidence of an exact difference.
+    se = np.where(var > 0, np.sqrt(var), np.nan)
     half = z_value(confidence) * se
     diff = est["diff"].to_numpy()
     return est.select(*group, "diff", "strata").with_columns(
