@@ -20,7 +20,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.stats import wald_p, z_value
+
+CARD_METRIC = "win-rate difference, association not cause"
 
 STRATUM = "stratum"
 
@@ -127,3 +130,36 @@ def card_differences(con, kinds: list[str], max_game: int, by_faction: bool) -> 
     if holders.is_empty():
         return pl.DataFrame()
     return mh_clustered(holders, cells, group)
+
+
+def card_records(card_value_df: pl.DataFrame, card_adjusted_df: pl.DataFrame | None,
+                 games_used: int, games_total: int) -> list[Verdict]:
+    """Verdict records of the card tables: kind "card" per (card, player count) from
+    `card_value`, "card_adjusted" per card from `card_adjusted` (pooled over counts).
+    Estimate = win rate with the card minus without (game-clustered 95% interval);
+    verdict = significant / not_significant after Holm across the table (not_estimable
+    where the games show no spread); n = players who took the card. The note says it is
+    an association and, when so, the subset of games used."""
+    subset = (f"; computed on the first {games_used:,} of {games_total:,} games"
+              if 0 < games_used < games_total else "")
+    note = "association with winning, not the card's causal effect" + subset
+    out = []
+    specs = [(card_value_df, "card", "diff", "diff_lo", "diff_hi", "p_holm",
+              "card value: cards x player counts")]
+    if card_adjusted_df is not None:
+        specs.append((card_adjusted_df, "card_adjusted", "adj_diff", "adj_lo", "adj_hi",
+                      "adj_p_holm", "card value adjusted for faction: cards"))
+    for df, kind, est, lo, hi, p, family in specs:
+        for r in ([] if df is None or df.is_empty() else df.to_dicts()):
+            n_players = r.get("n_players") if kind == "card" else None
+            if r[p] is None or r[p] != r[p]:
+                out.append(not_estimable(kind, r["card"], n_players, r["players_with"],
+                                         "player-games", note + "; no spread over games",
+                                         family=family))
+                continue
+            out.append(Verdict(kind=kind, unit=r["card"], n_players=n_players, estimate=r[est],
+                               ci_low=r[lo], ci_high=r[hi], n=r["players_with"],
+                               n_unit="player-games",
+                               verdict=SIGNIFICANT if r[p] < 0.05 else NOT_SIGNIFICANT,
+                               p_adjusted=r[p], family=family, metric=CARD_METRIC, note=note))
+    return out
