@@ -281,7 +281,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         tie_rate=ties,
         end_reasons=query(con, "end_reasons"),
         card_value=card_value(con, manifest),
-        card_value_games=min(int(manifest.get("n_games") or 0), CARD_VALUE_MAX_GAMES),
+        card_value_games=int(query(con, "games_below", max_game=CARD_VALUE_MAX_GAMES)["games"][0]),
         extras=extras_for(manifest.get("game"), con),
         verdicts=lines,
         estimates=[e for e in manifest.get("estimates") or [] if isinstance(e, dict)],
