@@ -18,8 +18,8 @@ import duckdb
 import polars as pl
 
 from analysis import ratings
-from analysis.runfolder import query
 from analysis.clustered import card_differences
+from analysis.runfolder import query
 from analysis.stats import clustered_ratio_se, holm, wilson, wilson_clustered
 
 RATINGS_MAX_GAMES = 20_000   # the Plackett-Luce fit uses the first games of larger runs

@@ -144,11 +144,10 @@ def test_clustered_se_matches_a_game_bootstrap():
         held = df["held"].to_numpy().reshape(3000, 4)
         stratum = df["stratum"].to_numpy().reshape(3000, 4)
 
-        def mh(ix):
+        def mh(ix, win=win, held=held, stratum=stratum):
             w, h, s = win[ix].ravel(), held[ix].ravel(), stratum[ix].ravel()
-            cols = [[f(w, h, s == k) for k in (0, 1)] for f in (
-                lambda w, h, m: w[m & h].sum(), lambda w, h, m: (m & h).sum(),
-                lambda w, h, m: w[m & ~h].sum(), lambda w, h, m: (m & ~h).sum())]
+            cols = [[w[(s == k) & h].sum() for k in (0, 1)], [((s == k) & h).sum() for k in (0, 1)],
+                    [w[(s == k) & ~h].sum() for k in (0, 1)], [((s == k) & ~h).sum() for k in (0, 1)]]
             return mantel_haenszel_diff(*cols)
 
         boot = np.std([mh(rng.integers(0, 3000, 3000))[0] for _ in range(400)])
