@@ -4,7 +4,10 @@ Each difference is B - A. When both runs share their deals (same seed and same l
 player counts, see `analysis.paired`), the games present in both are compared game by
 game: paired t intervals, and the variance reduction pairing buys. Otherwise the runs
 are independent samples: Newcombe intervals for rates, Welch intervals for means.
-Seat and faction win-rate changes are also tested with Holm's correction as one family.
+The unit is the game wherever the rows of one game are dependent: mean score and per-player
+extras are compared as per-game means (n = games), and the paired faction win rate is a
+ratio estimator (wins over seats per arm, linearised per game). Seat and faction
+win-rate changes are also tested with Holm's correction as one family.
 """
 
 from __future__ import annotations
@@ -16,8 +19,11 @@ import numpy as np
 import polars as pl
 
 from analysis import paired as _paired
+from analysis import runfolder
 from analysis.core import ALPHA, RunAnalysis, analyze
 from analysis.paired import GAME_KEYS, Units
+from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict
+from analysis.runfolder import query
 from analysis.stats import (
     INSIDE,
     OUTSIDE,
@@ -30,8 +36,15 @@ from analysis.stats import (
 from analysis.text import count, pct, pp
 
 METRIC_COLUMNS = ("metric", "group", "value_a", "value_b", "diff", "lo", "hi", "significant",
-                  "kind", "p_value", "p_holm", "significant_holm", "variance_reduction", "paired")
+                  "kind", "p_value", "p_holm", "significant_holm", "variance_reduction", "paired",
+                  "n", "n_unit")
 HOLM_FAMILY = ("seat win rate", "faction win rate")
+HOLM_FAMILY_NAME = "compare: seat and faction win-rate changes"
+# Verdict-record kind of each compared metric (extras: "extra_difference").
+RECORD_KINDS = {"seat win rate": "seat_difference", "faction win rate": "faction_difference",
+                "first-player advantage": "first_player_difference",
+                "mean score": "score_difference", "tie rate": "tie_rate_difference",
+                "mean rounds": "length_difference", "mean decisions": "length_difference"}
 
 
 @dataclass
@@ -41,8 +54,10 @@ class Comparison:
     excludes 0), `kind` ('rate', a proportion, or 'mean'), p_value (two-sided test of
     no difference), p_holm / significant_holm (Holm across the seat and faction
     win-rate rows; NaN / null elsewhere), variance_reduction (unpaired over paired
-    variance of the difference; NaN when unpaired) and paired (bool).
-    `n_paired` is the number of games compared pairwise (0 when unpaired)."""
+    variance of the difference; NaN when unpaired), paired (bool), n and n_unit (the
+    sample behind the row: paired games, or the games / seats of A and B together).
+    `n_paired` is the number of games compared pairwise (0 when unpaired).
+    `records` holds one `analysis.records.Verdict` per row (see `comparison_records`)."""
 
     run_a: str
     run_b: str
@@ -54,6 +69,7 @@ class Comparison:
     estimates_a: list[dict] = field(default_factory=list)
     estimates_b: list[dict] = field(default_factory=list)
     n_paired: int = 0
+    records: list[Verdict] = field(default_factory=list)
 
     @property
     def paired(self) -> bool:
@@ -62,9 +78,11 @@ class Comparison:
 
 # ---------------------------------------------------------------- independent samples
 def _rate_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str], label,
-               wins: str = "wins", n: str = "games", offset: str | None = None) -> pl.DataFrame:
+               wins: str = "wins", n: str = "games", offset: str | None = None,
+               n_unit: str = "games") -> pl.DataFrame:
     """Rows comparing a proportion present in both tables (matched on keys). With
-    `offset`, values are shown relative to that column (e.g. the fair share)."""
+    `offset`, values are shown relative to that column (e.g. the fair share). `n_unit`
+    names what `n` counts (one observation each: a seat's game, a game)."""
     joined = a.join(b, on=keys, how="inner", suffix="_b").sort(keys)
     if joined.is_empty():
         return _empty()
@@ -74,12 +92,14 @@ def _rate_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str], l
     if offset:
         value_a = value_a - joined[offset].to_numpy()
     return _rows(metric, [label(r) for r in joined.to_dicts()], value_a, value_a + diff,
-                 diff, lo, hi, "rate", two_proportion_p(*counts))
+                 diff, lo, hi, "rate", two_proportion_p(*counts),
+                 n=counts[1] + counts[3], n_unit=n_unit)
 
 
 def _mean_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str], label,
                mean: str = "mean", sd: str = "sd", n: str = "n") -> pl.DataFrame:
-    """Rows comparing a mean present in both tables, with a Welch interval."""
+    """Rows comparing a mean present in both tables, with a Welch interval. Each `n` must
+    count independent units: games (per-game means), never player-games."""
     joined = a.join(b, on=keys, how="inner", suffix="_b").sort(keys)
     if joined.is_empty():
         return _empty()
@@ -87,12 +107,14 @@ def _mean_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str], l
                                                         mean, sd, n)]
     diff, lo, hi = mean_diff(*cols)
     return _rows(metric, [label(r) for r in joined.to_dicts()], cols[3], cols[0],
-                 diff, lo, hi, "mean", welch_p(*cols))
+                 diff, lo, hi, "mean", welch_p(*cols), n=cols[2] + cols[5], n_unit="games")
 
 
 def _rows(metric, groups, value_a, value_b, diff, lo, hi, kind, p_value,
-          variance_reduction=None, paired: bool = False) -> pl.DataFrame:
+          variance_reduction=None, paired: bool = False, n=None,
+          n_unit: str = "paired games") -> pl.DataFrame:
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    size = np.asarray(n, dtype=float)
     n = len(groups)
     vr = np.full(n, np.nan) if variance_reduction is None else variance_reduction
     return pl.DataFrame({
@@ -108,7 +130,9 @@ def _rows(metric, groups, value_a, value_b, diff, lo, hi, kind, p_value,
         "p_value": np.asarray(p_value, dtype=float),
         "variance_reduction": np.asarray(vr, dtype=float),
         "paired": [paired] * n,
-    }, schema_overrides={"group": pl.String})
+        "n": size,
+        "n_unit": [n_unit] * n,
+    }, schema_overrides={"group": pl.String, "n": pl.Float64})
 
 
 def _empty() -> pl.DataFrame:
@@ -116,7 +140,7 @@ def _empty() -> pl.DataFrame:
                                 "value_b": pl.Float64, "diff": pl.Float64, "lo": pl.Float64,
                                 "hi": pl.Float64, "significant": pl.Boolean, "kind": pl.String,
                                 "p_value": pl.Float64, "variance_reduction": pl.Float64,
-                                "paired": pl.Boolean})
+                                "paired": pl.Boolean, "n": pl.Float64, "n_unit": pl.String})
 
 
 def _length_stats(x: RunAnalysis, what: str) -> pl.DataFrame:
@@ -147,27 +171,45 @@ def _common_extras(a: RunAnalysis, b: RunAnalysis) -> list[tuple[str, str, str]]
     return out
 
 
+def _game_unit_tables(run_dir: str, extras: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(mean score, per-player extras) of a run with the game as the unit: per-game means
+    over seats, then their mean, sd and n = games (game_score_means.sql and
+    player_extra_game_means.sql)."""
+    con = runfolder.connect(run_dir)
+    try:
+        scores = query(con, "game_score_means")
+        extra = query(con, "player_extra_game_means") if extras else pl.DataFrame()
+    finally:
+        con.close()
+    return scores, extra
+
+
 def independent_metrics(a: RunAnalysis, b: RunAnalysis) -> pl.DataFrame:
-    """All compared metrics for independent runs, in report order."""
+    """All compared metrics for independent runs, in report order. Means of player
+    columns (score, per-player extras) are compared over per-game means: seats of one
+    game are correlated, so n = games."""
     by_count = ["n_players"]
+    extras = any(unit == "per player" for _, unit, _ in _common_extras(a, b))
+    scores_a, extra_a = _game_unit_tables(a.run_dir, extras)
+    scores_b, extra_b = _game_unit_tables(b.run_dir, extras)
     parts = [
         _rate_rows("seat win rate", a.seat_winrate, b.seat_winrate, ["n_players", "seat"],
-                   _seat_label),
+                   _seat_label, n_unit="seats"),
         _rate_rows("first-player advantage", a.first_player, b.first_player, by_count,
                    _count_label, offset="fair"),
         _rate_rows("faction win rate", a.faction_winrate, b.faction_winrate,
-                   ["n_players", "faction"], _faction_label)
+                   ["n_players", "faction"], _faction_label, n_unit="seats")
         if a.has_factions and b.has_factions else _empty(),
         _rate_rows("tie rate", a.tie_rate, b.tie_rate, by_count, _count_label, wins="ties"),
-        _mean_rows("mean score", a.scores, b.scores, by_count, _count_label, n="players"),
+        _mean_rows("mean score", scores_a, scores_b, by_count, _count_label),
         _mean_rows("mean rounds", _length_stats(a, "rounds"), _length_stats(b, "rounds"),
                    by_count, _count_label),
         _mean_rows("mean decisions", _length_stats(a, "decisions"), _length_stats(b, "decisions"),
                    by_count, _count_label),
     ]
     for column, unit, metric in _common_extras(a, b):
-        table_a = a.player_extra_means if unit == "per player" else a.game_extra_means
-        table_b = b.player_extra_means if unit == "per player" else b.game_extra_means
+        table_a = extra_a if unit == "per player" else a.game_extra_means
+        table_b = extra_b if unit == "per player" else b.game_extra_means
         parts.append(_mean_rows(metric, table_a.filter(pl.col("metric") == column),
                                 table_b.filter(pl.col("metric") == column),
                                 by_count, _count_label))
@@ -189,7 +231,22 @@ def _paired_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str],
         value_a, value_b = value_a - fair, value_b - fair
     return _rows(metric, [label(r) for r in st.to_dicts()], value_a, value_b,
                  st["diff"].to_numpy(), st["lo"].to_numpy(), st["hi"].to_numpy(), kind,
-                 st["p_value"].to_numpy(), st["variance_reduction"].to_numpy(), paired=True)
+                 st["p_value"].to_numpy(), st["variance_reduction"].to_numpy(), paired=True,
+                 n=st["n"].to_numpy())
+
+
+def _paired_faction_rows(ua: Units, ub: Units) -> pl.DataFrame:
+    """Faction win rate compared game by game as a ratio estimator: per arm, wins over
+    seats (copies) summed over the paired games, the same per-seat rate the unpaired
+    path and `analyze` show, with the linearised paired interval (`paired_ratio_diff`)."""
+    st = _paired.faction_ratio_stats(_paired.faction_rows(ua.players),
+                                     _paired.faction_rows(ub.players))
+    if st.is_empty():
+        return _empty()
+    return _rows("faction win rate", [_faction_label(r) for r in st.to_dicts()],
+                 st["value_a"], st["value_b"], st["diff"], st["lo"], st["hi"], "rate",
+                 st["p_value"], st["variance_reduction"].to_numpy(), paired=True,
+                 n=st["n"].to_numpy())
 
 
 def _per_game(ua: Units, ub: Units, metric: str, column: str, players: bool) -> pl.DataFrame:
@@ -211,9 +268,7 @@ def paired_metrics(a: RunAnalysis, b: RunAnalysis, ua: Units, ub: Units) -> pl.D
         _paired_rows("first-player advantage", _paired.seat_rows(ua.players, 0),
                      _paired.seat_rows(ub.players, 0), GAME_KEYS, ["n_players"], "win",
                      _count_label, "rate", offset_fair=True),
-        _paired_rows("faction win rate", _paired.faction_rows(ua.players),
-                     _paired.faction_rows(ub.players), [*GAME_KEYS, "faction"],
-                     ["n_players", "faction"], "win", _faction_label, "rate")
+        _paired_faction_rows(ua, ub)
         if a.has_factions and b.has_factions else _empty(),
         _per_game(ua, ub, "tie rate", "tied", players=False),
         _per_game(ua, ub, "mean score", "score", players=True),
@@ -243,6 +298,30 @@ def metrics_table(a: RunAnalysis, b: RunAnalysis, units: tuple[Units, Units] | N
     given, independent otherwise."""
     metrics = independent_metrics(a, b) if units is None else paired_metrics(a, b, *units)
     return with_holm(metrics)
+
+
+def comparison_records(metrics: pl.DataFrame, note: str | None = None) -> list[Verdict]:
+    """One Verdict per compared row: kind from RECORD_KINDS ("extra_difference" for
+    game-specific columns), unit = the seat number, the faction id or the metric name,
+    estimate = B - A with its 95% interval, n / n_unit from the row, verdict significant /
+    not_significant (the interval excludes 0), p_adjusted and family for the Holm rows."""
+    out = []
+    for r in metrics.to_dicts():
+        in_family = r["significant_holm"] is not None
+        head, _, count_label = r["group"].rpartition(", ")
+        n_players = int((count_label or head).rstrip("p"))
+        unit = (int(head.split()[1]) if r["metric"] == "seat win rate"
+                else head if r["metric"] == "faction win rate" else r["metric"])
+        out.append(Verdict(
+            kind=RECORD_KINDS.get(r["metric"], "extra_difference"), unit=unit,
+            n_players=n_players, estimate=r["diff"], ci_low=r["lo"], ci_high=r["hi"],
+            n=r["n"], n_unit=r["n_unit"],
+            verdict=SIGNIFICANT if r["significant"] else NOT_SIGNIFICANT,
+            p_adjusted=r["p_holm"] if in_family else None,
+            family=HOLM_FAMILY_NAME if in_family else None,
+            metric=f"{r['metric']}, B - A" + (" (proportion)" if r["kind"] == "rate" else ""),
+            note=note))
+    return out
 
 
 def _fmt_value(kind: str, x: float) -> str:
@@ -345,4 +424,5 @@ def compare(run_a: str | Path, run_b: str | Path, band: float = 0.03) -> Compari
         verdicts=compare_lines(a, b, metrics, n_paired),
         estimates_a=a.estimates, estimates_b=b.estimates,
         n_paired=n_paired,
+        records=comparison_records(metrics),
     )

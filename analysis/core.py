@@ -11,6 +11,7 @@ import polars as pl
 
 from analysis import factions as fx
 from analysis import runfolder, verdicts
+from analysis.clustered import card_differences
 from analysis.games import card_kinds, extras_for
 from analysis.rounds import RoundsAnalysis, analyze_rounds, with_round_shape
 from analysis.runfolder import query
@@ -19,9 +20,7 @@ from analysis.stats import (
     games_needed,
     games_to_decide,
     holm,
-    newcombe_diff,
     rate_vs_fair_p,
-    two_proportion_p,
     wilson,
     with_interval,
 )
@@ -200,24 +199,25 @@ def value_kinds(manifest: dict) -> tuple[list[str], str]:
 
 
 def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
-    """Card table with Wilson intervals for both rates, the Newcombe interval of their
-    difference (with its pooled z-test p-value, Holm-adjusted across the table), and the
+    """Card table: Wilson intervals for both rates (over players), the difference of the
+    rates with a game-clustered 95% interval (diff_se; players of one game share its win,
+    see analysis/clustered.py), its Wald p-value Holm-adjusted across the table, and the
     display name from the manifest's card list."""
 
-    df = query(con, "card_value", kinds=value_kinds(manifest)[0], max_game=CARD_VALUE_MAX_GAMES)
+    kinds = value_kinds(manifest)[0]
+    df = query(con, "card_value", kinds=kinds, max_game=CARD_VALUE_MAX_GAMES)
     if df.is_empty():
         return df.with_columns(name=pl.lit(None, dtype=pl.String))
     df = with_interval(df, "wins_with", "players_with", "with_")
     df = with_interval(df, "wins_without", "players_without", "without_")
-    diff, lo, hi = newcombe_diff(df["wins_with"].to_numpy(), df["players_with"].to_numpy(),
-                                 df["wins_without"].to_numpy(), df["players_without"].to_numpy())
-    p = two_proportion_p(df["wins_with"].to_numpy(), df["players_with"].to_numpy(),
-                         df["wins_without"].to_numpy(), df["players_without"].to_numpy())
-    adjusted = holm(p)
+    diffs = card_differences(con, kinds, CARD_VALUE_MAX_GAMES, by_faction=False).select(
+        "n_players", "card", diff_se="se", diff_lo="lo", diff_hi="hi", p_value="p_value")
+    df = df.join(diffs, on=["n_players", "card"], how="left").sort("n_players", "card")
+    adjusted = holm(df["p_value"].to_numpy())
     return df.with_columns(
-        diff=pl.Series(diff), diff_lo=pl.Series(lo), diff_hi=pl.Series(hi),
+        diff=pl.col("rate_with") - pl.col("rate_without"),
         name=pl.Series(card_names(manifest, df["card"]), dtype=pl.String),
-        p_value=pl.Series(p), p_holm=pl.Series(adjusted), significant_holm=pl.Series(adjusted < ALPHA),
+        p_holm=pl.Series(adjusted), significant_holm=pl.Series(adjusted < ALPHA),
     )
 
 
@@ -281,7 +281,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         tie_rate=ties,
         end_reasons=query(con, "end_reasons"),
         card_value=card_value(con, manifest),
-        card_value_games=min(int(manifest.get("n_games") or 0), CARD_VALUE_MAX_GAMES),
+        card_value_games=int(query(con, "games_below", max_game=CARD_VALUE_MAX_GAMES)["games"][0]),
         extras=extras_for(manifest.get("game"), con),
         verdicts=lines,
         estimates=[e for e in manifest.get("estimates") or [] if isinstance(e, dict)],

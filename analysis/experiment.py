@@ -9,7 +9,7 @@ seat and faction, first-player advantage, mean score) and summarises them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +28,12 @@ class ArmResult:
     name: str
     change: str
     comparison: Comparison
+
+    @property
+    def records(self) -> list:
+        """The comparison's Verdict records, each noting this arm against the reference."""
+        return [replace(v, note=f"arm {self.name} ({self.change}) - reference")
+                for v in self.comparison.records]
 
     @property
     def key_rows(self) -> pl.DataFrame:

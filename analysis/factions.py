@@ -18,8 +18,9 @@ import duckdb
 import polars as pl
 
 from analysis import ratings
+from analysis.clustered import card_differences
 from analysis.runfolder import query
-from analysis.stats import holm, mantel_haenszel_diff, wilson
+from analysis.stats import clustered_ratio_se, holm, wilson, wilson_clustered
 
 RATINGS_MAX_GAMES = 20_000   # the Plackett-Luce fit uses the first games of larger runs
 COPRESENCE_MAX_GAMES = 300_000  # the head-to-head matrix likewise (as card value)
@@ -30,6 +31,16 @@ ALPHA = 0.05
 def _intervals(df: pl.DataFrame, successes: str = "wins", n: str = "games") -> pl.DataFrame:
     lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
     return df.with_columns(lo=pl.Series(lo), hi=pl.Series(hi))
+
+
+def _clustered_intervals(df: pl.DataFrame, successes: str, n: str) -> pl.DataFrame:
+    """Wilson intervals at the game-clustered effective sample size (the rows pool units
+    of one game: seats, players or acquisitions), from the per-game moments the SQL
+    returns (games, sum_w2, sum_wn, sum_n2); adds se."""
+    se = clustered_ratio_se(df[successes], df[n], df["sum_w2"], df["sum_wn"], df["sum_n2"],
+                            df["games"])
+    lo, hi = wilson_clustered(df[successes], df[n], se)
+    return df.with_columns(se=pl.Series(se), lo=pl.Series(lo), hi=pl.Series(hi))
 
 
 def strength(con: duckdb.DuckDBPyConnection, with_factions: bool, none_label: str,
@@ -52,12 +63,15 @@ def faction_seat(con: duckdb.DuckDBPyConnection, none_label: str) -> pl.DataFram
 
 def copresence(con: duckdb.DuckDBPyConnection, none_label: str,
                max_game: int = COPRESENCE_MAX_GAMES) -> pl.DataFrame:
-    """Head-to-head matrix in long form with Wilson intervals and deviation = rate - fair,
-    on the games with id < max_game."""
+    """Head-to-head matrix in long form on the games with id < max_game: games (distinct
+    games with both factions), seats (the row faction's seats there), the win rate per
+    seat with a game-clustered Wilson interval (a faction seated twice in a game shares
+    that game's win), and deviation = rate - fair."""
     df = query(con, "faction_copresence", none_label=none_label, max_game=max_game)
     if df.is_empty():
         return df
-    return _intervals(df).with_columns(deviation=pl.col("rate") - pl.col("fair"))
+    return _clustered_intervals(df, "wins", "seats").with_columns(
+        deviation=pl.col("rate") - pl.col("fair"))
 
 
 def convergence(con: duckdb.DuckDBPyConnection, by_faction: bool, none_label: str,
@@ -80,35 +94,38 @@ def convergence(con: duckdb.DuckDBPyConnection, by_faction: bool, none_label: st
 
 def card_adjusted(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> pl.DataFrame:
     """Per card: the Mantel-Haenszel difference in win rate (acquired minus not) within
-    strata of player count x faction, its 95% interval, p-value and Holm flag across
-    cards. Adjusting for faction removes the part of a card's value that only reflects
-    which factions tend to take it."""
-    strata = query(con, "card_strata", kinds=kinds, max_game=max_game)
-    rows = []
-    for (card,), g in strata.group_by(["card"], maintain_order=True):
-        diff, lo, hi, p = mantel_haenszel_diff(g["wins_with"], g["players_with"],
-                                               g["wins_without"], g["players_without"])
-        rows.append({"card": card, "players_with": int(g["players_with"].sum()),
-                     "strata": int(((g["players_with"] > 0) & (g["players_without"] > 0)).sum()),
-                     "adj_diff": diff, "adj_lo": lo, "adj_hi": hi, "adj_p": p})
-    df = pl.DataFrame(rows, schema={"card": pl.String, "players_with": pl.Int64,
-                                    "strata": pl.Int64, "adj_diff": pl.Float64,
-                                    "adj_lo": pl.Float64, "adj_hi": pl.Float64,
-                                    "adj_p": pl.Float64})
+    strata of player count x faction, its 95% interval and p-value from a game-clustered
+    SE (analysis/clustered.py; players of one game share its win), and the Holm flag
+    across cards. Adjusting for faction removes the part of a card's value that only
+    reflects which factions tend to take it; it is still an association, not a cause."""
+    schema = {"card": pl.String, "players_with": pl.Int64, "strata": pl.Int64,
+              "adj_diff": pl.Float64, "adj_se": pl.Float64, "adj_lo": pl.Float64,
+              "adj_hi": pl.Float64, "adj_p": pl.Float64}
+    est = card_differences(con, kinds, max_game, by_faction=True)
+    if est.is_empty():
+        df = pl.DataFrame(schema=schema)
+    else:
+        held = (query(con, "card_holder_cells", kinds=kinds, max_game=max_game)
+                .group_by("card").agg(players_with=pl.col("n1").sum().cast(pl.Int64)))
+        df = (est.join(held, on="card", how="left").sort("card")
+              .select("card", "players_with", pl.col("strata").cast(pl.Int64), adj_diff="diff",
+                      adj_se="se", adj_lo="lo", adj_hi="hi", adj_p="p_value"))
     adjusted = holm(df["adj_p"].to_numpy())
     return df.with_columns(adj_p_holm=pl.Series(adjusted, dtype=pl.Float64),
                            adj_significant_holm=pl.Series(adjusted < ALPHA))
 
 
 def card_by_round(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> pl.DataFrame:
-    """Win rate by the round a card was first acquired, with Wilson intervals."""
+    """Win rate by the round a card was first acquired, with game-clustered Wilson
+    intervals (several players of one game may first take the card in the same round)."""
     df = query(con, "card_round", kinds=kinds, max_game=max_game)
-    return df if df.is_empty() else _intervals(df, "wins", "players")
+    return df if df.is_empty() else _clustered_intervals(df, "wins", "players")
 
 
 def card_unused(con: duckdb.DuckDBPyConnection, acquire: list[str], use: list[str],
                 max_game: int) -> pl.DataFrame:
-    """Share of acquisitions never used in the same game, with Wilson intervals."""
+    """Share of acquisitions never used in the same game, with game-clustered Wilson
+    intervals (acquisitions of one game are not independent)."""
     df = query(con, "card_unused", acquire=acquire, use=use, max_game=max_game)
-    return df if df.is_empty() else _intervals(df, "unused", "acquired")
+    return df if df.is_empty() else _clustered_intervals(df, "unused", "acquired")
 

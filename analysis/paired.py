@@ -7,7 +7,9 @@ game i of B form a pair. Comparing each metric game by game (d_i = x_B,i - x_A,i
 the luck the two runs share, so the interval of the mean difference is narrower.
 
 The unit of a pair is a game: player-level means (score, extras) are averaged over
-seats within each game first, so the seats of one game never count as independent.
+seats within each game first, so the seats of one game never count as independent. A
+faction's win rate is a ratio over games (its wins over its seats), paired game by game
+with a linearised variance, so a faction seated twice at a table is counted per seat.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import polars as pl
 
 from analysis import runfolder
 from analysis.runfolder import query
-from analysis.stats import paired_t
+from analysis.stats import paired_ratio_diff, paired_t
 
 GAME_KEYS = ["game_id", "n_players"]
 
@@ -73,9 +75,36 @@ def seat_rows(players: pl.DataFrame, seat: int | None = None) -> pl.DataFrame:
 
 
 def faction_rows(players: pl.DataFrame) -> pl.DataFrame:
-    """One row per (game, faction) with the faction's win share in that game."""
+    """One row per (game, faction): the faction's wins (win) and its seats (copies) in
+    that game, the numerator and denominator of its per-seat win rate."""
     return (players.group_by(*GAME_KEYS, "faction")
-            .agg(numeric("win").sum().alias("win")))
+            .agg(numeric("win").sum().alias("win"), pl.len().cast(pl.Float64).alias("copies")))
+
+
+def faction_ratio_stats(a: pl.DataFrame, b: pl.DataFrame, confidence: float = 0.95) -> pl.DataFrame:
+    """Paired difference of per-seat faction win rates over the games both runs have.
+
+    a, b: `faction_rows` of each run. Per (n_players, faction): value_a = sum(win) /
+    sum(copies) in A over the paired games with the faction in either arm, value_b
+    likewise, diff = value_b - value_a with the linearised paired interval and p-value
+    (`analysis.stats.paired_ratio_diff`), variance_reduction, and n = those games.
+    """
+    common = a.select(GAME_KEYS).unique().join(b.select(GAME_KEYS).unique(), on=GAME_KEYS)
+    keys = [*GAME_KEYS, "faction"]
+    both = (a.join(common, on=GAME_KEYS).join(b.join(common, on=GAME_KEYS), on=keys,
+                                              how="full", coalesce=True, suffix="_b")
+            .with_columns(pl.col("win", "copies", "win_b", "copies_b").fill_null(0.0)))
+    rows = []
+    for (n_players, faction), g in both.group_by("n_players", "faction"):
+        r_a, r_b, d, lo, hi, p, vr = paired_ratio_diff(g["win"], g["copies"], g["win_b"],
+                                                       g["copies_b"], confidence)
+        rows.append({"n_players": n_players, "faction": faction, "n": g.height, "value_a": r_a,
+                     "value_b": r_b, "diff": d, "lo": lo, "hi": hi, "p_value": p,
+                     "variance_reduction": vr})
+    schema = {"n_players": pl.Int64, "faction": pl.String, "n": pl.Int64, "value_a": pl.Float64,
+              "value_b": pl.Float64, "diff": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
+              "p_value": pl.Float64, "variance_reduction": pl.Float64}
+    return pl.DataFrame(rows, schema=schema).sort("n_players", "faction")
 
 
 def game_column(games: pl.DataFrame, column: str) -> pl.DataFrame:

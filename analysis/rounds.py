@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from analysis.runfolder import has_view, query, sql_text
-from analysis.stats import wilson
+from analysis.stats import clustered_ratio_se, wilson, wilson_clustered
 
 MAX_GAMES = 300_000  # larger runs use their first games: intervals are already tight there
 _HIST_SCHEMA = {"n_players": pl.Int64, "lead_changes": pl.Int64, "games": pl.Int64}
@@ -35,9 +35,11 @@ class RoundsAnalysis:
     lead_change_hist: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_HIST_SCHEMA))
     # n_players, games, mean, sd, max, any_games, any_rate, any_lo, any_hi
     lead_changes: pl.DataFrame = field(default_factory=pl.DataFrame)
-    # n_players, round, bucket, deficit (label), players, wins, rate, lo, hi, min_deficit, max_deficit
+    # n_players, round, bucket, deficit (label), players (player-rounds), wins, rate, lo, hi
+    # (game-clustered), se, games, min_deficit, max_deficit, sum_w2, sum_wn, sum_n2
     comeback: pl.DataFrame = field(default_factory=pl.DataFrame)
-    # the same pooled over every round before the last: n_players, bucket, deficit, players, ...
+    # the same pooled over every round before the last (one player counted once per round;
+    # the interval is clustered by game): n_players, bucket, deficit, players, ...
     comeback_pooled: pl.DataFrame = field(default_factory=pl.DataFrame)
     leader_wins: pl.DataFrame = field(default_factory=pl.DataFrame)  # n_players, round, games, wins, rate, lo, hi
     edges: list[int] = field(default_factory=list)  # upper edges of deficit buckets 1..len(edges)
@@ -90,13 +92,15 @@ def _labelled(df: pl.DataFrame, edges: list[int]) -> pl.DataFrame:
     return df.with_columns(deficit=pl.col("bucket").replace_strict(dict(enumerate(labels)), return_dtype=pl.String))
 
 
-def pooled(comeback: pl.DataFrame) -> pl.DataFrame:
-    """Comeback odds pooled over every round before the last, by player count and bucket."""
-    return (comeback.group_by("n_players", "bucket")
-            .agg(pl.col("players").sum(), pl.col("wins").sum(), pl.col("min_deficit").min(),
-                 pl.col("max_deficit").max())
-            .with_columns(rate=pl.col("wins") / pl.col("players"))
-            .sort("n_players", "bucket"))
+def with_clustered(df: pl.DataFrame, wins: str = "wins", n: str = "players") -> pl.DataFrame:
+    """Wilson interval at the game-clustered effective sample size (players of one game
+    share its win, and pooled rows count one player once per round), from the per-game
+    moments the SQL returns; adds se, lo, hi."""
+    if df.is_empty():
+        return with_wilson(df, wins, n)
+    se = clustered_ratio_se(df[wins], df[n], df["sum_w2"], df["sum_wn"], df["sum_n2"], df["games"])
+    lo, hi = wilson_clustered(df[wins], df[n], se)
+    return df.with_columns(se=pl.Series(se), lo=pl.Series(lo), hi=pl.Series(hi))
 
 
 def analyze_rounds(con: duckdb.DuckDBPyConnection, max_game: int = MAX_GAMES) -> RoundsAnalysis:
@@ -108,9 +112,8 @@ def analyze_rounds(con: duckdb.DuckDBPyConnection, max_game: int = MAX_GAMES) ->
     con.sql(sql_text("round_standings"), params={"max_game": max_game}).to_view("standings")
     hist = query(con, "lead_changes", max_game=max_game)
     edges = clean_edges(con.execute(sql_text("deficit_edges")).fetchall()[0][0])  # a list or None
-    comeback = query(con, "comeback", edges=edges)
-    comeback = _labelled(with_wilson(comeback, "wins", "players"), edges)
-    pool = _labelled(with_wilson(pooled(comeback), "wins", "players"), edges) if not comeback.is_empty() else comeback
+    comeback = _labelled(with_clustered(query(con, "comeback", edges=edges)), edges)
+    pool = _labelled(with_clustered(query(con, "comeback_pooled", edges=edges)), edges)
     return RoundsAnalysis(
         available=True,
         lead_change_hist=hist,

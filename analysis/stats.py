@@ -252,3 +252,66 @@ def with_interval(df: pl.DataFrame, successes: str, n: str, prefix: str = "") ->
     """Add Wilson 95% columns `<prefix>lo`, `<prefix>hi` for successes / n."""
     lo, hi = wilson(df[successes].to_numpy(), df[n].to_numpy())
     return df.with_columns(pl.Series(f"{prefix}lo", lo), pl.Series(f"{prefix}hi", hi))
+
+
+# ---------------------------------------------------------------- game-clustered errors
+# Players of one game are not independent (at most one of them wins), so rates pooled over
+# players, seats or rounds get their variance from per-game sums (a sandwich / linearised
+# estimator over games) rather than from a binomial over the pooled units.
+def clustered_ratio_se(wins, n, sum_w2, sum_wn, sum_n2, clusters) -> np.ndarray:
+    """Game-clustered SE of a ratio R = sum_g w_g / sum_g n_g (w_g wins, n_g units in game g).
+
+    Linearised per game: z_g = (w_g - R n_g) / N, var(R) = G/(G-1) sum_g z_g^2, expanded
+    from the per-game moments sum w_g^2, sum w_g n_g, sum n_g^2 (games without units add 0).
+    `clusters` = G, the number of games contributing units. NaN where n == 0 or G < 2.
+    """
+    w, k, w2, wn, n2, g = (np.asarray(x, dtype=float) for x in (wins, n, sum_w2, sum_wn, sum_n2, clusters))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = w / k
+        ss = np.maximum(w2 - 2 * r * wn + r * r * n2, 0.0)
+        var = g / (g - 1) * ss / (k * k)
+    return np.where((k > 0) & (g >= 2), np.sqrt(var), np.nan)
+
+
+def wilson_clustered(wins, n, se, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson interval at the effective sample size n_eff = R(1-R)/se^2 (Kish design
+    effect), so a clustered SE widens (or narrows) the interval while it keeps Wilson's
+    behaviour near 0 and 1. Falls back to n where the rate is 0 or 1 (se = 0)."""
+    w, k, se = (np.asarray(x, dtype=float) for x in (wins, n, se))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = w / k
+        n_eff = np.where(se > 0, r * (1 - r) / (se * se), k)
+    n_eff = np.where(np.isfinite(n_eff) & (n_eff > 0), n_eff, k)
+    return wilson(r * n_eff, n_eff, confidence)
+
+
+def wald_p(estimate, se) -> np.ndarray:
+    """Two-sided normal p-value of estimate / se (exact 0/1 where se == 0, NaN where unknown)."""
+    est, se = np.asarray(estimate, dtype=float), np.asarray(se, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(se > 0, _two_sided_normal_p(est / se), _zero_se_p(est))
+    return np.where(np.isnan(se) | np.isnan(est), np.nan, p)
+
+
+def paired_ratio_diff(w_a, n_a, w_b, n_b, confidence: float = 0.95):
+    """Paired difference of two ratio estimators over the same games (arrays, one entry
+    per game): R_A = sum w_a / sum n_a, R_B likewise, d = R_B - R_A.
+
+    Linearised per game, z_g = (w_bg - R_B n_bg)/N_B - (w_ag - R_A n_ag)/N_A, so
+    var(d) = G/(G-1) sum z_g^2 (G games); t interval with G - 1 df. Returns
+    (r_a, r_b, d, lo, hi, p, variance_reduction) with variance_reduction the unpaired
+    over the paired variance of d (as `analysis.paired.variance_reduction`).
+    """
+    w_a, n_a, w_b, n_b = (np.asarray(x, dtype=float) for x in (w_a, n_a, w_b, n_b))
+    g = w_a.size
+    big_a, big_b = n_a.sum(), n_b.sum()
+    if g < 2 or big_a == 0 or big_b == 0:
+        return (np.nan,) * 7
+    r_a, r_b = w_a.sum() / big_a, w_b.sum() / big_b
+    z_a, z_b = (w_a - r_a * n_a) / big_a, (w_b - r_b * n_b) / big_b
+    scale = g / (g - 1)
+    var_d = scale * np.sum((z_b - z_a) ** 2)
+    unpaired = scale * (np.sum(z_a**2) + np.sum(z_b**2))
+    lo, hi, p = paired_t(r_b - r_a, np.sqrt(var_d * g), g, confidence)
+    vr = (np.inf if var_d == 0 and unpaired > 0 else np.nan if var_d == 0 else unpaired / var_d)
+    return r_a, r_b, r_b - r_a, float(lo), float(hi), float(p), vr

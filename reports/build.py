@@ -156,17 +156,21 @@ def lead_section(a: RunAnalysis) -> Section:
         caption="Rounds before each game's last. Wins count 1/k for a k-way shared victory.")
     pooled = Table([
         Column("n_players", "players", "int"), Column("deficit", "points behind"),
-        Column("players", "player-rounds", "int"), Column("rate", "went on to win", "pct"),
+        Column("players", "player-rounds", "int"), Column("games", "games", "int"),
+        Column("rate", "went on to win", "pct"),
         Column("ci", "95% interval"),
     ], _rows(r.comeback_pooled, ci=lambda row: _ci(row["lo"], row["hi"])),
-        caption="All rounds before each game's last pooled; by round below.")
+        caption="All rounds before each game's last pooled: n counts player-rounds (a player "
+                "once per round), so the interval is clustered by game (Wilson at the "
+                "game-clustered effective size); by round below.")
     by_round = r.comeback.filter(pl.col("players") >= 30)
     detail = Table([
         Column("n_players", "players", "int"), Column("round", "after round", "int"),
         Column("deficit", "points behind"), Column("players", "players", "int"),
         Column("rate", "went on to win", "pct"), Column("ci", "95% interval"),
     ], _rows(by_round, ci=lambda row: _ci(row["lo"], row["hi"])),
-        caption="Comeback odds by round; rows from fewer than 30 players are left out.")
+        caption="Comeback odds by round; n counts players, interval clustered by game; rows "
+                "from fewer than 30 players are left out.")
     blocks = [intro]
     if not r.lead_change_hist.is_empty():
         blocks.append(Chart(charts.histogram(r.lead_change_hist, "lead_changes", "games",
@@ -272,9 +276,11 @@ def cards_section(a: RunAnalysis) -> Section:
              **{"with": lambda r: f"{pct(r['rate_with'])} ({_ci(r['with_lo'], r['with_hi'])})",
                 "without": lambda r: f"{pct(r['rate_without'])} ({_ci(r['without_lo'], r['without_hi'])})",
                 "difference": lambda r: f"{pp(r['diff'])} ({_ci(r['diff_lo'], r['diff_hi'], pp)})"}),
-        caption="Compared within the same player count. Taking or playing a card is a choice, so a "
-                "difference shows association with winning, not the card's causal effect. "
-                "p (Holm): pooled two-proportion z-test, Holm-adjusted across every row."
+        caption="Association, not cause: taking or playing a card is a choice, so a difference "
+                "shows association with winning, not the card's causal effect. Compared within "
+                "the same player count; n counts player-games (players who took the card). Rate "
+                "intervals: Wilson over player-games; difference interval and p: clustered by "
+                "game (players of one game share its win), Holm-adjusted across every row."
                 + (f" Computed on the first {a.card_value_games:,} games of this run's "
                    f"{a.n_games:,} (intervals reflect that)." if 0 < a.card_value_games < a.n_games else ""))
     return Section("Card value", "cards", [Chart(charts.card_value(a.card_value, basis=a.card_basis)), table], level=3)
@@ -339,13 +345,16 @@ H2H_ROWS = 40  # the head-to-head table lists the pairs furthest from fair; the 
 def copresence_section(a: RunAnalysis) -> Section:
     table = Table([
         Column("faction", "faction"), Column("opponent", "opponent at the table"),
-        Column("games", "games", "int"), Column("rate", "win rate", "pct"),
+        Column("games", "games", "int"), Column("seats", "seats", "int"),
+        Column("rate", "win rate", "pct"),
         Column("ci", "95% interval"), Column("fair", "fair share", "pct"),
         Column("deviation", "vs fair", "pp"),
     ], _rows(a.copresence.sort(pl.col("deviation").abs(), descending=True).head(H2H_ROWS),
              ci=lambda r: _ci(r["lo"], r["hi"])),
-        caption="Win rate of the faction in games where the opponent faction was also at the "
-                "table, pooled over player counts; fair share = mean of 1/n over those games. "
+        caption="Win rate per seat of the faction in games where the opponent faction was also "
+                "at the table, pooled over player counts; games = games with both, seats = the "
+                "faction's seats there (n); interval: Wilson clustered by game (a faction seated "
+                "twice shares one win); fair share = mean of 1/n over those seats. "
                 + (f"The {H2H_ROWS} pairs furthest from fair of {len(a.copresence):,}; the heatmap "
                    "shows every pair. " if len(a.copresence) > H2H_ROWS else "")
                 + (f"Computed on the first {a.copresence_games:,} of {a.n_games:,} games."
@@ -363,6 +372,12 @@ def convergence_section(a: RunAnalysis) -> Section:
               "long enough for that rate.")], level=3)
 
 
+def _card_subset(a: RunAnalysis) -> str:
+    """The 'first N of M games' note of the card tables (empty when every game is used)."""
+    return (f" Computed on the first {a.card_value_games:,} of {a.n_games:,} games."
+            if 0 < a.card_value_games < a.n_games else "")
+
+
 def card_detail_section(a: RunAnalysis) -> Section:
     """Card value adjusted for faction, by round acquired, and cards acquired but unused."""
     blocks = []
@@ -374,17 +389,19 @@ def card_detail_section(a: RunAnalysis) -> Section:
             Column("flag", "differs from 0"),
         ], _rows(a.card_adjusted, ci=lambda r: _ci(r["adj_lo"], r["adj_hi"], pp),
                  flag=lambda r: "yes" if r["adj_significant_holm"] else "no"),
-            caption="Win rate with the card minus without, Mantel-Haenszel weighted within strata "
-                    "of player count x faction (Greenland-Robins/Sato variance), so a card is not "
-                    "credited for the factions that take it. Holm across cards."))
+            caption="Association, not cause. Win rate with the card minus without, Mantel-Haenszel "
+                    "weighted within strata of player count x faction, so a card is not credited "
+                    "for the factions that take it; n counts player-games; interval and p "
+                    "clustered by game. Holm across cards." + _card_subset(a)))
     if not a.card_by_round.is_empty():
         rows, rounds = _wide(a.card_by_round, ["card"], "round", "players")
         fair = a.card_by_round["expected"].sum() / a.card_by_round["players"].sum()
         blocks.append(Table([Column("card", "card")]
                             + [Column(f"round_{r}", f"round {r}") for r in rounds], rows,
-            caption="Win rate [95% Wilson interval] and players, by the round the player first "
-                    f"{a.card_basis} the card, pooled over player counts (fair share overall "
-                    f"{pct(fair)})."))
+            caption="Association, not cause. Win rate [95% interval, clustered by game] and "
+                    f"players (player-games), by the round the player first {a.card_basis} the "
+                    f"card, pooled over player counts (fair share overall {pct(fair)})."
+                    + _card_subset(a)))
     if a.card_unused.is_empty():
         blocks.append(Paragraph(f"Acquired but unused: not available for {a.game}: its event log "
                                 "does not record both acquiring a card and using it."))
@@ -394,8 +411,9 @@ def card_detail_section(a: RunAnalysis) -> Section:
             Column("unused", "never used", "int"), Column("share", "share unused", "pct"),
             Column("ci", "95% interval"),
         ], _rows(a.card_unused, ci=lambda r: _ci(r["lo"], r["hi"])),
-            caption="Of the players who acquired the card in a game, the share who never used it "
-                    "in that game."))
+            caption="Association, not cause. Of the players who acquired the card in a game, the "
+                    "share who never used it in that game; n counts acquisitions (player-games), "
+                    "interval clustered by game." + _card_subset(a)))
     return Section("Card value in detail", "card-detail", blocks, level=3)
 
 
@@ -541,10 +559,14 @@ def _metrics_caption(c: Comparison) -> str:
             "(family-wise error 5%).")
     if c.paired:
         return (f"Paired: {c.n_paired:,} games shared by both runs (same seed and player "
-                "counts) compared game by game, t interval of the mean difference; "
+                "counts) compared game by game (n = paired games), t interval of the mean "
+                "difference; faction win rate = wins / seats per run, its difference with a "
+                "linearised (delta-method) paired interval; "
                 "variance reduction = unpaired variance of the difference / paired variance. "
                 + holm)
-    return "Rates: Newcombe hybrid score interval. Means: Welch t interval. " + holm
+    return ("Independent runs. Rates: Newcombe hybrid score interval (n = seats or games). "
+            "Means: Welch t interval over games (mean score and per-player extras are "
+            "per-game means, since the seats of one game are correlated). " + holm)
 
 
 def compare_page(c: Comparison) -> Page:

@@ -64,3 +64,29 @@ def test_factions_are_compared_when_both_runs_have_them(tmp_path):
     c = analysis.compare(run, run)
     assert ("faction win rate", "elves, 2p") in set(zip(c.metrics["metric"], c.metrics["group"],
                                                         strict=True))
+
+
+def test_comparison_records_one_per_row_with_units(tmp_path):
+    a = write_run(tmp_path / "a", _games(1000, 500))
+    b = write_run(tmp_path / "b", _games(1000, 700, winner_score=12),
+                  manifest_data=manifest(n_games=1000, seed=8))
+    c = analysis.compare(a, b)
+    assert len(c.records) == c.metrics.height
+    seat0 = next(r for r in c.records if r.kind == "seat_difference" and r.unit == 0)
+    assert (seat0.n_players, seat0.n, seat0.n_unit) == (2, 2000, "seats")
+    assert seat0.verdict == "significant" and seat0.family and seat0.p_adjusted < 0.05
+    assert seat0.estimate == pytest.approx(0.2)
+    score = next(r for r in c.records if r.kind == "score_difference")
+    assert (score.n_unit, score.n, score.family, score.p_adjusted) == ("games", 2000, None, None)
+    assert {r.kind for r in c.records} >= {"first_player_difference", "tie_rate_difference",
+                                           "length_difference"}
+
+
+def test_card_records_say_association_and_subset(tmp_path):
+    from analysis.clustered import card_records
+    a = analysis.analyze(tiny_run(tmp_path / "a"))
+    records = card_records(a.card_value, None, 5, 10)
+    assert len(records) == a.card_value.height
+    assert all(r.kind == "card" and "not the card's causal effect" in r.note
+               and "first 5 of 10 games" in r.note for r in records)
+    assert {r.verdict for r in records} <= {"significant", "not_significant", "not_estimable"}

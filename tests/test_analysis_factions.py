@@ -10,7 +10,7 @@ from runfixture import FACTION_GAMES, manifest, write_run
 import analysis
 from analysis import factions as fx
 from analysis import runfolder
-from analysis.stats import holm, mantel_haenszel_diff, newcombe_diff, two_proportion_p, wilson
+from analysis.stats import holm, mantel_haenszel_diff, newcombe_diff, wilson
 
 # FACTION_GAMES (seat 0 first):
 #   g0 2p elves 9 / orcs 1        g1 2p orcs 2 / elves 8      g2 2p elves 5 / orcs 5 (tie)
@@ -127,7 +127,7 @@ def test_analyze_carries_the_new_tables(tmp_path):
 
 def test_card_value_uses_acquisitions_where_logged_and_holm(tmp_path):
     """Homebrewers logs draws: card value compares players who drew a card with those who
-    did not; p_holm is Holm over the pooled two-proportion tests of every row."""
+    did not; p_holm is Holm over the game-clustered tests of every row."""
     events = EVENTS + [(4, 2, 1, "hops", "draw", 1)]
     run = write_run(tmp_path / "run", FACTION_GAMES, events,
                     manifest(game="homebrewers", n_games=5, cards=[], estimates=[]))
@@ -135,8 +135,8 @@ def test_card_value_uses_acquisitions_where_logged_and_holm(tmp_path):
     assert a.card_basis == "acquired"
     keg = row(a.card_value, card="keg", n_players=2)  # 5 drawers of 8 players: 1+0+1+0.5+1
     assert (keg["players_with"], keg["wins_with"], keg["players_without"]) == (5, 3.5, 3)
-    p = two_proportion_p(a.card_value["wins_with"], a.card_value["players_with"],
-                         a.card_value["wins_without"], a.card_value["players_without"])
-    assert a.card_value["p_holm"].to_list() == pytest.approx(list(holm(p)), nan_ok=True)
+    assert keg["diff"] == pytest.approx(3.5 / 5 - keg["wins_without"] / 3)
+    assert a.card_value["p_holm"].to_list() == pytest.approx(
+        list(holm(a.card_value["p_value"].to_numpy())), nan_ok=True)
     unused = row(a.card_unused, card="keg")  # draw without play_top / play_bottom: all unused
     assert (unused["acquired"], unused["unused"]) == (5, 5)

@@ -2,12 +2,17 @@
 --          a round (before the game's last) goes on to win, by player count, round and
 --          deficit bucket. Bucket 0 = leading or tied for the lead; bucket k (1..len(edges))
 --          = deficit in (edges[k-1], edges[k]] with edges[0] = 0; the last bucket = above
---          every edge. Wins are fractional (1/k for a k-way shared victory).
+--          every edge. Wins are fractional (1/k for a k-way shared victory). Also the
+--          per-game moments (sum over games of w^2, w n, n^2 with w wins and n players of
+--          the row in the game) for a game-clustered interval: players of one game share
+--          its win.
 -- Parameters: $edges (BIGINT[], ascending upper edges, from deficit_edges.sql).
 -- Reads views: standings (round_standings.sql).
--- Returns: n_players, round, bucket, players, wins, rate, min_deficit, max_deficit.
+-- Returns: n_players, round, bucket, players, wins, rate, min_deficit, max_deficit,
+--          games, sum_w2, sum_wn, sum_n2.
 WITH bucketed AS (
     SELECT
+        game_id,
         n_players,
         round,
         deficit,
@@ -17,16 +22,30 @@ WITH bucketed AS (
         END AS bucket
     FROM standings
     WHERE round < last_round
+),
+per_game AS (
+    SELECT
+        n_players, round, bucket, game_id,
+        count(*)      AS n,
+        sum(win)      AS w,
+        min(deficit)  AS min_deficit,
+        max(deficit)  AS max_deficit
+    FROM bucketed
+    GROUP BY n_players, round, bucket, game_id
 )
 SELECT
     n_players::BIGINT        AS n_players,
     round::BIGINT            AS round,
     bucket::BIGINT           AS bucket,
-    count(*)::BIGINT         AS players,
-    sum(win)::DOUBLE         AS wins,
-    sum(win) / count(*)      AS rate,
-    min(deficit)::BIGINT     AS min_deficit,
-    max(deficit)::BIGINT     AS max_deficit
-FROM bucketed
+    sum(n)::BIGINT           AS players,
+    sum(w)::DOUBLE           AS wins,
+    sum(w) / sum(n)          AS rate,
+    min(min_deficit)::BIGINT AS min_deficit,
+    max(max_deficit)::BIGINT AS max_deficit,
+    count(*)::BIGINT         AS games,
+    sum(w * w)::DOUBLE       AS sum_w2,
+    sum(w * n)::DOUBLE       AS sum_wn,
+    sum(n * n)::DOUBLE       AS sum_n2
+FROM per_game
 GROUP BY n_players, round, bucket
 ORDER BY n_players, round, bucket;

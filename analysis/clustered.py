@@ -1,0 +1,165 @@
+"""Game-clustered Mantel-Haenszel differences for card value.
+
+A card's value is a difference of win rates, holders minus non-holders, within strata
+(player count, or player count x faction). Holders and non-holders of one game share that
+game's single win, so players are not independent: a one-copy card (at most one holder a
+game) has a binomial SE about 10-30% too small. Here the variance comes from the game:
+
+    RD = sum_k A_k / sum_k w_k,  A_k = (s1 n0 - s0 n1) / N,  w_k = n1 n0 / N   (per stratum k)
+
+is a smooth function of the stratum totals (s1, n1, s0, n0), each a sum over games, so
+its influence function is a per-game sum IF_g = sum_k grad_k . t_gk and
+var(RD) = G/(G-1) sum_g IF_g^2 (a sandwich over games). With one stratum RD is the plain
+difference of the two ratios s1/n1 - s0/n0. The sum over games splits into the part every
+game has (from its stratum totals S_gk, N_gk; a quadratic form in their cross moments)
+and the part only games with a holder have, so no per-card pass over every game is needed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
+from analysis.stats import wald_p, z_value
+
+CARD_METRIC = "win-rate difference, association not cause"
+
+STRATUM = "stratum"
+
+
+def _coefficients(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str]) -> pl.DataFrame:
+    """Per (group, stratum): the MH terms and the gradient of RD with respect to the
+    stratum totals, expressed on (S, N) of every player (b_s, b_n) and on the holders'
+    (s1, n1) (h_s, h_n). Strata lacking holders or non-holders carry no weight."""
+    totals = cells.group_by(STRATUM).agg(N=pl.col("N").sum(), S=pl.col("S").sum())
+    k = (holders.group_by(*group, STRATUM).agg(n1=pl.col("n1").sum(), s1=pl.col("s1").sum())
+         .join(totals, on=STRATUM)
+         .with_columns(n0=pl.col("N") - pl.col("n1"), s0=pl.col("S") - pl.col("s1"))
+         .filter((pl.col("n1") > 0) & (pl.col("n0") > 0))
+         .with_columns(A=(pl.col("s1") * pl.col("n0") - pl.col("s0") * pl.col("n1")) / pl.col("N"),
+                       w=pl.col("n1") * pl.col("n0") / pl.col("N")))
+    k = k.with_columns(W=pl.col("w").sum().over(group), sumA=pl.col("A").sum().over(group))
+    k = k.with_columns(RD=pl.col("sumA") / pl.col("W"))
+    n, w_all, rd = pl.col("N"), pl.col("W"), pl.col("RD")
+    d_s1 = pl.col("n0") / n
+    d_s0 = -pl.col("n1") / n
+    d_n1 = ((-pl.col("s0") - pl.col("A")) - rd * (pl.col("n0") - pl.col("w"))) / n
+    d_n0 = ((pl.col("s1") - pl.col("A")) - rd * (pl.col("n1") - pl.col("w"))) / n
+    # s0 = S - s1 and n0 = N - n1 within a game, hence b_* on totals and h_* = d_1 - d_0.
+    return k.with_columns(b_s=d_s0 / w_all, b_n=d_n0 / w_all,
+                          h_s=(d_s1 - d_s0) / w_all, h_n=(d_n1 - d_n0) / w_all)
+
+
+def _moments(cells: pl.DataFrame) -> pl.DataFrame:
+    """Cross moments over games of the stratum totals: per ordered stratum pair (k, l),
+    sum_g S_gk S_gl, S_gk N_gl, N_gk S_gl, N_gk N_gl."""
+    pairs = cells.join(cells, on="game_id", suffix="_l")
+    return pairs.group_by(STRATUM, f"{STRATUM}_l").agg(
+        SS=(pl.col("S") * pl.col("S_l")).sum(), SN=(pl.col("S") * pl.col("N_l")).sum(),
+        NS=(pl.col("N") * pl.col("S_l")).sum(), NN=(pl.col("N") * pl.col("N_l")).sum())
+
+
+def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
+                 confidence: float = 0.95) -> pl.DataFrame:
+    """Mantel-Haenszel difference (holders minus non-holders) per `group` with a
+    game-clustered SE.
+
+    Args:
+        holders: group columns, game_id, stratum, n1 (holders in that game and stratum),
+            s1 (their wins).
+        cells: game_id, stratum, N (players), S (wins): every game and stratum used.
+        group: the columns one estimate is made for (e.g. ["card"] or ["n_players", "card"]).
+    Returns group columns, diff, se, lo, hi (Wald), p_value, strata (with weight), games;
+    se, lo, hi and p_value are NaN where the games show no spread at all.
+    """
+    cells = cells.with_columns(pl.col("N", "S").cast(pl.Float64))
+    holders = holders.with_columns(pl.col("n1", "s1").cast(pl.Float64))
+    coef = _coefficients(holders, cells, group)
+    games = cells["game_id"].n_unique()
+    # every game: B_g = sum_k b_s S_gk + b_n N_gk, summed squared through the moments
+    mom = _moments(cells)
+    left = coef.select(*group, STRATUM, "b_s", "b_n")
+    right = left.rename({STRATUM: f"{STRATUM}_l", "b_s": "b_s_l", "b_n": "b_n_l"})
+    base = (mom.join(left, on=STRATUM).join(right, on=[*group, f"{STRATUM}_l"])
+            .group_by(group).agg(bb=(pl.col("b_s") * pl.col("b_s_l") * pl.col("SS")
+                                     + pl.col("b_s") * pl.col("b_n_l") * pl.col("SN")
+                                     + pl.col("b_n") * pl.col("b_s_l") * pl.col("NS")
+                                     + pl.col("b_n") * pl.col("b_n_l") * pl.col("NN")).sum()))
+    # games with a holder add 2 B_g H_g + H_g^2
+    h = (holders.join(coef.select(*group, STRATUM, "h_s", "h_n"), on=[*group, STRATUM])
+         .group_by(*group, "game_id")
+         .agg(H=(pl.col("h_s") * pl.col("s1") + pl.col("h_n") * pl.col("n1")).sum()))
+    b = (h.select(*group, "game_id").join(cells, on="game_id")
+         .join(left, on=[*group, STRATUM])
+         .group_by(*group, "game_id").agg(B=(pl.col("b_s") * pl.col("S") + pl.col("b_n") * pl.col("N")).sum()))
+    extra = (h.join(b, on=[*group, "game_id"], how="left").with_columns(pl.col("B").fill_null(0.0))
+             .group_by(group).agg(hh=(2 * pl.col("B") * pl.col("H") + pl.col("H") ** 2).sum()))
+    est = (coef.group_by(group).agg(diff=pl.col("RD").first(), strata=pl.len())
+           .join(base, on=group, how="left").join(extra, on=group, how="left")
+           .with_columns(pl.col("bb").fill_null(0.0), pl.col("hh").fill_null(0.0)))
+    var = games / max(games - 1, 1) * np.maximum(est["bb"].to_numpy() + est["hh"].to_numpy(), 0.0)
+    # A zero spread over a handful of games is not evidence of an exact difference.
+    se = np.where(var > 0, np.sqrt(var), np.nan)
+    half = z_value(confidence) * se
+    diff = est["diff"].to_numpy()
+    return est.select(*group, "diff", "strata").with_columns(
+        se=pl.Series(se), lo=pl.Series(diff - half), hi=pl.Series(diff + half),
+        p_value=pl.Series(wald_p(diff, se)), games=pl.lit(games, dtype=pl.Int64))
+
+
+def card_differences(con, kinds: list[str], max_game: int, by_faction: bool) -> pl.DataFrame:
+    """Card value differences with game-clustered SEs, from the run's per-game cells.
+
+    by_faction False: one estimate per (n_players, card), the plain difference of the
+    holders' and non-holders' win rates at that player count. True: one per card,
+    Mantel-Haenszel over strata of player count x faction."""
+    from analysis.runfolder import query  # local: runfolder imports nothing from here
+
+    holders = query(con, "card_holder_cells", kinds=kinds, max_game=max_game)
+    cells = query(con, "card_game_cells", max_game=max_game)
+    if by_faction:
+        key = pl.format("{}|{}", pl.col("n_players"), pl.col("faction")).alias(STRATUM)
+        group = ["card"]
+    else:
+        key, group = pl.col("n_players").alias(STRATUM), ["n_players", "card"]
+        cells = cells.group_by("game_id", "n_players").agg(pl.col("N", "S").sum())
+        holders = holders.group_by("card", "game_id", "n_players").agg(pl.col("n1", "s1").sum())
+    holders = holders.with_columns(key)
+    cells = cells.with_columns(key).select("game_id", STRATUM, "N", "S")
+    if holders.is_empty():
+        return pl.DataFrame()
+    return mh_clustered(holders, cells, group)
+
+
+def card_records(card_value_df: pl.DataFrame, card_adjusted_df: pl.DataFrame | None,
+                 games_used: int, games_total: int) -> list[Verdict]:
+    """Verdict records of the card tables: kind "card" per (card, player count) from
+    `card_value`, "card_adjusted" per card from `card_adjusted` (pooled over counts).
+    Estimate = win rate with the card minus without (game-clustered 95% interval);
+    verdict = significant / not_significant after Holm across the table (not_estimable
+    where the games show no spread); n = players who took the card. The note says it is
+    an association and, when so, the subset of games used."""
+    subset = (f"; computed on the first {games_used:,} of {games_total:,} games"
+              if 0 < games_used < games_total else "")
+    note = "association with winning, not the card's causal effect" + subset
+    out = []
+    specs = [(card_value_df, "card", "diff", "diff_lo", "diff_hi", "p_holm",
+              "card value: cards x player counts")]
+    if card_adjusted_df is not None:
+        specs.append((card_adjusted_df, "card_adjusted", "adj_diff", "adj_lo", "adj_hi",
+                      "adj_p_holm", "card value adjusted for faction: cards"))
+    for df, kind, est, lo, hi, p, family in specs:
+        for r in ([] if df is None or df.is_empty() else df.to_dicts()):
+            n_players = r.get("n_players") if kind == "card" else None
+            if r[p] is None or r[p] != r[p]:
+                out.append(not_estimable(kind, r["card"], n_players, r["players_with"],
+                                         "player-games", note + "; no spread over games",
+                                         family=family))
+                continue
+            out.append(Verdict(kind=kind, unit=r["card"], n_players=n_players, estimate=r[est],
+                               ci_low=r[lo], ci_high=r[hi], n=r["players_with"],
+                               n_unit="player-games",
+                               verdict=SIGNIFICANT if r[p] < 0.05 else NOT_SIGNIFICANT,
+                               p_adjusted=r[p], family=family, metric=CARD_METRIC, note=note))
+    return out
