@@ -26,8 +26,9 @@ average faction (of winning, or of being picked at each place).
 Identifiability is checked before fitting: the information matrix at the start value
 (all utilities equal) is eigen-decomposed and directions with eigenvalue below RANK_TOL x
 the largest are aliased (a fixed lineup: faction = seat). The fit runs only in the
-identified subspace, and a reported strength whose centred contrast has any component in
-an aliased direction is marked not estimable, with no numbers.
+identified subspace. Within each block (factions; seats of one player count) the largest
+set of members whose differences are all estimable is centred and reported; the others
+are marked not estimable, with no numbers (see `centring_groups`).
 
 Fit: Newton's method with the analytic gradient and Hessian (the log-likelihood is
 concave), with one faction and seat 0 of each player count held at 0, then centred.
@@ -274,23 +275,60 @@ def _fit(lik, weights: np.ndarray, start: np.ndarray, tol: float = 1e-9) -> np.n
     return x
 
 
-def _centre(d: Design, params: np.ndarray) -> np.ndarray:
-    """Reported factions to sum zero; seats to sum zero within each player count."""
-    out = params.copy()
+def _blocks(d: Design) -> list[np.ndarray]:
+    """Full-parameter indices of each centring block: the reported factions, then the seats
+    of each player count."""
     k = len(d.factions)
-    if d.reported:
-        out[:k] -= out[:d.reported].mean()
     counts = np.array([n for n, _ in d.seats])
-    for n in np.unique(counts):
-        idx = k + np.flatnonzero(counts == n)
-        out[idx] -= out[idx].mean()
+    return ([np.arange(d.reported)] if d.reported else []) + \
+        [k + np.flatnonzero(counts == n) for n in np.unique(counts)]
+
+
+def centring_groups(d: Design, lik: _Likelihood, aliased: np.ndarray) -> list[np.ndarray]:
+    """Per block, the largest set of members whose pairwise differences are all estimable
+    (estimable contrasts are closed under differences, so these are the classes of the
+    relation "a - b is estimable"), kept only when the members left out are single
+    units. Strengths are centred within these sets; members left out (aliased with seats)
+    are not estimable. With nothing aliased: the whole blocks."""
+    blocks = _blocks(d)
+    if not aliased.size:
+        return blocks
+    where = {p: i for i, p in enumerate(lik.free)}
+
+    def separable(a: int, b: int) -> bool:
+        c = np.zeros(len(lik.free))
+        for p, sign in ((a, 1.0), (b, -1.0)):
+            if p in where:
+                c[where[p]] += sign
+        return np.abs(c @ aliased).max() <= ALIAS_TOL
+
+    groups = []
+    for block in blocks:
+        classes: list[list[int]] = []
+        for p in block:
+            home = next((c for c in classes if separable(c[0], p)), None)
+            (home.append(p) if home is not None else classes.append([p]))
+        best = max(classes, key=len)
+        # Report a class only when every member outside it is a lone aliased unit; two or
+        # more classes of several members (a short lineup A,B,A,B) have no common zero.
+        clear = len(block) == 1 or (len(best) > 1 and sum(len(c) > 1 for c in classes) == 1)
+        groups.append(np.array(best if clear else [], dtype=np.int64))
+    return groups
+
+
+def _centre(params: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
+    """Each centring group to sum zero (see `centring_groups`)."""
+    out = params.copy()
+    for g in groups:
+        if g.size:
+            out[g] -= out[g].mean()
     return out
 
 
-def _centring_matrix(d: Design, lik: _Likelihood) -> np.ndarray:
+def _centring_matrix(lik: _Likelihood, groups: list[np.ndarray]) -> np.ndarray:
     """Linear map from the free parameters to the centred full vector."""
     eye = np.eye(len(lik.free))
-    return np.column_stack([_centre(d, lik.full(eye[:, j])) for j in range(len(lik.free))])
+    return np.column_stack([_centre(lik.full(eye[:, j]), groups) for j in range(len(lik.free))])
 
 
 @dataclass
@@ -314,9 +352,12 @@ def fit(d: Design, model: str = FINISHING_ORDER) -> Fit:
     n_games = d.rank.shape[0]
     ones = np.ones(n_games)
     basis, aliased = identified_basis(lik)
-    to_centred = _centring_matrix(d, lik)
+    groups = centring_groups(d, lik, aliased)
+    to_centred = _centring_matrix(lik, groups)
     leak = np.abs(to_centred @ aliased).max(axis=1) if aliased.size else np.zeros(d.n_params)
-    estimable = leak <= ALIAS_TOL
+    member = np.zeros(d.n_params, dtype=bool)
+    member[np.concatenate(groups)] = True
+    estimable = member & (leak <= ALIAS_TOL)
     sub = _Subspace(lik, basis)
     z = _fit(sub, ones, np.zeros(basis.shape[1])) if basis.size else np.zeros(0)
     x = basis @ z if basis.size else np.zeros(len(lik.free))
@@ -327,7 +368,7 @@ def fit(d: Design, model: str = FINISHING_ORDER) -> Fit:
     lift = to_centred @ basis
     cov = lift @ bread @ meat @ bread @ lift.T
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    estimate = _centre(d, lik.full(x))
+    estimate = _centre(lik.full(x), groups)
     nan = np.full(d.n_params, np.nan)
     return Fit(d, model, np.where(estimable, estimate, nan), np.where(estimable, se, nan),
                estimable, lik.utilities(x), n_games)

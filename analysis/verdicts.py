@@ -182,7 +182,8 @@ def _not_estimable_lines(rows: list[dict], kind: str, fitted: str) -> list[str]:
                 "faction-by-seat table, or rotate the lineup across seats."]
     names = ", ".join(_strength_name(r) for r in lost)
     return [f"Strength of {names}: {ALIASED_NOTE} for these {kind}s (their seats and factions "
-            "coincide in every fitted game); the other strengths are estimable and shown."]
+            "coincide in every fitted game); the other strengths are estimable and shown, centred "
+            f"on the average of the estimable {kind}s only."]
 
 
 def _headline(rows: list[dict], kind: str, context: str) -> list[str]:
