@@ -46,8 +46,9 @@ def analyze(run_dir: str | Path, band: float = 0.03) -> RunAnalysis:
         count with balance, first-player advantage, tie rate, mean length and margin.
 
         Ratings and card detail (analysis/factions.py, docs/ratings.md): `strength`
-        (Plackett-Luce strengths of factions and seats with bootstrap intervals and Holm
-        flags, on the first `strength_games` games), `faction_seat`, `copresence` (the
+        (winner-model and finishing-order strengths of factions and seats, column `model`,
+        with robust Wald intervals, Holm flags, `estimable` and the fit check, on the first
+        `strength_games` games), `faction_seat`, `copresence` (the
         head-to-head matrix, long form), `convergence` (cumulative win rates with bands),
         `card_adjusted` (Mantel-Haenszel difference within player count x faction),
         `card_by_round`, `card_unused` (empty where the game does not log both acquiring

@@ -63,8 +63,8 @@ class RunAnalysis:
     card_value_games: int = 0       # games the card table was computed on (CARD_VALUE_MAX_GAMES)
     game_shape: pl.DataFrame = field(default_factory=pl.DataFrame)  # see `game_shape`
     # Ratings and card detail (analysis/factions.py); empty frames where they do not apply.
-    strength: pl.DataFrame = field(default_factory=pl.DataFrame)       # Plackett-Luce
-    strength_games: int = 0         # games the strength fit used (factions.RATINGS_MAX_GAMES)
+    strength: pl.DataFrame = field(default_factory=pl.DataFrame)       # winner + finishing order
+    strength_games: int = 0         # games the strength fits used (counted in the data)
     faction_seat: pl.DataFrame = field(default_factory=pl.DataFrame)
     copresence: pl.DataFrame = field(default_factory=pl.DataFrame)
     copresence_games: int = 0       # games the head-to-head matrix used (COPRESENCE_MAX_GAMES)
@@ -263,7 +263,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
              + verdicts.first_player_lines(first)
              + verdicts.balance_line(bal)
              + verdicts.fairness_lines(factions, "faction", band)
-             + verdicts.strength_lines(detail["strength"], detail["strength_games"])
+             + verdicts.strength_lines(detail["strength"])
              + verdicts.planner_lines(plan))
     return RunAnalysis(
         run_dir=str(run_dir),
@@ -298,9 +298,10 @@ def ratings_and_cards(con, manifest: dict, has_factions: bool) -> dict:
     """The RunAnalysis fields computed in analysis/factions.py, by name."""
     kinds, basis = value_kinds(manifest)
     acquire, use = card_kinds(manifest.get("game"))
+    strength = fx.strength(con, has_factions, NO_FACTION)
     detail = {
-        "strength": fx.strength(con, has_factions, NO_FACTION),
-        "strength_games": min(int(manifest.get("n_games") or 0), fx.RATINGS_MAX_GAMES),
+        "strength": strength,
+        "strength_games": int(strength["games"][0]) if not strength.is_empty() else 0,
         "convergence": fx.convergence(con, has_factions, NO_FACTION),
         "card_basis": basis,
         "card_by_round": fx.card_by_round(con, kinds, CARD_VALUE_MAX_GAMES),

@@ -1,7 +1,8 @@
 """Faction and seat strength beyond raw win rates, and card value beyond one 2x2 table.
 
-- `strength`: Plackett-Luce strengths of factions and seats (analysis/ratings.py) on the
-  first RATINGS_MAX_GAMES games;
+- `strength`: winner-model and finishing-order strengths of factions and seats
+  (analysis/ratings.py) on the first RATINGS_MAX_GAMES games; `strength_records` turns
+  them into Verdict records;
 - `faction_seat`: wins / expected wins of each faction in each seat, by player count;
 - `copresence`: the head-to-head matrix (row faction's win rate when the column faction
   is at the table);
@@ -19,10 +20,11 @@ import polars as pl
 
 from analysis import ratings
 from analysis.clustered import card_differences
+from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.runfolder import query
 from analysis.stats import clustered_ratio_se, holm, wilson, wilson_clustered
 
-RATINGS_MAX_GAMES = 20_000   # the Plackett-Luce fit uses the first games of larger runs
+RATINGS_MAX_GAMES = 20_000   # the strength fits use the first games of larger runs
 COPRESENCE_MAX_GAMES = 300_000  # the head-to-head matrix likewise (as card value)
 CONVERGENCE_BUCKETS = 20
 ALPHA = 0.05
@@ -45,14 +47,77 @@ def _clustered_intervals(df: pl.DataFrame, successes: str, n: str) -> pl.DataFra
 
 def strength(con: duckdb.DuckDBPyConnection, with_factions: bool, none_label: str,
              max_game: int = RATINGS_MAX_GAMES) -> pl.DataFrame:
-    """Plackett-Luce table (see `ratings.strengths`), fitted on games with id < max_game."""
+    """Winner-model and finishing-order strengths (see `ratings.strengths`), fitted on games
+    with id < max_game, plus games_total (every game of the run, from the data). Players
+    without a faction stay in the risk sets of mixed games as an unreported level."""
     sample = query(con, "ratings_sample", max_game=max_game)
     if sample.is_empty():
         return pl.DataFrame()
     games = sample.select("game_id", "n_players").unique("game_id")
-    if with_factions:
-        sample = sample.filter(pl.col("faction") != none_label)
-    return ratings.plackett_luce(sample, games, with_factions)
+    table = ratings.strength_models(sample, games, with_factions, none_label)
+    return table.with_columns(games_total=pl.lit(int(sample["games_total"][0]), dtype=pl.Int64))
+
+
+STRENGTH_KIND = {ratings.WINNER: "strength", ratings.FINISHING_ORDER: "finishing_order"}
+STRENGTH_FAMILY = {ratings.WINNER: "strength: winner model",
+                   ratings.FINISHING_ORDER: "strength: finishing-order model"}
+
+
+def strength_kind(strength: pl.DataFrame) -> str:
+    """'faction' when the table has faction rows, else 'seat' (a symmetric game)."""
+    return "faction" if (strength["kind"] == "faction").any() else "seat"
+
+
+def fitted_note(games: int, games_total: int | None) -> str:
+    """'fitted on the first 20,000 of 1,000,000 games' or 'fitted on all 3,000 games'."""
+    if games_total and games < games_total:
+        return f"fitted on the first {games:,} of {games_total:,} games"
+    return f"fitted on all {games:,} games"
+
+
+def pooled_note(player_counts: str) -> str:
+    """'pooled over player counts (2p 6,667, 3p 6,667 games)' from the table's mix column,
+    or '' when the fit saw one player count."""
+    parts = [p.split(":") for p in player_counts.split(",") if p]
+    if len(parts) < 2:
+        return ""
+    return "pooled over player counts (" + ", ".join(f"{n}p {int(g):,}" for n, g in parts) + " games)"
+
+
+ALIASED_NOTE = ("not estimable: factions are fixed to seats, so faction and seat effects "
+                "cannot be separated")
+
+
+def strength_records(strength: pl.DataFrame, games_used: int | None = None,
+                     games_total: int | None = None) -> list[Verdict]:
+    """One Verdict per faction (or per seat and player count in a symmetric game) and model:
+    kind 'strength' (winner model, the headline) or 'finishing_order'; estimate = centred
+    strength on the log-odds scale with its 95% interval; verdict significant /
+    not_significant from the Holm flag; not_estimable records (no numbers) where faction and
+    seat are aliased. Counts default to the table's games / games_total columns."""
+    if strength.is_empty():
+        return []
+    kind = strength_kind(strength)
+    used = int(games_used if games_used is not None else strength["games"][0])
+    total = games_total if games_total is not None else \
+        (int(strength["games_total"][0]) if "games_total" in strength.columns else None)
+    notes = [fitted_note(used, total), pooled_note(str(strength["player_counts"][0]))]
+    note = "; ".join(n for n in notes if n)
+    out = []
+    for r in strength.filter(pl.col("kind") == kind).to_dicts():
+        family = f"{STRENGTH_FAMILY[r['model']]}, {kind}s"
+        unit = r["faction"] if kind == "faction" else r["seat"]
+        n_players = None if kind == "faction" else r["n_players"]
+        if not r["estimable"]:
+            out.append(not_estimable(STRENGTH_KIND[r["model"]], unit, n_players, used, "games",
+                                     f"{ALIASED_NOTE}; {note}", family))
+            continue
+        out.append(Verdict(
+            kind=STRENGTH_KIND[r["model"]], unit=unit, n_players=n_players,
+            estimate=r["strength"], ci_low=r["lo"], ci_high=r["hi"], n=used, n_unit="games",
+            verdict=SIGNIFICANT if r["significant_holm"] else NOT_SIGNIFICANT,
+            p_adjusted=r["p_holm"], family=family, metric="log-odds", note=note))
+    return out
 
 
 def faction_seat(con: duckdb.DuckDBPyConnection, none_label: str) -> pl.DataFrame:

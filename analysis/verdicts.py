@@ -11,6 +11,8 @@ import math
 
 import polars as pl
 
+from analysis.factions import ALIASED_NOTE, fitted_note, pooled_note, strength_kind
+from analysis.ratings import FINISHING_ORDER, WINNER
 from analysis.stats import INSIDE, OUTSIDE, UNDECIDED
 from analysis.text import count, pct, plural, pp, seats
 
@@ -160,30 +162,101 @@ def _strength_name(row: dict) -> str:
             else f"seat {row['seat']} at {row['n_players']} players")
 
 
-def _strength_evidence(row: dict) -> str:
+def _strength_evidence(row: dict, what: str) -> str:
     return (f"{row['strength']:+.2f} (95% CI {row['lo']:+.2f} to {row['hi']:+.2f}; "
-            f"{math.exp(row['strength']):.2f}x the average odds at each place)")
+            f"{math.exp(row['strength']):.2f}x the average {what})")
 
 
-def strength_lines(strength: pl.DataFrame, games: int) -> list[str]:
-    """Plackett-Luce verdict: the strongest and weakest faction after controlling for seat
-    and opponents (or, without factions, the seats), and how many differ from average
-    after Holm."""
+def _model_rows(strength: pl.DataFrame, model: str, kind: str) -> list[dict]:
+    return (strength.filter((pl.col("model") == model) & (pl.col("kind") == kind))
+            .sort("strength", descending=True, nulls_last=True).to_dicts())
+
+
+def _not_estimable_lines(rows: list[dict], kind: str, fitted: str) -> list[str]:
+    """Say which strengths the data cannot give (faction and seat aliased), with no numbers."""
+    lost = [r for r in rows if not r["estimable"]]
+    if not lost:
+        return []
+    if len(lost) == len(rows):
+        return [f"Strength ({fitted}): {ALIASED_NOTE}; no strengths are shown. Read the "
+                "faction-by-seat table, or rotate the lineup across seats."]
+    names = ", ".join(_strength_name(r) for r in lost)
+    return [f"Strength of {names}: {ALIASED_NOTE} for these {kind}s (their seats and factions "
+            "coincide in every fitted game); the other strengths are estimable and shown, centred "
+            f"on the average of the estimable {kind}s only."]
+
+
+def _headline(rows: list[dict], kind: str, context: str) -> list[str]:
+    """Strongest, weakest and the Holm count of the winner model."""
+    ok = [r for r in rows if r["estimable"]]
+    if not ok:
+        return []
+    hits = [r for r in ok if r["significant_holm"]]
+    names = ", ".join(f"{_strength_name(r)} {r['strength']:+.2f}" for r in hits)
+    odds = f"{kind}'s odds of winning"
+    return [f"Strength by who wins (conditional logit on the winner, seat as covariate; "
+            f"{context}; log-odds, 0 = average {kind}): strongest is {_strength_name(ok[0])} "
+            f"{_strength_evidence(ok[0], odds)}; weakest is {_strength_name(ok[-1])} "
+            f"{_strength_evidence(ok[-1], odds)}.",
+            f"{len(hits)} of {len(ok)} {kind}s differ from the average {kind} in who wins after "
+            f"Holm (family-wise error 5%)" + (f": {names}." if hits else ".")
+            + f" 0 is the average of these {kind}s, so when one is strong the fair ones sit "
+            "below 0."]
+
+
+def _finishing_order_lines(rows: list[dict], kind: str) -> list[str]:
+    """The finishing-order model as a second opinion, with its fit check."""
+    ok = [r for r in rows if r["estimable"]]
+    if not ok:
+        return []
+    hits = [r for r in ok if r["significant_holm"]]
+    lines = [f"Finishing-order strength (Plackett-Luce over the whole order, which assumes the "
+             f"same odds at every place): strongest {_strength_name(ok[0])} "
+             f"{_strength_evidence(ok[0], f'{kind} odds at each place')}, weakest "
+             f"{_strength_name(ok[-1])} {ok[-1]['strength']:+.2f}; {len(hits)} of {len(ok)} "
+             "differ after Holm."]
+    bad = sorted((r for r in ok if r.get("fit_disagrees")),
+                 key=lambda r: -abs(r["observed_win"] - r["implied_win"]))
+    if bad:
+        parts = "; ".join(f"{_strength_name(r)} wins {pct(r['observed_win'])} of its seats, the "
+                          f"model implies {pct(r['implied_win'])} (Holm {_p(r['fit_p_holm'])})"
+                          for r in bad)
+        lines.append(f"Warning: the finishing-order model does not fit who wins: {parts}. Read "
+                     "the winner model and the win rates for who wins.")
+    return lines
+
+
+def _disagreement_lines(winner: list[dict], order: list[dict]) -> list[str]:
+    """Units that the two models put on opposite sides of average, one of them flagged."""
+    other = {_strength_name(r): r for r in order if r["estimable"]}
+    clash = [(w, other[_strength_name(w)]) for w in winner if w["estimable"]
+             and _strength_name(w) in other
+             and w["strength"] * other[_strength_name(w)]["strength"] < 0
+             and (w["significant_holm"] or other[_strength_name(w)]["significant_holm"])]
+    if not clash:
+        return []
+    parts = "; ".join(f"{_strength_name(w)} {w['strength']:+.2f} by who wins, "
+                      f"{o['strength']:+.2f} by finishing order" for w, o in clash)
+    return [f"Warning: the winner and finishing-order models rank these differently: {parts}."]
+
+
+def strength_lines(strength: pl.DataFrame, games_total: int | None = None) -> list[str]:
+    """Strength verdict: the winner model (who wins, net of seat and opponents) leads; the
+    finishing-order model follows with its fit check and any disagreement; strengths the
+    data cannot separate from seats are said to be not estimable, with no numbers.
+    Without factions the same is said of the seats. Counts come from the table."""
     if strength.is_empty():
         return []
-    kind = "faction" if (strength["kind"] == "faction").any() else "seat"
-    rows = strength.filter(pl.col("kind") == kind).sort("strength", descending=True).to_dicts()
-    what = "after controlling for seat and opponents" if kind == "faction" else \
-        "in the finishing order"
-    hits = [r for r in rows if r["significant_holm"]]
-    names = ", ".join(f"{_strength_name(r)} {r['strength']:+.2f}" for r in hits)
-    lines = [f"Plackett-Luce strength ({count(games)} games, log-odds scale, 0 = average "
-             f"{kind}): strongest {what} is {_strength_name(rows[0])} "
-             f"{_strength_evidence(rows[0])}; weakest is {_strength_name(rows[-1])} "
-             f"{_strength_evidence(rows[-1])}.",
-             f"{len(hits)} of {len(rows)} {kind}s differ from the average {kind} after Holm "
-             f"(family-wise error 5%)" + (f": {names}." if hits else ".")]
-    lines += [f"Plackett-Luce: {_strength_name(r)} {'always' if r['strength'] > 0 else 'never'} "
-              "placed ahead of the others it met in the fitted games, so its strength is unbounded "
-              "and not tested; read its win rate instead." for r in rows if r.get("separated")]
+    kind = strength_kind(strength)
+    total = games_total if games_total is not None else \
+        (int(strength["games_total"][0]) if "games_total" in strength.columns else None)
+    context = "; ".join(n for n in (fitted_note(int(strength["games"][0]), total),
+                                    pooled_note(str(strength["player_counts"][0]))) if n)
+    winner = _model_rows(strength, WINNER, kind)
+    order = _model_rows(strength, FINISHING_ORDER, kind)
+    lines = (_not_estimable_lines(winner, kind, context) + _headline(winner, kind, context)
+             + _finishing_order_lines(order, kind) + _disagreement_lines(winner, order))
+    lines += [f"Strength: {_strength_name(r)} {'always' if r['strength'] > 0 else 'never'} won "
+              "the fitted games it played, so its strength is unbounded and not tested; read its "
+              "win rate instead." for r in winner if r["estimable"] and r.get("separated")]
     return lines

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from analysis.ratings import BOOTSTRAP
+from analysis.factions import fitted_note, pooled_note, strength_kind
+from analysis.ratings import FINISHING_ORDER, WINNER
 from reports import charts
 from reports.formatting import pct, pp, signed
 from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
@@ -287,30 +288,85 @@ def cards_section(a: RunAnalysis) -> Section:
 
 
 # ---------------------------------------------------------------- ratings and card detail
+def _strength_who(r: dict, kind: str) -> str:
+    return r["faction"] if kind == "faction" else f"{r['n_players']}p seat {r['seat']}"
+
+
+def _strength_cells(r: dict) -> dict:
+    """Text cells of one strength row; a not-estimable row gets words, never numbers."""
+    if not r["estimable"]:
+        return {"value": "not estimable", "ci": "aliased with seat", "odds": "", "p": "",
+                "flag": ""}
+    return {"value": f"{r['strength']:+.2f}", "ci": f"{r['lo']:+.2f} to {r['hi']:+.2f}",
+            "odds": f"{math.exp(r['strength']):.2f}", "p": _p_text(r["p_holm"]),
+            "flag": "yes" if r["significant_holm"] else "no"}
+
+
+def _p_text(p: float) -> str:
+    return "" if p is None or math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
+STRENGTH_COLUMNS = [Column("who", "unit"), Column("value", "strength"), Column("ci", "95% interval"),
+                    Column("odds", "odds vs average"), Column("p", "p (Holm)"),
+                    Column("flag", "differs from average")]
+
+
+def _strength_table(rows: pl.DataFrame, kind: str, caption: str, fit_check: bool) -> Table:
+    columns = [Column("who", kind)] + STRENGTH_COLUMNS[1:]
+    if fit_check:
+        columns += [Column("observed", "observed win rate"), Column("implied", "model-implied win"),
+                    Column("fit", "fit check")]
+    body = []
+    for r in rows.to_dicts():
+        cells = {"who": _strength_who(r, kind), **_strength_cells(r),
+                 "observed": "", "implied": "", "fit": ""}
+        if fit_check and r.get("implied_win") is not None:
+            cells.update(observed=pct(r["observed_win"]), implied=pct(r["implied_win"]),
+                         fit="disagrees" if r["fit_disagrees"] else "ok")
+        body.append(cells)
+    return Table(columns, body, caption=caption)
+
+
 def strength_section(a: RunAnalysis) -> Section:
-    """Plackett-Luce strengths: forest plot and table."""
-    kind = "faction" if not a.faction_seat.is_empty() else "seat"
-    rows = a.strength.filter(pl.col("kind") == kind)
-    table = Table([
-        Column("who", kind), Column("strength", "strength", "signed"), Column("ci", "95% interval"),
-        Column("odds", "odds vs average", "num"), Column("p_holm", "p (Holm)", "p"),
-        Column("flag", "differs from average"),
-    ], _rows(rows, who=lambda r: r["faction"] if kind == "faction" else f"{r['n_players']}p seat {r['seat']}",
-             ci=lambda r: f"{r['lo']:+.2f} to {r['hi']:+.2f}",
-             odds=lambda r: math.exp(r["strength"]),
-             flag=lambda r: "yes" if r["significant_holm"] else "no"),
-        caption="Plackett-Luce model of the finishing order: each place is won with probability "
-                "proportional to exp(faction strength + seat effect), so a faction is credited for "
-                "whom it beat and net of where it sat. Strengths are centred (factions sum to 0; seats "
-                "sum to 0 within a player count). Ties: Breslow's approximation. Interval: 95% "
-                f"percentile bootstrap over games ({BOOTSTRAP} one-step replicates, fixed seed); p: Wald test "
-                "of strength 0 from the observed information, Holm-adjusted across the "
-                f"{kind}s. " + (f"Fitted on the first {a.strength_games:,} of {a.n_games:,} games."
-                                if 0 < a.strength_games < a.n_games else ""))
-    return Section(f"{kind.capitalize()} strength (Plackett-Luce)", "strength",
-                   [Chart(charts.strength_forest(a.strength),
-                          "Dot = strength; bar = 95% bootstrap interval; red = differs from the "
-                          "average after Holm."), table], level=3)
+    """Strength: the winner model (who wins) first, with its forest plot; then the
+    finishing-order model with its fit check. Not-estimable strengths are words."""
+    kind = strength_kind(a.strength)
+    mine = a.strength.filter(pl.col("kind") == kind)
+    winner = mine.filter(pl.col("model") == WINNER).sort("strength", descending=True, nulls_last=True)
+    order = mine.filter(pl.col("model") == FINISHING_ORDER).sort("strength", descending=True,
+                                                                  nulls_last=True)
+    first = a.strength.row(0, named=True)
+    context = " ".join(x[0].upper() + x[1:] + "." for x in (
+        fitted_note(first["games"], first.get("games_total")), pooled_note(first["player_counts"])) if x)
+    n_note = f" n counts games. {context}"
+    aliased = ("" if winner["estimable"].all() else
+               " 'not estimable': in every fitted game this faction sat in the same seat(s) as "
+               "the others it is compared with, so its strength and the seat effects cannot be "
+               "separated; no number is shown rather than an arbitrary split.")
+    how = ("Strengths are centred (factions sum to 0; seats sum to 0 within a player count), so "
+           "when one faction is strong the fair ones sit below 0. Interval: 95% Wald interval from "
+           "a game-clustered robust (sandwich) standard error; p: the Wald test of strength 0 with "
+           f"the same standard error, Holm-adjusted across the {kind}s.")
+    blocks = []
+    if winner["estimable"].any():
+        blocks.append(Chart(charts.strength_forest(winner),
+                            "Dot = strength in who wins; bar = 95% interval; red = differs from the "
+                            "average after Holm."))
+    blocks.append(_strength_table(
+        winner, kind, "Who wins: conditional logit on the winner of each game, P(i wins) "
+        "proportional to exp(faction strength + seat effect), so a faction is credited net of its "
+        "opponents and seat; a shared victory counts the winners tied first. Log-odds of winning; "
+        "odds vs average = exp(strength). " + how + aliased + n_note, fit_check=False))
+    blocks.append(_strength_table(
+        order, kind, "Finishing-order strength (Plackett-Luce over the whole order; ties by "
+        "Breslow's approximation): each place is won with probability proportional to exp(strength "
+        "+ seat effect), which assumes the same odds at every place. Fit check: observed win rate "
+        "(wins / seats, 1/k for a k-way shared victory) against the win probability the model "
+        "implies (softmax of the fitted strengths over each table the unit sat at, averaged); "
+        "'disagrees' = differs beyond sampling error (Holm across the units). Where it disagrees, "
+        "read the who-wins table. " + how + aliased + n_note, fit_check=True))
+    return Section(f"{kind.capitalize()} strength (who wins, and finishing order)", "strength",
+                   blocks, level=3)
 
 
 def _rate_cell(r: dict, n_key: str) -> str:

@@ -271,10 +271,11 @@ def difference_forest(metrics: pl.DataFrame) -> Figure:
 
 
 def strength_forest(strength: pl.DataFrame) -> Figure:
-    """Plackett-Luce strengths (log-odds, 0 = average) with 95% bootstrap intervals:
-    factions sorted by strength, or seats per player count. Red = differs from 0 after Holm."""
+    """Winner-model strengths (log-odds of winning, 0 = average) with 95% intervals:
+    factions sorted by strength, or seats per player count; not-estimable rows are left out
+    (the table names them). Red = differs from 0 after Holm."""
     kind = "faction" if (strength["kind"] == "faction").any() else "seat"
-    rows = strength.filter(pl.col("kind") == kind)
+    rows = strength.filter((pl.col("kind") == kind) & pl.col("estimable"))
     rows = rows.sort("strength", descending=True) if kind == "faction" else rows.sort("n_players", "seat")
     labels = (list(rows["faction"]) if kind == "faction"
               else [f"{n}p seat {s}" for n, s in zip(rows["n_players"], rows["seat"], strict=True)])
@@ -288,8 +289,8 @@ def strength_forest(strength: pl.DataFrame) -> Figure:
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("strength (log-odds of placing ahead; 0 = average)")
-    ax.set_title(f"Plackett-Luce {kind} strength, controlling for "
+    ax.set_xlabel("strength (log-odds of winning; 0 = average)")
+    ax.set_title(f"Who wins: {kind} strength, controlling for "
                  + ("seat and opponents" if kind == "faction" else "player count"))
     return fig
 

@@ -3,6 +3,8 @@ hand-built faction run of runfixture.py, with answers worked out by hand."""
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 import pytest
 from runfixture import FACTION_GAMES, manifest, write_run
@@ -117,11 +119,21 @@ def test_analyze_carries_the_new_tables(tmp_path):
                     manifest(game="made_up", n_games=20, cards=[], estimates=[]))
     a = analysis.analyze(run)
     factions = a.strength.filter(pl.col("kind") == "faction")
-    assert set(factions["faction"]) == {"dwarves", "elves", "orcs"}
-    assert factions["strength"].sum() == pytest.approx(0.0, abs=1e-9)  # centred
+    assert set(factions["model"]) == {"winner", "finishing_order"}
+    for _, model in factions.group_by("model"):
+        assert set(model["faction"]) == {"dwarves", "elves", "orcs"}
+        # dwarves only ever sat in 3p seat 2: aliased with that seat, no number; elves and
+        # orcs rotate, so they are estimable, centred on each other
+        fixed = model.filter(pl.col("faction") == "dwarves").row(0, named=True)
+        assert not fixed["estimable"] and math.isnan(fixed["strength"])
+        rest = model.filter(pl.col("estimable"))
+        assert set(rest["faction"]) == {"elves", "orcs"}
+        assert rest["strength"].sum() == pytest.approx(0.0, abs=1e-9)  # centred
     assert not a.faction_seat.is_empty() and not a.copresence.is_empty()
     assert a.card_unused.is_empty()  # made_up logs no acquire/use kinds
-    assert any(line.startswith("Plackett-Luce strength (20 games") for line in a.verdicts)
+    assert any(line.startswith("Strength by who wins") and "fitted on all 20 games" in line
+               for line in a.verdicts)
+    assert a.strength_games == 20 and a.strength["games_total"][0] == 20  # from the data
     assert a.card_basis == "played"
 
 

@@ -1,5 +1,6 @@
 """Plackett-Luce strengths (analysis/ratings.py): checked against choix, a closed form,
-hand-computed tie handling, and for calibration on fair synthetic games."""
+hand-computed tie handling, a brute-force game bootstrap of the robust standard error, and
+for calibration on fair synthetic games."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def synthetic(rng, n_games: int, n_players: int, theta, seat_effect=None):
 def test_matches_choix_without_seat_effects():
     rng = np.random.default_rng(4)
     players, games, orders = synthetic(rng, 600, 4, [0.6, 0.3, 0.0, -0.2, -0.7])
-    f = ratings.fit(ratings.design(players, games, with_seats=False), n_boot=0)
+    f = ratings.fit(ratings.design(players, games, with_seats=False))
     reference = choix.opt_rankings(5, orders)  # maximum likelihood, centred
     np.testing.assert_allclose(f.estimate[:5], reference - reference.mean(), atol=1e-5)
 
@@ -57,7 +58,7 @@ def test_two_factions_two_seats_closed_form():
             g += 1
     players = pl.DataFrame(rows, schema=["game_id", "seat", "faction", "rank"], orient="row")
     games = pl.DataFrame({"game_id": np.arange(g), "n_players": np.full(g, 2)})
-    table = ratings.strengths(ratings.fit(ratings.design(players, games), n_boot=0))
+    table = ratings.strengths(ratings.fit(ratings.design(players, games)))
 
     def logit(p):
         return math.log(p / (1 - p))
@@ -69,7 +70,8 @@ def test_two_factions_two_seats_closed_form():
     s0 = table.filter((pl.col("kind") == "seat") & (pl.col("seat") == 0)).row(0, named=True)
     assert a["strength"] == pytest.approx(diff / 2, abs=1e-7)   # centred: A = +d/2, B = -d/2
     assert s0["strength"] == pytest.approx(seat / 2, abs=1e-7)
-    assert a["se"] == pytest.approx(se_diff / 2, rel=1e-4)
+    # saturated model: the robust (sandwich) SE equals the model-based one up to G/(G-1)
+    assert a["se"] == pytest.approx(se_diff / 2 * math.sqrt(g / (g - 1)), rel=1e-4)
 
 
 def test_ties_breslow_and_last_place_ties_carry_nothing():
@@ -110,16 +112,23 @@ def test_gradient_and_hessian_match_finite_differences():
     np.testing.assert_allclose(hess, num_hess, atol=1e-4)
 
 
-def test_bootstrap_is_seeded_and_agrees_with_the_information_se():
+@pytest.mark.parametrize("model", ratings.MODELS)
+def test_robust_se_matches_a_full_refit_game_bootstrap(model):
+    """Brute-force reference for the sandwich SE: resample games with replacement and refit
+    from scratch (60 replicates; the SD of an SD estimate from 60 draws is about 9%, so
+    25% is more than 2.5 of its SEs)."""
     rng = np.random.default_rng(8)
-    players, games, _ = synthetic(rng, 3000, 4, [0.5, 0.1, 0.0, -0.2, -0.4],
+    players, games, _ = synthetic(rng, 2000, 4, [0.5, 0.1, 0.0, -0.2, -0.4],
                                   seat_effect=[0.2, 0.0, 0.0, -0.2])
-    d = ratings.design(players, games)
-    one, two = ratings.fit(d, n_boot=100, seed=3), ratings.fit(d, n_boot=100, seed=3)
-    np.testing.assert_array_equal(one.replicates, two.replicates)
-    boot_sd = one.replicates.std(axis=0, ddof=1)
-    np.testing.assert_allclose(boot_sd, one.se, rtol=0.25)
-    table = ratings.strengths(one)
+    full = ratings.fit(ratings.design(players, games, model=model), model)
+    reps = []
+    for _ in range(60):
+        ids = pl.DataFrame({"game_id": rng.integers(0, 2000, 2000)}).with_row_index("new_id")
+        boot_players = ids.join(players, on="game_id").drop("game_id").rename({"new_id": "game_id"})
+        boot_games = ids.join(games, on="game_id").drop("game_id").rename({"new_id": "game_id"})
+        reps.append(ratings.fit(ratings.design(boot_players, boot_games, model=model), model).estimate)
+    np.testing.assert_allclose(np.std(reps, axis=0, ddof=1), full.se, rtol=0.25)
+    table = ratings.strengths(full)
     seat0 = table.filter((pl.col("kind") == "seat") & (pl.col("seat") == 0)).row(0, named=True)
     # planted seat effect (+0.2 against a mean of 0) is found, inside its interval
     assert seat0["lo"] < 0.2 < seat0["hi"] and seat0["significant_holm"]
@@ -130,14 +139,14 @@ def test_bootstrap_is_seeded_and_agrees_with_the_information_se():
 def test_null_is_not_over_flagged():
     """Fair games (every finishing order equally likely, factions dealt at random): across
     200 synthetic runs the share of runs with any Holm-flagged faction, seat or faction
-    win rate stays at the nominal 5% (plus 3 Monte-Carlo standard errors)."""
+    win rate stays at the nominal 5% (plus 3 Monte-Carlo standard errors), for both models."""
     rng = np.random.default_rng(2026)
-    runs, flagged = 200, {"faction": 0, "seat": 0, "winrate": 0}
+    runs, flagged = 200, {"winrate": 0}
     for _ in range(runs):
         players, games, _ = synthetic(rng, 150, 4, np.zeros(6))
-        table = ratings.strengths(ratings.fit(ratings.design(players, games), n_boot=0))
-        for kind in ("faction", "seat"):
-            flagged[kind] += bool(table.filter(pl.col("kind") == kind)["significant_holm"].any())
+        table = ratings.strength_models(players, games, True)
+        for (model, kind), g in table.group_by("model", "kind"):
+            flagged[model, kind] = flagged.get((model, kind), 0) + bool(g["significant_holm"].any())
         rates = players.with_columns(win=(pl.col("rank") == 1).cast(float)) \
             .group_by("faction").agg(wins=pl.col("win").sum(), games=pl.len())
         p = rate_vs_fair_p(rates["wins"], rates["games"], np.full(len(rates), 0.25))
@@ -153,7 +162,7 @@ def test_a_planted_faction_is_found_at_the_same_size():
     hits = 0
     for _ in range(20):
         players, games, _ = synthetic(rng, 150, 4, [0.6, 0, 0, 0, 0, 0])
-        table = ratings.strengths(ratings.fit(ratings.design(players, games), n_boot=0))
+        table = ratings.strengths(ratings.fit(ratings.design(players, games)))
         row = table.filter(pl.col("faction") == "f0").row(0, named=True)
         hits += row["significant_holm"] and row["strength"] > 0
     assert hits >= 14
@@ -166,7 +175,10 @@ def test_a_faction_that_always_wins_is_marked_separated():
         rows += [(g, s, factions[s], ranks[s]) for s in range(3)]
     players = pl.DataFrame(rows, schema=["game_id", "seat", "faction", "rank"], orient="row")
     games = pl.DataFrame({"game_id": np.arange(30), "n_players": np.full(30, 3)})
-    table = ratings.plackett_luce(players, games, True, n_boot=20)
-    flags = dict(zip(table["faction"], table["separated"], strict=True))
+    table = ratings.strength_models(players, games, True)
+    order = table.filter(pl.col("model") == ratings.FINISHING_ORDER)
+    flags = dict(zip(order["faction"], order["separated"], strict=True))
     assert flags["A"] and flags["C"] and not flags["B"]
-    assert any("A always placed ahead" in line for line in strength_lines(table, 30))
+    winner = table.filter(pl.col("model") == ratings.WINNER)
+    assert dict(zip(winner["faction"], winner["separated"], strict=True))["A"]
+    assert any("A always won" in line for line in strength_lines(table))

@@ -1,6 +1,6 @@
 """A planted imbalance is found (issue 6, Checks): an override that makes one Dragon Brew
 race, or one seat, clearly stronger is flagged with the right sign by the report's analysis
-(Plackett-Luce strength and win rate, Holm-adjusted) and by `compare`.
+(winner-model strength and win rate, Holm-adjusted) and by `compare`.
 
 Small runs (150 three-player games among four races of middling strength) keep this quick;
 the planted effects are large (25 extra starting gold for the Ogres; 39 extra first-year gold
@@ -40,12 +40,13 @@ def only(df: pl.DataFrame, **keys) -> dict:
 
 def test_a_stronger_race_is_flagged_by_the_report_and_by_compare(runs, tmp_path):
     a = analysis.analyze(runs["ogre"])
-    ogre = only(a.strength, kind="faction", faction="ogre")
+    ogre = only(a.strength, model="winner", kind="faction", faction="ogre")
     assert ogre["strength"] > 0 and ogre["significant_holm"] and ogre["lo"] > 0
-    assert a.strength.filter(pl.col("kind") == "faction").sort("strength")["faction"][-1] == "ogre"
+    winner = a.strength.filter((pl.col("model") == "winner") & (pl.col("kind") == "faction"))
+    assert winner.sort("strength")["faction"][-1] == "ogre"
     rate = only(a.faction_winrate, faction="ogre", n_players=3)
     assert rate["deviation"] > 0 and rate["significant_holm"]
-    assert any("strongest after controlling for seat and opponents is ogre" in v for v in a.verdicts)
+    assert any("strongest is ogre" in v for v in a.verdicts)
 
     change = only(analysis.compare(runs["base"], runs["ogre"]).metrics,
                   metric="faction win rate", group="ogre, 3p")
@@ -54,12 +55,12 @@ def test_a_stronger_race_is_flagged_by_the_report_and_by_compare(runs, tmp_path)
     proc = cli("report", runs["ogre"], "--format", "html", "--out", tmp_path / "r.html", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert "strongest after controlling for seat and opponents is ogre" in html
+    assert "strongest is ogre" in html
 
 
 def test_a_stronger_seat_is_flagged_by_the_report_and_by_compare(runs):
     a = analysis.analyze(runs["seat1"])
-    seat = only(a.strength, kind="seat", n_players=3, seat=1)
+    seat = only(a.strength, model="winner", kind="seat", n_players=3, seat=1)
     assert seat["strength"] > 0 and seat["significant_holm"]
     rate = only(a.seat_winrate, n_players=3, seat=1)
     assert rate["deviation"] > 0 and rate["significant_holm"]

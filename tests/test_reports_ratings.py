@@ -23,7 +23,7 @@ def faction_report(tmp_path_factory):
 
 
 SECTIONS = ["Verdict", "Factions", "Faction by seat", "Head to head",
-            "Faction strength (Plackett-Luce)", "Convergence", "Card value", "Card value in detail",
+            "Faction strength (who wins, and finishing order)", "Convergence", "Card value", "Card value in detail",
             "Provenance"]
 
 
@@ -34,10 +34,14 @@ def test_html_has_the_sections_in_order_with_charts(faction_report):
     positions = [html.index(f'<section id="{a}">') for a in anchors]
     assert positions == sorted(positions)
     verdict = html[positions[0]:positions[1]]
-    assert "Plackett-Luce strength (20 games" in verdict
+    assert "Strength by who wins (conditional logit on the winner" in verdict
+    assert "fitted on all 20 games" in verdict
     head = html[positions[3]:positions[4]]
     assert "<svg" in head and "Head to head: win rate minus fair share" in head
-    assert "Plackett-Luce faction strength" in html[positions[4]:positions[5]]
+    strength = html[positions[4]:positions[5]]
+    assert "Who wins: faction strength" in strength and "<svg" in strength
+    assert strength.index("Who wins: conditional logit") < strength.index("Finishing-order strength")
+    assert "model-implied win" in strength and "n counts games" in strength
     assert "Win rate as games accumulate" in html[positions[5]:positions[6]]
     detail = html[positions[7]:positions[8]]
     assert "Mantel-Haenszel" in detail and "not available for made_up" in detail
@@ -49,7 +53,7 @@ def test_pdf_carries_the_same_sections(faction_report):
     text = pdf_text(pdf)
     positions = [text.index(s) for s in SECTIONS]
     assert positions == sorted(positions)
-    assert "Plackett-Luce strength (20 games" in text
+    assert "Strength by who wins" in text
     assert "Breslow" in text  # the method is stated
 
 
@@ -59,7 +63,7 @@ def test_symmetric_game_gets_seat_strengths(tmp_path):
     assert a.faction_seat.is_empty() and a.copresence.is_empty()
     (html,) = write_report(a, html_path=tmp_path / "r.html")
     text = html.read_text(encoding="utf-8")
-    assert "Seat strength (Plackett-Luce)" in text and 'id="head-to-head"' not in text
+    assert "Seat strength (who wins, and finishing order)" in text and 'id="head-to-head"' not in text
     assert "not available for dwarfest" in text  # Dwarfest logs plays, not acquisitions
 
 
@@ -68,4 +72,21 @@ def test_one_faction_for_everybody_is_treated_as_symmetric(tmp_path):
     a = analysis.analyze(write_run(tmp_path / "run", games, [],
                                    manifest(game="made_up", n_games=20, cards=[], estimates=[])))
     assert set(a.strength["kind"]) == {"seat"} and a.copresence.is_empty()
-    assert any("strongest in the finishing order is seat" in v for v in a.verdicts)
+    assert any("strongest is seat" in v for v in a.verdicts)
+
+
+def test_fixed_lineup_report_says_not_estimable_with_no_numbers(tmp_path):
+    """Every faction always in the same seat: the strength section and the verdict say
+    'not estimable' and show no strength numbers (and no forest plot)."""
+    games = [dict(g, factions=["dwarves", "elves", "orcs"][:len(g["scores"])])
+             for g in FACTION_GAMES * 4]
+    a = analysis.analyze(write_run(tmp_path / "run", games, [],
+                                   manifest(game="made_up", n_games=20, cards=[], estimates=[])))
+    assert not a.strength["estimable"].any()
+    assert any("not estimable: factions are fixed to seats" in v for v in a.verdicts)
+    assert not any("Strength by who wins" in v for v in a.verdicts)
+    (html,) = write_report(a, html_path=tmp_path / "r.html")
+    text = html.read_text(encoding="utf-8")
+    section = text[text.index('<section id="strength">'):]
+    section = section[:section.index("</section>")]
+    assert "not estimable" in section and "Who wins: faction strength" not in section
