@@ -39,11 +39,12 @@ def test_experiment_on_dwarfest_is_paired_and_reported(tmp_path):
 
 def test_experiment_swaps_a_faction_in_a_seat(tmp_path):
     out = tmp_path / "swap"
-    stdout = ok(cli("experiment", "homebrewers", "--arm", "ref:lineup=ananya,andrew,colt,evie",
-                    "--arm", "tony:lineup=tony,andrew,colt,evie", "--players", "4", "--games", "200",
+    stdout = ok(cli("experiment", "homebrewers", "--arm", "ref:lineup=ananya,andrew,colt,evie;seats=fixed",
+                    "--arm", "tony:lineup=tony,andrew,colt,evie;seats=fixed", "--players", "4", "--games", "200",
                     "--quiet", "--jobs", "1", "--out", out, cwd=tmp_path))
     assert "faction win rate" in stdout and "seat 0, 4p" in stdout
-    assert manifest(out / "arms" / "tony")["options"] == {"lineup": ["tony", "andrew", "colt", "evie"]}
+    assert manifest(out / "arms" / "tony")["options"] == {"lineup": ["tony", "andrew", "colt", "evie"],
+                                                           "seats": "fixed"}
     # Tony is the strongest character (docs/experiments.md): the swap helps seat 0, paired.
     c = analysis.compare(out / "arms" / "ref", out / "arms" / "tony")
     seat0 = c.metrics.filter((c.metrics["metric"] == "seat win rate")
