@@ -48,15 +48,15 @@ def count_hypotheses(units: list[str], player_counts: list[int], options: dict) 
 def settings(band: float, alpha: float, max_games: int, shard_size: int, hypotheses: int,
              rule: str = GSPRT, indifference: float = DEFAULT_INDIFFERENCE) -> dict:
     """Checked settings of the procedure, as stored in the plan."""
+    if not 0 < band < 0.5:
+        raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1, e.g. 0.05, got {alpha}")
     if rule not in RULES:
         raise UsageError(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
     if rule == GSPRT and not 0 < indifference < band:
         raise UsageError(f"--indifference must be between 0 and --band ({band}), e.g. 0.005 = "
                          f"0.5 pp, got {indifference}")
-    if not 0 < band < 0.5:
-        raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
-    if not 0 < alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, e.g. 0.05, got {alpha}")
     batch = DEFAULT_BATCH if shard_size == runner.DEFAULT_SHARD else shard_size
     if batch < 1:
         raise UsageError(f"--shard-size must be at least 1, got {batch}")
