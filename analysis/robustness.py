@@ -17,7 +17,6 @@ A bootstrap of rank agreement or a faction x bot interaction test is not impleme
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass, field
 from itertools import combinations
 

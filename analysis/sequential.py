@@ -38,7 +38,6 @@ import polars as pl
 
 from analysis.stats import INSIDE, OUTSIDE, UNDECIDED, fairness_verdict, wilson
 
-
 GSPRT, BONFERRONI = "gsprt", "bonferroni"
 RULES = (GSPRT, BONFERRONI)
 DEFAULT_INDIFFERENCE = 0.005

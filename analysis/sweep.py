@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
-
 from scipy.stats import chi2
 
 from analysis import paired as _paired
