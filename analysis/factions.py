@@ -68,6 +68,28 @@ def strength_kind(strength: pl.DataFrame) -> str:
     return "faction" if (strength["kind"] == "faction").any() else "seat"
 
 
+def lead_flags(strength: pl.DataFrame) -> pl.Expr:
+    """The strength rows that are verdicts the report leads with: the winner model's estimable
+    rows of the headline kind (factions, or seats in a symmetric game)."""
+    return ((pl.col("model") == ratings.WINNER) & (pl.col("kind") == strength_kind(strength))
+            & pl.col("estimable"))
+
+
+def with_lead_family(strength: pl.DataFrame, family: str, m: int, alpha: float = ALPHA) -> pl.DataFrame:
+    """Add p_adjusted, significant and family to the strength table. The winner model's headline
+    flags belong to the report's lead family (Bonferroni over its m hypotheses, like the band
+    verdicts); every other row keeps the Holm adjustment of its own model's table."""
+    if strength.is_empty():
+        return strength
+    lead = lead_flags(strength)
+    own = (pl.col("model").replace_strict(STRENGTH_FAMILY, return_dtype=pl.String)
+           + ", " + pl.col("kind") + "s")
+    p_lead = pl.min_horizontal(pl.lit(1.0), pl.col("p_value") * m)
+    out = strength.with_columns(p_adjusted=pl.when(lead).then(p_lead).otherwise(pl.col("p_holm")),
+                                family=pl.when(lead).then(pl.lit(family)).otherwise(own))
+    return out.with_columns(significant=pl.col("p_adjusted") < alpha)
+
+
 def fitted_note(games: int, games_total: int | None) -> str:
     """'fitted on the first 20,000 of 1,000,000 games' or 'fitted on all 3,000 games'."""
     if games_total and games < games_total:
@@ -105,7 +127,7 @@ def strength_records(strength: pl.DataFrame, games_used: int | None = None,
     note = "; ".join(n for n in notes if n)
     out = []
     for r in strength.filter(pl.col("kind") == kind).to_dicts():
-        family = f"{STRENGTH_FAMILY[r['model']]}, {kind}s"
+        family = r.get("family") or f"{STRENGTH_FAMILY[r['model']]}, {kind}s"
         unit = r["faction"] if kind == "faction" else r["seat"]
         n_players = None if kind == "faction" else r["n_players"]
         if not r["estimable"]:
@@ -115,8 +137,8 @@ def strength_records(strength: pl.DataFrame, games_used: int | None = None,
         out.append(Verdict(
             kind=STRENGTH_KIND[r["model"]], unit=unit, n_players=n_players,
             estimate=r["strength"], ci_low=r["lo"], ci_high=r["hi"], n=used, n_unit="games",
-            verdict=SIGNIFICANT if r["significant_holm"] else NOT_SIGNIFICANT,
-            p_adjusted=r["p_holm"], family=family, metric="log-odds", note=note))
+            verdict=SIGNIFICANT if r.get("significant", r["significant_holm"]) else NOT_SIGNIFICANT,
+            p_adjusted=r.get("p_adjusted", r["p_holm"]), family=family, metric="log-odds", note=note))
     return out
 
 

@@ -7,10 +7,16 @@ interval and a class against the fairness band: strong (interval above the band)
 scipy.stats.kendalltau) measures how much the ranking by win rate agrees. A conclusion
 flips when a unit has a decided class under one bot and a different decided class under
 another (strong under greedy but fair or weak under random, ...); undecided never counts.
+
+Kendall's tau on k units has an exact two-sided p-value of at least 2 / k! (both orders
+identical or reversed), 0.083 for 4 units: with fewer than 5 units it can never be
+significant, and the verdict says so instead of reporting "not significant" as evidence.
+A bootstrap of rank agreement or a faction x bot interaction test is not implemented.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -29,7 +35,7 @@ class Robustness:
     kind: str                # 'faction' or 'seat'
     band: float
     rates: pl.DataFrame      # arm, n_players, unit, games, wins, rate, lo, hi, rank, verdict
-    taus: pl.DataFrame       # n_players, arm_a, arm_b, units, tau, p_value
+    taus: pl.DataFrame       # n_players, arm_a, arm_b, units, tau, p_value, min_p
     flips: pl.DataFrame      # n_players, unit, arm_a, verdict_a, arm_b, verdict_b
     verdicts: list[str] = field(default_factory=list)
 
@@ -60,9 +66,16 @@ def taus(rates: pl.DataFrame, arms: list[str]) -> pl.DataFrame:
             else:
                 tau, p = np.nan, np.nan
             rows.append({"n_players": int(n), "arm_a": a, "arm_b": b, "units": joined.height,
-                         "tau": tau, "p_value": p})
+                         "tau": tau, "p_value": p, "min_p": smallest_tau_p(joined.height)})
     return pl.DataFrame(rows, schema={"n_players": pl.Int64, "arm_a": pl.String, "arm_b": pl.String,
-                                      "units": pl.Int64, "tau": pl.Float64, "p_value": pl.Float64})
+                                      "units": pl.Int64, "tau": pl.Float64, "p_value": pl.Float64,
+                                      "min_p": pl.Float64})
+
+
+def smallest_tau_p(units: int) -> float:
+    """Smallest exact two-sided p-value Kendall's tau can reach on `units` untied units:
+    2 / units! (only the identical and the reversed order are that extreme)."""
+    return min(1.0, 2 / math.factorial(units)) if units >= 2 else float("nan")
 
 
 def flips(rates: pl.DataFrame, arms: list[str]) -> pl.DataFrame:
@@ -109,8 +122,13 @@ def robustness_lines(r: Robustness) -> list[str]:
         if np.isnan(t["tau"]):
             continue
         agree = "agree" if t["tau"] > 0.5 else "partly agree" if t["tau"] > 0 else "disagree"
-        noise = ("" if t["p_value"] < 0.05 else
-                 "; not significant: with few or nearly equal rates the order is mostly noise")
+        if t["min_p"] >= 0.05:
+            noise = (f"; with {t['units']} {r.kind}s tau cannot be significant at 5% whatever the "
+                     f"data (smallest possible p = {t['min_p']:.3f}): read the flips and the "
+                     "intervals instead")
+        else:
+            noise = ("" if t["p_value"] < 0.05 else
+                     "; not significant: with few or nearly equal rates the order is mostly noise")
         lines.append(f"{t['n_players']}p, {t['arm_a']} vs {t['arm_b']}: {r.kind} rankings {agree} "
                      f"(Kendall tau {t['tau']:+.2f} over {t['units']} {r.kind}s, p = {t['p_value']:.2g}{noise}).")
     return lines

@@ -315,3 +315,67 @@ def paired_ratio_diff(w_a, n_a, w_b, n_b, confidence: float = 0.95):
     lo, hi, p = paired_t(r_b - r_a, np.sqrt(var_d * g), g, confidence)
     vr = (np.inf if var_d == 0 and unpaired > 0 else np.nan if var_d == 0 else unpaired / var_d)
     return r_a, r_b, r_b - r_a, float(lo), float(hi), float(p), vr
+
+
+# ---------------------------------------------------------------- band decisions with error control
+def band_p_values(successes, n, fair, band: float) -> tuple[np.ndarray, np.ndarray]:
+    """One-sided score-test p-values for a rate against the band [fair - band, fair + band].
+
+    Returns (p_inside, p_outside). p_inside is the TOST p-value: the larger of the p-values
+    of "rate at or below fair - band" and "rate at or above fair + band"; rejecting both
+    decides inside. p_outside is the smaller of the p-values of "rate at or below fair +
+    band" and "rate at or above fair - band"; rejecting one decides outside on that side.
+    Each test uses the null variance at its edge, so p < a/2 exactly when that edge lies
+    outside the two-sided Wilson interval at level 1 - a (the interval the verdict uses).
+    An edge at or beyond 0 or 1 cannot be crossed by the rate: its p-value is 0 (inside
+    side) or 1 (outside side). Shared victories (fractional successes) are allowed.
+    """
+    s, n, fair = (np.asarray(x, dtype=float) for x in (successes, n, fair))
+    low, high = fair - band, fair + band
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = s / n
+        z_low = (rate - low) / np.sqrt(low * (1 - low) / n)     # > 0: above the low edge
+        z_high = (high - rate) / np.sqrt(high * (1 - high) / n)  # > 0: below the high edge
+    z_low = np.where(low <= 0, np.inf, z_low)
+    z_high = np.where(high >= 1, np.inf, z_high)
+    p_above_low, p_below_high = _sp.norm.sf(z_low), _sp.norm.sf(z_high)
+    p_inside = np.maximum(p_above_low, p_below_high)
+    p_outside = np.minimum(_sp.norm.sf(-z_low), _sp.norm.sf(-z_high))
+    nan = ~(n > 0)
+    return np.where(nan, np.nan, p_inside), np.where(nan, np.nan, p_outside)
+
+
+def band_decision(successes, n, fair, band: float, family_size: int, alpha: float = 0.05):
+    """Band verdicts with family-wise error control over `family_size` hypotheses.
+
+    Bonferroni: each row's Wilson interval is taken at level 1 - alpha / m, so all m
+    intervals cover their true rates at once with probability >= 1 - alpha and then every
+    inside/outside call is right. Equivalently each row runs its one-sided tests at
+    alpha / (2 m), and p_adjusted = min(1, 2 m p) of the test the verdict rests on (the
+    TOST p for inside, the outside p for outside, the smaller of the two when undecided).
+    Returns (lo, hi, verdict, p_adjusted).
+    """
+    m = max(1, int(family_size))
+    lo, hi = wilson(successes, n, 1 - alpha / m)
+    verdict = fairness_verdict(lo, hi, fair, band)
+    p_in, p_out = band_p_values(successes, n, fair, band)
+    p = np.where(verdict == INSIDE, p_in, np.where(verdict == OUTSIDE, p_out, np.fmin(p_in, p_out)))
+    return lo, hi, verdict, np.minimum(1.0, 2 * m * p)
+
+
+def games_to_decide_band(fair, deviation, band: float, confidence: float = 0.95,
+                         power: float = 0.80) -> np.ndarray:
+    """Samples needed to decide a unit whose true rate is fair + deviation inside or outside
+    the band [fair - band, fair + band], with the one-sided test against the nearer edge
+    at level (1 - confidence) / 2 (the side of a two-sided interval at `confidence`) and
+    the given power, normal approximation:
+    n = (z_a sqrt(e (1 - e)) + z_b sqrt(p (1 - p)))^2 / (p - e)^2, e the nearer edge.
+    The far edge needs fewer samples whenever the rate is nearer one edge. inf on an edge."""
+    fair, deviation = np.broadcast_arrays(np.asarray(fair, dtype=float), np.asarray(deviation, dtype=float))
+    rate = fair + deviation
+    edge = np.where(deviation >= 0, fair + band, fair - band)
+    z_a, z_b = z_value(confidence), float(_sp.norm.ppf(power))  # z_value: the 1 - a/2 quantile
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = (z_a * np.sqrt(edge * (1 - edge)) + z_b * np.sqrt(rate * (1 - rate))) ** 2 \
+            / (rate - edge) ** 2
+    return np.where(rate == edge, np.inf, np.ceil(n))

@@ -2,13 +2,17 @@
 
 Per arm and player count: the win rate of every faction (or seat, in a symmetric game)
 with its Wilson 95% interval, the first-player advantage (seat 0 rate - 1/n) with its
-Wilson interval, and the win-rate spread (largest minus smallest faction or seat rate)
-with a basic bootstrap interval over games. The arms share their deals, so the
-first-player advantage is also compared with the first value game by game (paired t
-interval and the variance reduction pairing buys).
+Wilson interval, and whether the unit rates differ at all: a heterogeneity test (Wald
+chi-square of the K - 1 contrasts between unit rates, with a game-clustered covariance so
+that units sharing a game, copies of a faction and fractional shared wins are all
+accounted for), Holm-adjusted across every arm and player count of the sweep, and the
+between-unit SD net of sampling noise. The largest-minus-smallest spread is kept as a
+description only: it is biased up by noise and has no valid simple interval.
 
-The spread is biased upward with few games (noise alone separates the rates); compare
-values of the parameter at equal game counts, which a sweep guarantees.
+The arms share their deals, so the first-player advantage is compared with the first value
+game by game (paired t interval and the variance reduction pairing buys). No arm is called
+"best" on point estimates: the verdict lines name only paired changes whose interval
+excludes 0 and arms whose units differ significantly.
 """
 
 from __future__ import annotations
@@ -17,13 +21,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
+from scipy.stats import chi2
 
 from analysis import paired as _paired
-from analysis.stats import wilson
+from analysis.stats import holm, wilson
 
-BOOT_REPS = 400
-BOOT_CHUNK = 50  # bootstrap replicates drawn at once ...
-BOOT_CELLS = 5_000_000  # ... but at most this many weights (chunk x games) in memory
+ALPHA = 0.05
 
 
 @dataclass
@@ -31,8 +34,9 @@ class SweepArm:
     value: object
     run_dir: str
     units: pl.DataFrame   # n_players, unit, games, wins, rate, lo, hi
-    shape: pl.DataFrame   # n_players, spread, spread_lo, spread_hi, fpa, fpa_lo, fpa_hi,
-                          # fpa_diff, fpa_diff_lo, fpa_diff_hi, variance_reduction
+    shape: pl.DataFrame   # n_players, games, spread, het_chi2, het_df, het_p, het_p_holm, sd_net,
+                          # fpa, fpa_lo, fpa_hi, fpa_diff, fpa_diff_lo, fpa_diff_hi,
+                          # variance_reduction
 
 
 @dataclass
@@ -80,40 +84,45 @@ def game_matrix(players: pl.DataFrame, unit: str) -> tuple[np.ndarray, np.ndarra
     return wins, present
 
 
-def spread(wins: np.ndarray, present: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-    """Largest minus smallest unit rate; with `weights` (replicates x games), one spread
-    per replicate. Units never present in a replicate are left out."""
-    w = np.ones((1, wins.shape[0])) if weights is None else weights
-    num, den = w @ wins, w @ present
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rate = np.where(den > 0, num / den, np.nan)
-    return np.nanmax(rate, axis=1) - np.nanmin(rate, axis=1)
+def spread(wins: np.ndarray, present: np.ndarray) -> float:
+    """Largest minus smallest unit rate (descriptive: biased up by noise). Units never
+    present are left out."""
+    num, den = wins.sum(axis=0), present.sum(axis=0)
+    rate = num[den > 0] / den[den > 0]
+    return float(rate.max() - rate.min()) if rate.size else float("nan")
 
 
-def spread_interval(wins: np.ndarray, present: np.ndarray, seed: int, reps: int = BOOT_REPS,
-                    confidence: float = 0.95) -> tuple[float, float, float]:
-    """Spread and its basic (reverse-percentile) bootstrap interval, games resampled with
-    replacement and seeded (same data and seed, same interval).
+def heterogeneity(wins: np.ndarray, present: np.ndarray) -> tuple[float, int, float, float]:
+    """Test that every unit has the same win rate, from games x units arrays (wins may be
+    fractional; a unit may appear several times in a game).
 
-    The spread is a max minus a min, biased upward by noise; the basic interval
-    (2 s - q_hi, 2 s - q_lo) reflects that bias back instead of inheriting it, as the
-    percentile interval would. Clipped at 0, the smallest possible spread."""
-    rng = np.random.default_rng(seed)
-    n = wins.shape[0]
-    draws = []
-    chunk = max(1, min(BOOT_CHUNK, BOOT_CELLS // max(n, 1)))
-    for start in range(0, reps, chunk):
-        k = min(chunk, reps - start)
-        draws.append(spread(wins, present, rng.multinomial(n, np.full(n, 1.0 / n), size=k).astype(float)))
-    boot = np.concatenate(draws)
-    tail = (1 - confidence) / 2
-    s = float(spread(wins, present)[0])
-    q_lo, q_hi = np.quantile(boot, [tail, 1 - tail])
-    return s, max(0.0, 2 * s - float(q_hi)), max(0.0, 2 * s - float(q_lo))
+    Rates r_u = sum wins / sum present. Their covariance is game-clustered: the per-game
+    influence of unit u is (wins_gu - r_u present_gu) / present_u, and the covariance is
+    the sum over games of the outer products (x G / (G - 1)), which carries the negative
+    correlation of units sharing a game. The Wald statistic of the K - 1 contrasts
+    r_u - r_K is chi-square with their rank as degrees of freedom under equal rates.
+    Returns (chi2, df, p, sd_net): sd_net is the between-unit SD of the rates net of the
+    sampling variance (0 when noise explains all of it)."""
+    den = present.sum(axis=0)
+    keep = den > 0
+    w, c, den = wins[:, keep], present[:, keep], den[keep]
+    games, k = w.shape
+    if k < 2 or games < 2:
+        return float("nan"), 0, float("nan"), float("nan")
+    rate = w.sum(axis=0) / den
+    influence = (w - c * rate) / den
+    cov = influence.T @ influence * games / (games - 1)
+    contrast = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
+    d, v = contrast @ rate, contrast @ cov @ contrast.T
+    df = int(np.linalg.matrix_rank(v))
+    stat = float(d @ np.linalg.pinv(v) @ d)
+    noise = (np.trace(cov) - cov.sum() / k) / (k - 1)  # E[sample variance of rates] if equal
+    sd_net = float(np.sqrt(max(0.0, np.var(rate, ddof=1) - noise)))
+    return stat, df, float(chi2.sf(stat, df)) if df else float("nan"), sd_net
 
 
-def shape(players: pl.DataFrame, reference: pl.DataFrame | None, unit: str, seed: int) -> pl.DataFrame:
-    """Spread and first-player advantage per player count, and the paired change of the
+def shape(players: pl.DataFrame, reference: pl.DataFrame | None, unit: str) -> pl.DataFrame:
+    """Heterogeneity, spread and first-player advantage per player count, and the paired change of the
     first-player advantage against the reference arm's players (NaN for the reference
     itself: reference=None)."""
     rows = []
@@ -121,12 +130,14 @@ def shape(players: pl.DataFrame, reference: pl.DataFrame | None, unit: str, seed
                                    _paired.GAME_KEYS, ["n_players"], "win")
               if reference is not None else pl.DataFrame(schema={"n_players": pl.Int64}))
     for (n,), part in sorted(players.group_by("n_players"), key=lambda x: x[0]):
-        s, s_lo, s_hi = spread_interval(*game_matrix(part, unit), seed=seed + int(n))
+        matrix = game_matrix(part, unit)
+        stat, df, p, sd_net = heterogeneity(*matrix)
         first = part.filter(pl.col("seat") == 0)
         wins, games = float(first["win"].sum()), first.height
         lo, hi = wilson(wins, games)
         pr = paired.filter(pl.col("n_players") == n)
-        rows.append({"n_players": int(n), "spread": s, "spread_lo": s_lo, "spread_hi": s_hi,
+        rows.append({"n_players": int(n), "games": int(matrix[0].shape[0]), "spread": spread(*matrix),
+                     "het_chi2": stat, "het_df": df, "het_p": p, "sd_net": sd_net,
                      "fpa": wins / games - 1 / n, "fpa_lo": float(lo) - 1 / n, "fpa_hi": float(hi) - 1 / n,
                      "fpa_diff": pr["diff"][0] if pr.height else np.nan,
                      "fpa_diff_lo": pr["lo"][0] if pr.height else np.nan,
@@ -142,29 +153,68 @@ def players_table(run_dir) -> pl.DataFrame:
 
 def run_sweep(key: str, arms: list[tuple[object, str]], seed: int = 0) -> Sweep:
     """Analyse the arms [(value, run folder), ...] of a sweep over `key`, the first arm
-    being the reference for paired changes."""
+    being the reference for paired changes. (`seed` is accepted for callers of the former
+    bootstrap; the analysis is now deterministic without it.)"""
     reference = players_table(arms[0][1])
     unit = unit_column(reference)
     out = []
     for k, (value, run_dir) in enumerate(arms):
         players = reference if k == 0 else players_table(run_dir)
         out.append(SweepArm(value, str(run_dir), unit_rates(players, unit),
-                            shape(players, reference if k else None, unit, seed)))
+                            shape(players, reference if k else None, unit)))
+    adjusted = holm(np.concatenate([a.shape["het_p"].to_numpy() for a in out]))
+    start = 0
+    for arm in out:
+        arm.shape = arm.shape.with_columns(
+            het_p_holm=pl.Series(adjusted[start:start + arm.shape.height]))
+        start += arm.shape.height
     sweep = Sweep(key, unit, out)
     sweep.verdicts = sweep_lines(sweep)
     return sweep
 
 
 def sweep_lines(s: Sweep) -> list[str]:
-    """Per player count: where the spread and the first-player advantage are smallest."""
+    """Per player count: which arms' units differ (heterogeneity, Holm across the sweep) and
+    which paired changes of the first-player advantage exclude 0. No "best value" claim."""
     table = s.shape_table()
     lines = [f"Sweep of {s.key} over {', '.join(str(a.value) for a in s.arms)} "
-             f"(same seed in every arm; paired changes are against {s.key} = {s.arms[0].value})."]
+             f"(same seed in every arm; paired changes are against {s.key} = {s.arms[0].value}). "
+             f"No value is called best: the smallest of several noisy spreads is not evidence."]
     for (n,), part in sorted(table.group_by("n_players"), key=lambda x: x[0]):
-        best = part.sort("spread").row(0, named=True)
-        fair = part.with_columns(a=pl.col("fpa").abs()).sort("a").row(0, named=True)
-        lines.append(f"{n} players: smallest {s.kind} win-rate spread at {s.key} = {best['value']} "
-                     f"({100 * best['spread']:.1f} pp, 95% CI {100 * best['spread_lo']:.1f} to "
-                     f"{100 * best['spread_hi']:.1f}); first-player advantage closest to 0 at "
-                     f"{fair['value']} ({100 * fair['fpa']:+.1f} pp).")
+        rows = part.to_dicts()
+        differ = [f"{r['value']} (SD net of noise {100 * r['sd_net']:.1f} pp)" for r in rows
+                  if r["het_p_holm"] < ALPHA]
+        same = [str(r["value"]) for r in rows if not r["het_p_holm"] < ALPHA]
+        moved = [f"{r['value']} ({100 * r['fpa_diff']:+.1f} pp, 95% CI {100 * r['fpa_diff_lo']:+.1f} "
+                 f"to {100 * r['fpa_diff_hi']:+.1f})" for r in rows
+                 if not np.isnan(r["fpa_diff"]) and (r["fpa_diff_lo"] > 0 or r["fpa_diff_hi"] < 0)]
+        lines.append(
+            f"{n} players: {s.kind} win rates differ (heterogeneity test, Holm across "
+            f"{table.height} tests) at {s.key} = {', '.join(differ) if differ else 'no value'}"
+            + (f"; no significant difference at {', '.join(same)}" if same else "")
+            + "; first-player advantage changes against the reference (paired) at "
+            + (", ".join(moved) if moved else "no value") + ".")
     return lines
+
+
+def sweep_records(s: Sweep) -> list:
+    """One record per arm and player count, kind sweep_heterogeneity: estimate = between-unit
+    SD net of noise, verdict significant / not_significant from the Holm-adjusted
+    heterogeneity test, n = games."""
+    from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
+
+    family = f"sweep heterogeneity over {s.key}"
+    out = []
+    for r in s.shape_table().to_dicts():
+        unit = f"{s.key}={r['value']}"
+        if np.isnan(r["het_p"]):
+            out.append(not_estimable("sweep_heterogeneity", unit, r["n_players"], r["games"], "games",
+                                     f"fewer than two {s.kind}s", family))
+            continue
+        out.append(Verdict(kind="sweep_heterogeneity", unit=unit, n_players=r["n_players"],
+                           estimate=r["sd_net"], ci_low=None, ci_high=None, n=r["games"],
+                           n_unit="games", verdict=SIGNIFICANT if r["het_p_holm"] < ALPHA else NOT_SIGNIFICANT,
+                           p_adjusted=r["het_p_holm"], family=family, metric="between-unit SD",
+                           note=f"Wald chi-square {r['het_chi2']:.1f} on {r['het_df']} df, "
+                                f"game-clustered, across {s.kind}s"))
+    return out

@@ -25,9 +25,21 @@ def _who(row: dict, kind: str) -> str:
     return f"seat {row['seat']}" if kind == "seat" else f"faction {row['faction']}"
 
 
+def _n(row: dict) -> str:
+    """What n counts: games for a seat; seats (player-games) for a faction, which a game
+    fielding two copies counts twice."""
+    if "games_with" in row:
+        return f"{plural(row['games'], 'seat')} in {plural(row['games_with'], 'game')}"
+    return plural(row["games"], "game")
+
+
 def _evidence(row: dict) -> str:
+    decided = ""
+    if "verdict_lo" in row:
+        decided = (f"; decided on the family-wise interval {pct(row['verdict_lo'])} to "
+                   f"{pct(row['verdict_hi'])}, adjusted {_p(row['p_adjusted'])}")
     return (f"wins {pct(row['rate'])} (95% CI {pct(row['lo'])} to {pct(row['hi'])}, "
-            f"{plural(row['games'], 'game')}) against a fair share of {pct(row['fair'])}")
+            f"{_n(row)}{decided}) against a fair share of {pct(row['fair'])}")
 
 
 def _holm(row: dict, family: int) -> str:
@@ -35,8 +47,8 @@ def _holm(row: dict, family: int) -> str:
     if "p_holm" not in row or row["p_holm"] is None or math.isnan(row["p_holm"]):
         return ""
     word = "Significant" if row["significant_holm"] else "Not significant"
-    return (f" {word} after Holm across {family} tests against the fair share "
-            f"(adjusted {_p(row['p_holm'])}).")
+    return (f" Point-null test: {word.lower()} after Holm across this table's {family} tests "
+            f"against the fair share (adjusted {_p(row['p_holm'])}).")
 
 
 def _p(p: float) -> str:
@@ -55,7 +67,7 @@ def _undecided_line(row: dict, kind: str, family: int = 0) -> str:
     if math.isinf(more) or math.isnan(more) or more > 100 * row["games"]:
         settle = "its rate sits almost on the band edge, so more games may never settle it"
     else:
-        unit = plural(more, "more game") + ("" if kind == "seat" else " with this faction")
+        unit = plural(more, "more game") + ("" if kind == "seat" else " fielding this faction")
         settle = f"roughly {unit} at this player count would decide it"
     return (f"{row['n_players']} players: {_who(row, kind)} is undecided: {_evidence(row)}; "
             f"{settle}.{_holm(row, family)}")
@@ -65,11 +77,13 @@ def _holm_summary(rows: list[dict], kind: str) -> list[str]:
     """How many rows differ from their fair share after Holm, named."""
     if not rows or "significant_holm" not in rows[0]:
         return []
-    hits = [r for r in rows if r["significant_holm"]]
+    tested = [r for r in rows if r.get("family") != "complement of seat 0"]
+    hits = [r for r in tested if r["significant_holm"]]
     names = "; ".join(f"{_who(r, kind)} at {r['n_players']}p ({pp(r['deviation'])})" for r in hits)
     plural = "seats" if kind == "seat" else "factions"
-    return [f"{plural.capitalize()} that differ from the fair share: {len(hits)} of {len(rows)}, "
-            f"significant after Holm across {len(rows)} tests (family-wise error 5%)"
+    return [f"{plural.capitalize()} that differ from the fair share at all (point null, not the "
+            f"band): {len(hits)} of {len(tested)}, significant after Holm across {len(tested)} "
+            f"tests (family-wise error 5% within this table, a family of its own)"
             + (f": {names}." if hits else ".")]
 
 
@@ -79,7 +93,7 @@ def _inside_line(n_players: int, rows: list[dict], kind: str, band: float) -> st
     else:
         names = "factions " + ", ".join(str(r["faction"]) for r in rows)
     return (f"{n_players} players: {names} inside the fairness band "
-            f"(within ± {_band(band)} of fair, 95% confidence).")
+            f"(within ± {_band(band)} of fair, on the family-wise intervals).")
 
 
 DETAIL_LIMIT = 12  # above this many rows of one verdict, one compact line per player count
@@ -110,7 +124,10 @@ def fairness_lines(table: pl.DataFrame, kind: str, band: float) -> list[str]:
     lines = [
         f"{plural.capitalize()}: {len(by_verdict[OUTSIDE])} outside the fairness band, "
         f"{len(by_verdict[INSIDE])} inside, {len(by_verdict[UNDECIDED])} undecided "
-        f"(band: fair share 1/n ± {_band(band)}, 95% intervals)."
+        f"(band: fair share 1/n ± {_band(band)}, decided on family-wise intervals)."
+        + (" At 2 players seat 1 mirrors seat 0 (its rate is 1 minus seat 0's) and is not a "
+           "separate test." if kind == "seat" and any(r.get("family") == "complement of seat 0"
+                                                       for r in rows) else "")
     ]
     if len(by_verdict[OUTSIDE]) <= DETAIL_LIMIT:
         lines += [_outside_line(r, kind, len(rows)) for r in by_verdict[OUTSIDE]]
@@ -130,31 +147,75 @@ def first_player_lines(first: pl.DataFrame) -> list[str]:
     """One line per player count on the first player's edge over a fair share."""
     return [
         f"{r['n_players']} players: first-player advantage {pp(r['advantage'])} "
-        f"(95% CI {pp(r['lo'] - r['fair'])} to {pp(r['hi'] - r['fair'])})."
+        f"(95% CI {pp(r['lo'] - r['fair'])} to {pp(r['hi'] - r['fair'])}; seat 0's band verdict "
+        f"above, {r['verdict']})."
         for r in first.to_dicts()
     ]
 
 
 def balance_line(balance: pl.DataFrame) -> list[str]:
-    """Ludii-style balance, 1 minus the largest seat gap, one figure per player count."""
+    """Ludii-style balance, 1 minus the largest seat gap, one figure per player count, with
+    its conservative simultaneous interval and the gap noise alone would give."""
     if balance.is_empty():
         return []
-    parts = [f"{r['n_players']}p {r['balance']:.3f}" for r in balance.to_dicts()]
-    return ["Balance (1 - largest gap between seat win rates; 1 is perfect): "
-            + ", ".join(parts) + "."]
+    parts = [f"{r['n_players']}p {r['balance']:.3f} ({r['balance_lo']:.3f} to {r['balance_hi']:.3f}; "
+             f"noise alone gives a gap of {pp(r['gap_null'])}, net gap {pp(r['gap_excess'])})"
+             for r in balance.to_dicts()]
+    return ["Balance (1 - largest gap between seat win rates; 1 is perfect; simultaneous 95% "
+            "interval; the raw gap is biased up by noise): " + ", ".join(parts) + "."]
 
 
 def planner_lines(plan: pl.DataFrame, deviation: float = 0.01) -> list[str]:
-    """One line per player count: games needed to tell a `deviation` of one seat."""
+    """One line per player count: games needed to tell a `deviation` of one seat at the
+    report's family-wise level, and games to decide it inside the band."""
     rows = plan.filter((pl.col("deviation") - deviation).abs() < 1e-12).to_dicts() \
         if not plan.is_empty() else []
-    return [
-        f"To tell a {100 * deviation:g} pp deviation of a seat from its fair share at "
-        f"{100 * r['confidence']:g}% confidence ({100 * r['power']:g}% power) you need about "
-        f"{count(r['games_needed'])} games at {r['n_players']} players; this run has "
-        f"{count(r['games'])}."
-        for r in rows
-    ]
+    lines = []
+    for r in rows:
+        decide = ("" if "games_to_decide" not in r or not math.isfinite(r["games_to_decide"]) else
+                  f"; to decide such a seat inside the ±{100 * r['band']:g} pp band, about "
+                  f"{count(r['games_to_decide'])} games"
+                  + ("" if math.isnan(r["faction_games_to_decide"]) else
+                     f" (a faction: about {count(r['faction_games_to_decide'])} games)"))
+        lines.append(
+            f"To tell a {100 * deviation:g} pp deviation of a seat from its fair share at "
+            f"{_conf(r['confidence'])} confidence ({100 * r['power']:g}% power; the report's "
+            f"family-wise level over {r.get('family', 1)} hypotheses) you need about "
+            f"{count(r['games_needed'])} games at {r['n_players']} players{decide}; this run has "
+            f"{count(r['games'])}.")
+    return lines
+
+
+def _conf(confidence: float) -> str:
+    return f"{100 * confidence:.4g}%"
+
+
+def family_line(m: int, band: float, alpha: float = 0.05) -> list[str]:
+    """What the lead family is and what its error rate means."""
+    return [f"Error control: the seat and faction band verdicts below are one family of {m} "
+            f"hypotheses (Bonferroni, each decided on an interval at {_conf(1 - alpha / max(1, m))}); "
+            f"the chance that any of them is wrong is at most {100 * alpha:g}%. Point-null "
+            "Holm lines, cards, strength detail and comparisons are separate families."]
+
+
+def sequential_lines(manifest: dict, band: float) -> list[str]:
+    """The decisions of `simulate --until-decided`, when the run stopped by that rule, and
+    the warning that the fixed-sample intervals after them are not the stopping rule's."""
+    seq = manifest.get("until_decided") or {}
+    outcome = seq.get("outcome")
+    if not outcome:
+        return []
+    rule = seq.get("rule", "bonferroni")
+    lines = [f"Sequential test (simulate --until-decided, rule {rule}): " + s
+             for s in outcome.get("summary", [])]
+    if abs(float(seq.get("band", band)) - band) > 1e-12:
+        lines.append(f"The sequential test used a band of ±{100 * float(seq['band']):g} pp; this report "
+                     f"uses ±{100 * band:g} pp.")
+    lines.append("Warning: this run stopped when the sequential test decided. The fixed-sample "
+                 "intervals and verdicts below are recomputed on the stopped sample; they are not "
+                 "the stopping rule's and their stated confidence is only approximate. The "
+                 "sequential decisions above are the ones with guaranteed error control.")
+    return lines
 
 
 def _strength_name(row: dict) -> str:
@@ -191,15 +252,16 @@ def _headline(rows: list[dict], kind: str, context: str) -> list[str]:
     ok = [r for r in rows if r["estimable"]]
     if not ok:
         return []
-    hits = [r for r in ok if r["significant_holm"]]
+    hits = [r for r in ok if r.get("significant", r["significant_holm"])]
     names = ", ".join(f"{_strength_name(r)} {r['strength']:+.2f}" for r in hits)
     odds = f"{kind}'s odds of winning"
+    family = ("in the lead family above (Bonferroni)" if "family" in ok[0] else "after Holm")
     return [f"Strength by who wins (conditional logit on the winner, seat as covariate; "
             f"{context}; log-odds, 0 = average {kind}): strongest is {_strength_name(ok[0])} "
             f"{_strength_evidence(ok[0], odds)}; weakest is {_strength_name(ok[-1])} "
             f"{_strength_evidence(ok[-1], odds)}.",
-            f"{len(hits)} of {len(ok)} {kind}s differ from the average {kind} in who wins after "
-            f"Holm (family-wise error 5%)" + (f": {names}." if hits else ".")
+            f"{len(hits)} of {len(ok)} {kind}s differ from the average {kind} in who wins "
+            f"{family} (family-wise error 5%)" + (f": {names}." if hits else ".")
             + f" 0 is the average of these {kind}s, so when one is strong the fair ones sit "
             "below 0."]
 

@@ -99,6 +99,8 @@ def simulate(
     band: Annotated[float, typer.Option(help="With --until-decided: fairness band around 1/n, e.g. 0.03 = +/-3 pp.")] = 0.03,
     max_games: Annotated[int, typer.Option(help="With --until-decided: stop undecided at this many games.")] = 1_000_000,
     alpha: Annotated[float, typer.Option(help="With --until-decided: family-wise error of all decisions.")] = 0.05,
+    rule: Annotated[str, typer.Option(help="With --until-decided: gsprt (two SPRTs per band edge, stops near an edge) or bonferroni (Wilson intervals at 1 - alpha/(looks x hypotheses)).")] = "gsprt",
+    indifference: Annotated[float, typer.Option(help="With --until-decided --rule gsprt: half-width of the indifference zone around each band edge, e.g. 0.005 = +/-0.5 pp.")] = 0.005,
     engine: Annotated[str, typer.Option(help="local (threads) or dask (dask.distributed tasks; same files).")] = "local",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --jobs processes).")] = None,
 ) -> None:
@@ -121,7 +123,8 @@ def simulate(
     if until_decided:  # imported only here: its statistics pull in scipy (about 1 s at start-up)
         from brewbalance import until_decided as ud
 
-        seq = ud.settings(band, alpha, max_games, shard_size, ud.count_hypotheses(g.factions(conf), counts, options))
+        seq = ud.settings(band, alpha, max_games, shard_size, ud.count_hypotheses(g.factions(conf), counts, options),
+                          rule, indifference)
     if seq is not None and engine != "local":
         raise UsageError("--until-decided runs on the local engine only (drop --engine dask)")
     out = out or default_out(game, variant, seed, n_games)

@@ -17,7 +17,17 @@ from pathlib import Path
 import polars as pl
 
 from analysis.paired import load_units
-from analysis.sequential import Plan, all_decided, look_tables, run_sequence, summary_lines
+from analysis.sequential import (
+    BONFERRONI,
+    DEFAULT_INDIFFERENCE,
+    GSPRT,
+    RULES,
+    Plan,
+    all_decided,
+    look_tables,
+    run_sequence,
+    summary_lines,
+)
 from sim.core import runfolder as rf
 from sim.core import runner
 from sim.core.errors import UsageError
@@ -35,12 +45,18 @@ def count_hypotheses(units: list[str], player_counts: list[int], options: dict) 
     return len(set(chosen)) * len(player_counts)
 
 
-def settings(band: float, alpha: float, max_games: int, shard_size: int, hypotheses: int) -> dict:
+def settings(band: float, alpha: float, max_games: int, shard_size: int, hypotheses: int,
+             rule: str = GSPRT, indifference: float = DEFAULT_INDIFFERENCE) -> dict:
     """Checked settings of the procedure, as stored in the plan."""
     if not 0 < band < 0.5:
         raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
     if not 0 < alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, e.g. 0.05, got {alpha}")
+    if rule not in RULES:
+        raise UsageError(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
+    if rule == GSPRT and not 0 < indifference < band:
+        raise UsageError(f"--indifference must be between 0 and --band ({band}), e.g. 0.005 = "
+                         f"0.5 pp, got {indifference}")
     batch = DEFAULT_BATCH if shard_size == runner.DEFAULT_SHARD else shard_size
     if batch < 1:
         raise UsageError(f"--shard-size must be at least 1, got {batch}")
@@ -48,13 +64,15 @@ def settings(band: float, alpha: float, max_games: int, shard_size: int, hypothe
         raise UsageError(f"--max-games ({max_games:,}) must be at least one look of "
                          f"--shard-size games ({batch:,})")
     return {"band": band, "alpha": alpha, "max_games": max_games, "batch": batch,
-            "hypotheses": hypotheses}
+            "hypotheses": hypotheses, "rule": rule, "indifference": indifference}
 
 
 def seq_plan(plan: dict) -> Plan:
     s = plan["until_decided"]
+    # Plans written before the GSPRT existed carry no rule: they ran (and resume) Bonferroni.
     return Plan(band=s["band"], alpha=s["alpha"], batch=s["batch"], max_games=s["max_games"],
-                hypotheses=s["hypotheses"])
+                hypotheses=s["hypotheses"], rule=s.get("rule", BONFERRONI),
+                indifference=s.get("indifference", DEFAULT_INDIFFERENCE))
 
 
 def start_plan(plan: dict, seq: dict) -> dict:
@@ -90,6 +108,7 @@ def run(g, conf, plan: dict, out: Path, jobs: int | None, quiet: bool, say, chec
             f"continuing to {plan['n_games']:,} games")
     lines = summary_lines(decided, p, plan["n_games"], stopped)
     outcome = {"decided": stopped, "games": plan["n_games"], "looks": looks, "summary": lines,
+               "rule": p.rule,
                "verdicts": decided.select("n_players", "kind", "unit", "wins", "games", "rate",
                                           "lo", "hi", "verdict").to_dicts()}
     plan["until_decided"] = dict(plan["until_decided"], outcome=outcome)

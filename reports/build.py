@@ -45,16 +45,33 @@ def _rows(df: pl.DataFrame, **derived) -> list[dict]:
 
 # ---------------------------------------------------------------- verdict
 def verdict_section(a: RunAnalysis) -> Section:
+    from analysis.core import FAMILY_DEFINITION
+
     band = f"{100 * a.band:.1f} percentage points"
     how = (f"Fairness band: each seat's fair share is 1/n for n players, plus or minus {band}. "
-           "A seat (or faction) is outside when its whole 95% interval lies outside the band, "
-           "inside when its whole interval lies within it, and undecided otherwise.")
-    return Section("Verdict", "verdict", [
-        Paragraph(f"{a.game}, variant {a.manifest.get('variant', 'n/a')}: "
-                  f"{a.n_games:,} games analysed.", emphasis=True),
-        Bullets(list(a.verdicts), css="verdicts"),
-        Paragraph(how),
-    ])
+           "A seat (or faction) is outside when its whole interval lies outside the band, "
+           "inside when its whole interval lies within it, and undecided otherwise. "
+           "The interval a verdict is decided on is wider than the 95% interval shown in the "
+           f"tables: {FAMILY_DEFINITION}")
+    blocks = [Paragraph(f"{a.game}, variant {a.manifest.get('variant', 'n/a')}: "
+                        f"{a.n_games:,} games analysed.", emphasis=True),
+              Bullets(list(a.verdicts), css="verdicts"), Paragraph(how)]
+    return Section("Verdict", "verdict", blocks + sequential_blocks(a.manifest))
+
+
+def sequential_blocks(manifest: dict) -> list:
+    """The sequential test's own decisions (simulate --until-decided), when the run has them."""
+    outcome = (manifest.get("until_decided") or {}).get("outcome") or {}
+    rows = outcome.get("verdicts") or []
+    if not rows:
+        return []
+    return [Table([
+        Column("n_players", "players", "int"), Column("kind", "unit"), Column("unit", "id"),
+        Column("games", "n", "int"), Column("rate", "win rate", "pct"), Column("verdict", "sequential verdict"),
+    ], rows, caption="Decisions of the sequential test that stopped this run (n = games for a seat, "
+                     "seats for a faction, at the look where it decided or stopped). The intervals "
+                     "elsewhere in this report are fixed-sample ones recomputed on the stopped sample, "
+                     "not the stopping rule's.")]
 
 
 # ---------------------------------------------------------------- evidence
@@ -64,11 +81,16 @@ def seat_section(a: RunAnalysis) -> Section:
         Column("games", "games", "int"), Column("wins", "wins", "num"),
         Column("rate", "win rate", "pct"), Column("ci", "95% interval"),
         Column("deviation", "vs fair", "pp"), Column("verdict", "verdict"),
+        Column("vci", "verdict interval"), Column("p_adjusted", "p (band, adj.)", "p"),
         Column("more", "games to decide"), Column("p_holm", "p (Holm)", "p"),
-    ], _rows(a.seat_winrate, ci=lambda r: _ci(r["lo"], r["hi"]),
+    ], _rows(a.seat_winrate, ci=lambda r: _ci(r["lo"], r["hi"]), vci=_verdict_ci,
              more=lambda r: "" if r["verdict"] != "undecided" else f"~{r['more_games']:,.0f}"),
-        caption="Wins count 1/k for a k-way shared victory. p (Holm): two-sided test of the "
-                "rate against the fair share, Holm-adjusted across every seat in the table.")
+        caption="n = games (one result per seat per game). Wins count 1/k for a k-way shared "
+                "victory. 95% interval: Wilson, for display. Verdict interval: the Wilson interval "
+                "at the family-wise level the verdict is decided on; p (band, adj.): its "
+                "Bonferroni-adjusted p-value. At 2 players seat 1 is the complement of seat 0, not "
+                "a second test. p (Holm): two-sided test of the rate against the fair share, "
+                "Holm-adjusted across the table (its own family).")
     blocks = [Chart(charts.seat_forest(a.seat_winrate, a.band), charts.FOREST_CAPTION), table] if not a.seat_winrate.is_empty() else [table]
     return Section("Seat win rates", "seats", blocks, level=3)
 
@@ -83,7 +105,13 @@ def first_player_section(a: RunAnalysis) -> Section:
         Column("n_players", "players", "int"), Column("balance", "balance", "num"),
         Column("gap", "largest gap", "pp"), Column("best_seat", "best seat", "int"),
         Column("worst_seat", "worst seat", "int"),
-    ], a.balance.to_dicts(), caption="Balance = 1 - largest gap between any two seats' win rates (1 is perfect).")
+        Column("bci", "simultaneous 95% interval"), Column("gap_null", "gap from noise alone", "pp"),
+        Column("gap_excess", "gap net of noise", "pp"),
+    ], _rows(a.balance, bci=lambda r: f"{r['balance_lo']:.3f} to {r['balance_hi']:.3f}"),
+        caption="Balance = 1 - largest gap between any two seats' win rates (1 is perfect), "
+                "n = games. The raw gap is biased up by noise: 'gap from noise alone' is its mean "
+                "if every seat were exactly fair (multinomial simulation). The interval is "
+                "conservative: from Bonferroni Wilson intervals of every seat.")
     blocks = [Chart(charts.first_player(a.first_player, a.band))] if not a.first_player.is_empty() else []
     return Section("First-player advantage and balance", "first-player", blocks + [first, balance], level=3)
 
@@ -91,11 +119,16 @@ def first_player_section(a: RunAnalysis) -> Section:
 def faction_section(a: RunAnalysis) -> Section:
     table = Table([
         Column("n_players", "players", "int"), Column("faction", "faction"),
-        Column("games", "games", "int"), Column("wins", "wins", "num"),
+        Column("games", "seats (player-games)", "int"), Column("games_with", "games", "int"),
+        Column("wins", "wins", "num"),
         Column("expected", "expected wins", "num"), Column("win_ratio", "wins / expected", "num"),
         Column("rate", "win rate", "pct"), Column("ci", "95% interval"), Column("verdict", "verdict"),
-    ], _rows(a.faction_winrate, ci=lambda r: _ci(r["lo"], r["hi"])),
-        caption="Expected wins = sum of 1/n over the faction's games; a ratio above 1 means stronger than fair.")
+        Column("vci", "verdict interval"), Column("p_adjusted", "p (band, adj.)", "p"),
+    ], _rows(a.faction_winrate, ci=lambda r: _ci(r["lo"], r["hi"]), vci=_verdict_ci),
+        caption="n = seats (player-games): a game fielding two copies of a faction counts twice; "
+                "'games' counts the games that field it. Win rate is per seat. Expected wins = sum "
+                "of 1/n over the faction's seats; a ratio above 1 means stronger than fair. "
+                "Verdict interval: Wilson at the family-wise level the verdict is decided on.")
     return Section("Factions", "factions", [Chart(charts.faction_forest(a.faction_winrate, a.band), charts.FOREST_CAPTION), table], level=3)
 
 
@@ -182,24 +215,43 @@ def lead_section(a: RunAnalysis) -> Section:
     return Section(title, anchor, blocks + [leader, pooled, detail], level=3)
 
 
+def _verdict_ci(row: dict) -> str:
+    return _ci(row["verdict_lo"], row["verdict_hi"]) if "verdict_lo" in row else ""
+
+
+def _decide_text(games) -> str:
+    return "never (on a band edge)" if games is None or not math.isfinite(games) else f"{games:,.0f}"
+
+
 def planner_section(a: RunAnalysis) -> Section:
     """Games needed to tell a seat's 1, 2 or 3 pp deviation from its fair share."""
     conf = a.planner["confidence"][0] if not a.planner.is_empty() else 0.95
     power = a.planner["power"][0] if not a.planner.is_empty() else 0.80
+    family = int(a.planner["family"][0]) if not a.planner.is_empty() else 1
+    band = a.planner["band"][0] if not a.planner.is_empty() else a.band
     table = Table([
         Column("n_players", "players", "int"), Column("fair", "fair share", "pct"),
         Column("deviation_text", "deviation to detect"),
-        Column("games_needed", "games needed", "int"), Column("games", "games in this run", "int"),
-        Column("enough_text", "enough?"),
+        Column("games_needed", "games needed", "int"), Column("decide", "games to decide the band"),
+        Column("faction_decide", "faction: games to decide"),
+        Column("games", "games in this run", "int"), Column("enough_text", "enough?"),
     ], _rows(a.planner, enough_text=lambda r: "yes" if r["enough"] else "no",
-                       deviation_text=lambda r: f"{100 * r['deviation']:g} pp"),
-        caption=f"Two-sided test of one seat's win rate against 1/n at {100 * conf:g}% "
-                f"confidence with {100 * power:g}% power, normal approximation: "
-                "n = (z(1-a/2) sqrt(p0 q0) + z(1-b) sqrt(p1 q1))^2 / d^2 with p1 = p0 +/- d. "
-                "Every game gives one result per seat, so games needed = n.")
+             deviation_text=lambda r: f"{100 * r['deviation']:g} pp",
+             decide=lambda r: _decide_text(r["games_to_decide"]),
+             faction_decide=lambda r: ("" if r["faction_games_to_decide"] is None
+                                       or math.isnan(r["faction_games_to_decide"])
+                                       else _decide_text(r["faction_games_to_decide"]))),
+        caption=f"At the report's family-wise level: {100 * conf:.4g}% confidence (1 - 0.05 / "
+                f"{family} hypotheses), {100 * power:g}% power, normal approximation. Games "
+                "needed: two-sided test of one seat's rate against 1/n, n = (z(1-a/2) sqrt(p0 q0) "
+                "+ z(1-b) sqrt(p1 q1))^2 / d^2 with p1 = p0 +/- d. Games to decide the band: the "
+                f"one-sided test against the nearer edge of 1/n +/- {100 * band:g} pp, same formula "
+                "with p0 = the edge. Every game gives one result per seat, so games = n; a faction "
+                "from a pool of K is fielded n/K times a game, so it needs K/n times as many games.")
     return Section("How many games", "how-many-games", [
         Paragraph("How many games at each player count it takes to tell a seat whose win "
-                  "rate is off its fair share by 1, 2 or 3 percentage points."), table])
+                  "rate is off its fair share by 1, 2 or 3 percentage points, and to decide it "
+                  "inside or outside the fairness band."), table])
 
 
 def _summary_table(df: pl.DataFrame, count_key: str, count_header: str) -> Table:

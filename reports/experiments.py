@@ -55,9 +55,13 @@ def sweep_metric(table: pl.DataFrame, column: str, key: str, title: str, zero_li
     if zero_line:
         ax.axhline(0, color=charts.FAIR, lw=1.2)
     for i, (n, g) in enumerate(charts._by_count(table)):
-        _line_with_interval(ax, np.array([pos[v] for v in g["value"]]), g[column].to_numpy(),
-                            g[f"{column}_lo"].to_numpy(), g[f"{column}_hi"].to_numpy(),
-                            charts.PALETTE[i % len(charts.PALETTE)], f"{n}p")
+        x_n, y = np.array([pos[v] for v in g["value"]]), g[column].to_numpy()
+        colour = charts.PALETTE[i % len(charts.PALETTE)]
+        if f"{column}_lo" in table.columns:
+            _line_with_interval(ax, x_n, y, g[f"{column}_lo"].to_numpy(), g[f"{column}_hi"].to_numpy(),
+                                colour, f"{n}p")
+        else:  # a description without a valid interval: no bars
+            ax.plot(x_n, y, "-o", color=colour, lw=1.3, ms=4, label=f"{n}p")
     charts._pct_axis(ax, "y")
     ax.set_title(title)
     ax.legend()
@@ -162,23 +166,31 @@ def sweep_page(s: Sweep) -> Page:
     shape = s.shape_table()
     units = s.units_table()
     evidence = [
-        Chart(sweep_metric(shape, "spread", s.key, f"Win-rate spread (max - min {s.kind} rate)", False),
-              "Dot = spread; bar = 95% basic bootstrap interval over games (noise alone makes the "
-              "spread positive; the interval corrects for that bias)."),
+        Chart(sweep_metric(shape, "sd_net", s.key, f"Between-{s.kind} SD of win rates, net of noise", False),
+              f"Dot = SD of the {s.kind} win rates minus what sampling noise alone gives (game-clustered), "
+              "n = games per arm and player count. Whether the rates differ at all is the "
+              "heterogeneity test in the table."),
         Chart(sweep_metric(shape, "fpa", s.key, "First-player advantage (seat 0 rate - 1/n)", True),
               "Bar = Wilson 95% interval of seat 0's win rate, shifted by 1/n."),
         Chart(sweep_units(units, s.key, s.kind), "Bar = Wilson 95% interval."),
         Table([Column("value", s.key), Column("n_players", "players", "int"),
-               Column("spread", "spread", "pp"), Column("spread_ci", "95% interval"),
+               Column("games", "games", "int"),
+               Column("spread", "spread (max - min)", "pp"), Column("sd_net", "SD net of noise", "pp"),
+               Column("het_chi2", "chi-square", "num"), Column("het_df", "df", "int"),
+               Column("het_p_holm", "p differ (Holm)", "p"),
                Column("fpa", "first-player adv.", "pp"), Column("fpa_ci", "95% interval"),
                Column("fpa_diff", "adv. change (paired)", "pp"), Column("fpa_diff_ci", "95% interval"),
                Column("variance_reduction", "variance reduction", "ratio")],
-              build._rows(shape, spread_ci=lambda r: f"{pp(r['spread_lo'])} to {pp(r['spread_hi'])}",
-                          fpa_ci=lambda r: f"{pp(r['fpa_lo'])} to {pp(r['fpa_hi'])}",
+              build._rows(shape, fpa_ci=lambda r: f"{pp(r['fpa_lo'])} to {pp(r['fpa_hi'])}",
                           fpa_diff_ci=lambda r: ("reference" if np.isnan(r["fpa_diff"]) else
                                                  f"{pp(r['fpa_diff_lo'])} to {pp(r['fpa_diff_hi'])}")),
-              caption=f"Paired change: seat 0's win rate against {s.key} = {s.arms[0].value}, "
-                      "game by game on the shared deals."),
+              caption=f"n = games. Heterogeneity: Wald chi-square test that every {s.kind} of the arm "
+                      "has the same win rate, with a game-clustered covariance (units sharing a "
+                      "game, copies and shared wins accounted for), Holm-adjusted across every arm "
+                      "and player count. The spread is descriptive only: it is biased up by noise and "
+                      "has no valid simple interval, so no value is called best on it. Paired change: "
+                      f"seat 0's win rate against {s.key} = {s.arms[0].value}, game by game on the "
+                      "shared deals."),
         Table([Column("value", s.key), Column("n_players", "players", "int"), Column("unit", s.kind),
                Column("games", "games", "int"), Column("rate", "win rate", "pct"), Column("ci", "95% interval")],
               build._rows(units, ci=lambda r: f"{pct(r['lo'])} to {pct(r['hi'])}")),

@@ -14,6 +14,7 @@ import dataclasses
 import polars as pl
 
 from analysis.records import Document, Verdict
+from analysis.sweep import sweep_records
 
 SOURCE_KEYS = ("game", "variant", "overrides", "policies", "player_counts", "seed", "n_games",
                "options", "command", "created", "versions", "data_hashes", "until_decided")
@@ -76,15 +77,14 @@ def compare_document(c) -> Document:
     """`compare A B --format json`: a Comparison."""
     source = {"run_a": source_of(c.manifest_a, c.run_a), "run_b": source_of(c.manifest_b, c.run_b),
               "band": c.band, "paired_games": c.n_paired}
-    return _document("compare", source, getattr(c, "records", []), {"metrics": c.metrics.to_dicts()},
-                     c.verdicts)
+    return _document("compare", source, c.records, {"metrics": c.metrics.to_dicts()}, c.verdicts)
 
 
 def experiment_document(e) -> Document:
     """`experiment --format json`: every arm against the reference."""
     verdicts, tables = [], {}
     for arm in e.arms:
-        verdicts += getattr(arm, "records", None) or getattr(arm.comparison, "records", [])
+        verdicts += arm.records
         tables[f"arms.{arm.name}.metrics"] = arm.comparison.metrics.to_dicts()
     source = {"reference": e.reference, "reference_change": e.reference_change,
               "arms": {arm.name: arm.change for arm in e.arms}, "band": e.band}
@@ -96,7 +96,7 @@ def sweep_document(s) -> Document:
     source = {"key": s.key, "unit": s.kind, "values": [arm.value for arm in s.arms],
               "runs": [arm.run_dir for arm in s.arms]}
     tables = {"shape": s.shape_table().to_dicts(), "units": s.units_table().to_dicts()}
-    return _document("sweep", source, getattr(s, "records", []), tables, s.verdicts)
+    return _document("sweep", source, sweep_records(s), tables, s.verdicts)
 
 
 def robustness_document(r, arms: list[tuple[str, str]]) -> Document:

@@ -26,14 +26,26 @@ def test_planner_table_and_verdict_line(tmp_path):
     a = analysis.analyze(write_run(tmp_path / "r", games,
                                    manifest_data=manifest(n_games=30, player_counts=[4])))
     plan = a.planner
-    assert plan.columns == ["n_players", "deviation", "fair", "confidence", "power",
-                            "games_needed", "games", "enough"]
+    assert plan.columns == ["n_players", "deviation", "fair", "confidence", "power", "family",
+                            "games_needed", "games", "enough", "band", "games_to_decide",
+                            "faction_games_to_decide"]
     assert plan["deviation"].to_list() == pytest.approx([0.01, 0.02, 0.03])
     one = plan.to_dicts()[0]
-    assert (one["n_players"], one["games_needed"], one["games"], one["enough"]) == \
-        (4, 14832, 30, False)
-    assert ("To tell a 1 pp deviation of a seat from its fair share at 95% confidence "
-            "(80% power) you need about 14,832 games at 4 players; this run has 30.") in a.verdicts
+    # The report's family is the 4 seats: level 1 - 0.05/4, z = 2.497705 instead of 1.96:
+    # (2.497705 * sqrt(0.1875) + 0.841621 * sqrt(0.26 * 0.74))^2 / 1e-4 = 21045.4 -> 21046.
+    by_hand = (2.497705 * math.sqrt(0.1875) + 0.841621 * math.sqrt(0.26 * 0.74)) ** 2 / 1e-4
+    assert math.ceil(by_hand) == 21046
+    assert (one["n_players"], one["family"], one["games_needed"], one["games"], one["enough"]) == \
+        (4, 4, 21046, 30, False)
+    # Deciding "inside" +-3 pp: the one-sided test against the edge 28% at 0.05/8, power 80%:
+    # (2.497705 * sqrt(0.28 * 0.72) + 0.841621 * sqrt(0.26 * 0.74))^2 / 0.02^2.
+    inside = (2.497705 * math.sqrt(0.28 * 0.72) + 0.841621 * math.sqrt(0.26 * 0.74)) ** 2 / 4e-4
+    assert one["games_to_decide"] == math.ceil(inside)
+    assert math.isinf(plan.to_dicts()[2]["games_to_decide"])  # 3 pp sits on the band edge
+    assert ("To tell a 1 pp deviation of a seat from its fair share at 98.75% confidence "
+            "(80% power; the report's family-wise level over 4 hypotheses) you need about "
+            f"21,046 games at 4 players; to decide such a seat inside the ±3 pp band, about "
+            f"{math.ceil(inside):,} games; this run has 30.") in a.verdicts
 
 
 def test_game_shape_on_the_tiny_run(tmp_path):

@@ -9,7 +9,7 @@ from scipy.stats import kendalltau
 
 from analysis.experiment import run_experiment
 from analysis.robustness import run_robustness
-from analysis.sweep import game_matrix, run_sweep, spread, spread_interval
+from analysis.sweep import game_matrix, heterogeneity, run_sweep, spread, sweep_records
 
 
 def two_player(winners: list[int]) -> list[dict]:
@@ -55,9 +55,9 @@ def test_spread_by_hand():
     wins = np.array([[1, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 0]], dtype=float)
     present = np.array([[1, 1, 0], [1, 1, 0], [1, 0, 1], [1, 0, 1]], dtype=float)
     # rates: unit 0 3/4, unit 1 1/2, unit 2 0/2 -> spread 0.75
-    assert spread(wins, present)[0] == pytest.approx(0.75)
-    # only game 1, twice: unit 0 0/2, unit 1 2/2; unit 2 absent and left out -> 1.0
-    assert spread(wins, present, np.array([[0, 2, 0, 0]], dtype=float))[0] == pytest.approx(1.0)
+    assert spread(wins, present) == pytest.approx(0.75)
+    # only game 1: unit 0 0/1, unit 1 1/1; unit 2 absent and left out -> 1.0
+    assert spread(wins[1:2], present[1:2]) == pytest.approx(1.0)
 
 
 def test_game_matrix_marks_absent_factions():
@@ -69,22 +69,58 @@ def test_game_matrix_marks_absent_factions():
     assert wins.tolist() == [[0, 0, 1], [0.5, 0, 0.5]]
     assert present.tolist() == [[0, 1, 1], [1, 0, 1]]
     # rates: dwarf 0.5/1, elf 0/1, orc 1.5/2 -> spread 0.75
-    assert spread(wins, present)[0] == pytest.approx(0.75)
+    assert spread(wins, present) == pytest.approx(0.75)
 
 
-def test_spread_interval_is_seeded_and_covers_a_known_gap():
-    rng = np.random.default_rng(0)
-    n = 2000
-    wins = np.zeros((n, 2))
-    wins[np.arange(n), (rng.random(n) < 0.3).astype(int)] = 1  # unit 0 wins 70%, unit 1 30%
-    present = np.ones((n, 2))
-    first = spread_interval(wins, present, seed=5)
-    assert first == spread_interval(wins, present, seed=5)
-    s, lo, hi = first
-    assert lo <= 0.4 <= hi and lo < s < hi
+def _seat_games(rng, rates, games: int, tie_share: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
+    """games x seats win shares: one winner drawn with `rates`, and in `tie_share` of the
+    games the winner shares the win (1/2 each) with the next seat."""
+    k = len(rates)
+    winner = rng.choice(k, size=games, p=rates)
+    wins = np.zeros((games, k))
+    tie = rng.random(games) < tie_share
+    wins[np.arange(games), winner] = np.where(tie, 0.5, 1.0)
+    wins[np.arange(games)[tie], (winner[tie] + 1) % k] = 0.5
+    return wins, np.ones((games, k))
 
 
-def test_sweep_reports_spread_and_paired_first_player_change(arms):
+def test_heterogeneity_null_rejection_is_nominal_on_equal_seats():
+    # 4 seats with equal rates, shared wins in 10% of games, 2,000 games, 600 replicates.
+    # Monte-Carlo SE of a 5% rate over 600 replicates is 0.89 pp: accept 5% +- 3 SE.
+    rng = np.random.default_rng(3)
+    p = np.array([heterogeneity(*_seat_games(rng, [0.25] * 4, 2000))[2] for _ in range(600)])
+    assert 0.05 - 0.027 <= (p < 0.05).mean() <= 0.05 + 0.027
+
+
+def test_heterogeneity_accounts_for_copies_sharing_a_game():
+    # Factions dealt with replacement (2 of 3 seats, copies allowed): equal rates. Treating
+    # seats as independent would misstate the variance; the clustered test stays nominal.
+    rng = np.random.default_rng(4)
+    rejections = []
+    for _ in range(400):
+        deal = rng.integers(0, 3, size=(1500, 3))  # 3 seats, factions 0..2
+        winner = rng.integers(0, 3, size=1500)
+        wins, present = np.zeros((1500, 3)), np.zeros((1500, 3))
+        for seat in range(3):
+            np.add.at(present, (np.arange(1500), deal[:, seat]), 1.0)
+            np.add.at(wins, (np.arange(1500), deal[:, seat]), (winner == seat).astype(float))
+        rejections.append(heterogeneity(wins, present)[2] < 0.05)
+    # 400 replicates: MC SE 1.1 pp; accept 5% +- 3 SE.
+    assert 0.05 - 0.033 <= np.mean(rejections) <= 0.05 + 0.033
+
+
+def test_heterogeneity_detects_a_planted_spread_and_nets_out_noise():
+    rng = np.random.default_rng(5)
+    planted = [0.29, 0.2367, 0.2367, 0.2366]  # seat 0 +4 pp, the others -1.3 pp
+    results = [heterogeneity(*_seat_games(rng, planted, 5000)) for _ in range(200)]
+    assert np.mean([r[2] < 0.05 for r in results]) >= 0.9
+    true_sd = np.std(planted, ddof=1)
+    assert np.mean([r[3] for r in results]) == pytest.approx(true_sd, abs=0.006)
+    null = [heterogeneity(*_seat_games(rng, [0.25] * 4, 5000))[3] for _ in range(200)]
+    assert np.mean(null) < 0.004  # the raw SD of the rates would be about 0.6 pp from noise
+
+
+def test_sweep_reports_heterogeneity_and_paired_first_player_change(arms):
     a, b = arms
     s = run_sweep("brawl_limit", [(3, a), (4, b)], seed=1)
     shape = s.shape_table()
@@ -97,6 +133,10 @@ def test_sweep_reports_spread_and_paired_first_player_change(arms):
     assert second["variance_reduction"] == pytest.approx(2.875)
     rates = s.units_table().filter(s.units_table()["value"] == "4")
     assert rates["rate"].to_list() == pytest.approx([0.7, 0.3])
+    assert "het_p_holm" in shape.columns and not any("spread at" in x for x in s.verdicts)
+    recs = sweep_records(s)
+    assert [r.kind for r in recs] == ["sweep_heterogeneity"] * 2
+    assert recs[0].unit == "brawl_limit=3" and recs[0].n_unit == "games"
 
 
 # ---------------------------------------------------------------- robustness
@@ -132,3 +172,17 @@ def test_robustness_without_flips_says_so(tmp_path):
     r = run_robustness([("greedy", str(x)), ("cautious", str(x))])
     assert r.flips.is_empty() and r.taus["tau"][0] == pytest.approx(1.0)
     assert r.verdicts[0].startswith("No faction conclusion flips")
+
+
+def test_kendall_tau_on_few_units_is_said_to_be_untestable(tmp_path):
+    from scipy.stats import kendalltau as kt
+
+    from analysis.robustness import smallest_tau_p
+
+    # Exact p of a perfect agreement on 3 and 4 units is the smallest possible: 2/k!.
+    assert smallest_tau_p(3) == pytest.approx(kt([1, 2, 3], [1, 2, 3], method="exact").pvalue)
+    assert smallest_tau_p(4) == pytest.approx(kt([1, 2, 3, 4], [1, 2, 3, 4], method="exact").pvalue)
+    m = manifest(n_games=60, player_counts=[3])
+    x = write_run(tmp_path / "x", three_player({"a": 36, "b": 18, "c": 6}), manifest_data=m)
+    r = run_robustness([("greedy", str(x)), ("cautious", str(x))])
+    assert "tau cannot be significant at 5% whatever the data" in r.verdicts[1]

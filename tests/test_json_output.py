@@ -72,6 +72,15 @@ def test_report_json_holds_every_verdict_and_table(run):
         assert record["verdict"] == table[key]["verdict"]
         assert record["n_unit"] == "games"
     assert {r["kind"] for r in doc["verdicts"]} >= {"seat", "faction", "first_player"}
+    # the winner model's strength flags are decided in the same lead family as the band verdicts
+    lead = {r["family"] for r in doc["verdicts"] if r["kind"] == "seat" and r["unit"] == 0}
+    flags = [r for r in doc["verdicts"] if r["kind"] == "strength" and r["verdict"] != "not_estimable"]
+    assert flags and {r["family"] for r in flags} == lead
+    m = doc["tables"]["seat_winrate"][0]["family_size"]
+    assert m == (1 + 3) + 4 * 2 + len(flags)  # seats (not 2p seat 1: the complement) + factions + flags
+    table = {r["faction"]: r for r in doc["tables"]["strength"] if r["model"] == "winner"}
+    for r in flags:
+        assert r["p_adjusted"] == pytest.approx(min(1.0, m * table[r["unit"]]["p_value"]))
     for family in {r["family"] for r in doc["verdicts"] if r["family"]}:
         assert family in doc["families"]
     assert len(doc["tables"]["seat_winrate"]) == result.seat_winrate.height

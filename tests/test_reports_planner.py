@@ -24,7 +24,7 @@ def test_html_has_game_shape_first_and_how_many_games_before_provenance(outputs)
                             "provenance")]
     assert order == sorted(order)
     planner = html[order[4]:order[5]]
-    assert "games needed" in planner and "19,620" in planner   # 2 players, 1 pp
+    assert "games needed" in planner and "27,875" in planner   # 2 players, 1 pp, at 1 - 0.05/4 (family of 4)
     assert "1 pp" in planner and "3 pp" in planner
     assert "mean winning margin" in html[order[2]:order[3]]
     assert "p (Holm)" in html[order[3]:order[4]]
@@ -34,7 +34,7 @@ def test_html_has_game_shape_first_and_how_many_games_before_provenance(outputs)
 def test_pdf_carries_the_same_sections(outputs):
     _, text = outputs
     assert text.index("Game shape") < text.index("How many games") < text.index("Provenance")
-    assert "19,620" in text and "you need about" in text
+    assert "27,875" in text and "you need about" in text
 
 
 def test_compare_report_shows_pairing(tmp_path):

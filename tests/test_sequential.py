@@ -8,7 +8,17 @@ import polars as pl
 import pytest
 from scipy.stats import binomtest
 
-from analysis.sequential import Plan, decide, hypotheses, run_sequence, step
+from analysis.sequential import (
+    BONFERRONI,
+    GSPRT,
+    Plan,
+    decide,
+    gsprt_step,
+    hypotheses,
+    run_sequence,
+    simulate_stream,
+    step,
+)
 from analysis.stats import INSIDE, OUTSIDE, UNDECIDED
 
 FAIR, BAND = 0.25, 0.03
@@ -39,7 +49,8 @@ def simulate_streams(p: np.ndarray, plan: Plan, seed: int, looks: int | None = N
 
 
 def plan(alpha=0.05, hypotheses=M) -> Plan:
-    return Plan(band=BAND, alpha=alpha, batch=500, max_games=20_000, hypotheses=hypotheses)
+    return Plan(band=BAND, alpha=alpha, batch=500, max_games=20_000, hypotheses=hypotheses,
+                rule=BONFERRONI)
 
 
 def test_per_interval_confidence_is_bonferroni_over_looks_and_hypotheses():
@@ -65,7 +76,8 @@ def test_null_on_the_band_edge_is_rarely_declared_outside():
 def test_naive_per_look_intervals_would_fail_the_same_check():
     # Same streams with 95% intervals at every look and no spending: the family-wise
     # error of wrongly declaring 'outside' is far above 5% (the check above can fail).
-    naive = Plan(band=BAND, alpha=0.05, batch=500, max_games=500, hypotheses=1)  # 95% intervals
+    naive = Plan(band=BAND, alpha=0.05, batch=500, max_games=500, hypotheses=1,
+                 rule=BONFERRONI)  # 95% intervals
     assert naive.confidence() == pytest.approx(0.95)
     verdict, _ = simulate_streams(np.full(M, FAIR + BAND), naive, seed=1, looks=40)
     assert (verdict == OUTSIDE).any(axis=1).mean() > 0.10
@@ -93,7 +105,7 @@ def players_table(wins_by_seat: list[list[float]]) -> pl.DataFrame:
 
 
 def test_decide_on_a_table_keeps_earlier_verdicts_and_uses_seats_when_symmetric():
-    p = Plan(band=0.2, alpha=0.05, batch=100, max_games=200, hypotheses=2)
+    p = Plan(band=0.2, alpha=0.05, batch=100, max_games=200, hypotheses=2, rule=BONFERRONI)
     first = hypotheses(players_table([[1.0] * 95 + [0.0] * 5, [0.0] * 95 + [1.0] * 5]))
     assert first["kind"].to_list() == ["seat", "seat"]
     d1 = decide(first, p)
@@ -115,3 +127,83 @@ def test_look_tables_are_cumulative_per_batch():
     assert [t["games"].to_list() for t in tables] == [[2, 2], [4, 4], [5, 5]]
     assert [t["wins"].to_list() for t in tables] == [[2.0, 0.0], [2.0, 2.0], [3.0, 2.0]]
     assert tables[-1].equals(hypotheses(players))
+
+
+# ---------------------------------------------------------------- GSPRT (the default rule)
+def gsprt_plan(rule=GSPRT) -> Plan:
+    """The setting of docs/experiments.md: m = 4, looks every 5,000 games, cap 1,000,000."""
+    return Plan(band=BAND, alpha=0.05, batch=5_000, max_games=1_000_000, hypotheses=M, rule=rule)
+
+
+@pytest.mark.parametrize("deviation, right", [(0.0, INSIDE), (0.025, INSIDE), (0.035, OUTSIDE)])
+def test_gsprt_wrong_decisions_stay_below_alpha(deviation, right):
+    # One hypothesis's share of the family-wise budget is 2 edges x alpha / (2 m) = 1.25%;
+    # 2.5 and 3.5 pp sit on the edges of the +-0.5 pp indifference zone (the hardest rates
+    # the guarantee covers). With 2,000 streams the Monte-Carlo SE at 1.25% is 0.25 pp, so
+    # 2% is three SEs above the per-hypothesis budget and well below alpha = 5%.
+    verdict, _ = simulate_stream(FAIR + deviation, FAIR, gsprt_plan(), REPLICATES, seed=11)
+    wrong = ((verdict != right) & (verdict != UNDECIDED)).mean()
+    assert wrong <= 0.02
+    assert (verdict == UNDECIDED).mean() == 0  # every stream stops before the cap
+
+
+def test_gsprt_stops_on_the_band_edge_where_bonferroni_runs_to_the_cap():
+    new_v, new_games = simulate_stream(FAIR + BAND, FAIR, gsprt_plan(), 500, seed=12)
+    old_v, old_games = simulate_stream(FAIR + BAND, FAIR, gsprt_plan(BONFERRONI), 500, seed=12)
+    assert (new_v == UNDECIDED).mean() == 0
+    assert (old_v == UNDECIDED).mean() > 0.9            # the old rule never decides an edge
+    assert new_games.mean() < 0.15 * old_games.mean()   # measured: about 74k vs 999k games
+
+
+def test_gsprt_is_faster_near_an_edge_and_no_slower_at_fair():
+    for deviation, factor in ((0.02, 0.6), (0.0, 1.0)):
+        _, new_games = simulate_stream(FAIR + deviation, FAIR, gsprt_plan(), 500, seed=13)
+        _, old_games = simulate_stream(FAIR + deviation, FAIR, gsprt_plan(BONFERRONI), 500, seed=13)
+        assert new_games.mean() <= factor * old_games.mean()
+
+
+def test_gsprt_counts_shared_wins_as_fractions():
+    # 2 players, every game a 2-way tie: each seat wins 1/2 a game, exactly fair. A mutant
+    # counting a shared win as a whole one would see two seats winning every game (outside).
+    ties = players_table([[0.5] * 20_000, [0.5] * 20_000])
+    from analysis.sequential import look_tables
+
+    p = Plan(band=BAND, alpha=0.05, batch=5_000, max_games=20_000, hypotheses=2, rule=GSPRT)
+    final, look = run_sequence(look_tables(ties, p.batch), p)
+    assert final["rate"].to_list() == [0.5, 0.5]
+    assert final["verdict"].to_list() == [INSIDE, INSIDE] and look <= 4
+    whole = players_table([[1.0] * 20_000, [1.0] * 20_000])
+    assert run_sequence(look_tables(whole, p.batch), p)[0]["verdict"].to_list() == [OUTSIDE, OUTSIDE]
+
+
+def test_gsprt_keeps_decided_edges_between_looks():
+    p = gsprt_plan()
+    # 30% after 20k games: the upper edge (28%) is passed; a later dip cannot undo it.
+    v, low, high = gsprt_step(np.array([6000.0]), np.array([20_000.0]), FAIR, p)
+    assert v[0] == OUTSIDE and high[0] == 1
+    v2, _, high2 = gsprt_step(np.array([10_000.0]), np.array([40_000.0]), FAIR, p, low, high, v)
+    assert v2[0] == OUTSIDE and high2[0] == 1
+
+
+def test_indifference_zone_sets_the_cost_on_the_edge():
+    wide = Plan(band=BAND, alpha=0.05, batch=5_000, max_games=1_000_000, hypotheses=M,
+                indifference=0.01)
+    _, narrow_games = simulate_stream(FAIR + BAND, FAIR, gsprt_plan(), 300, seed=14)
+    _, wide_games = simulate_stream(FAIR + BAND, FAIR, wide, 300, seed=14)
+    assert wide_games.mean() < 0.5 * narrow_games.mean()  # about 1/d^2
+
+
+def test_sequential_records_from_the_stored_outcome():
+    from analysis.sequential import sequential_records
+
+    stored = {"band": BAND, "alpha": 0.05, "hypotheses": 2, "rule": GSPRT, "indifference": 0.005,
+              "outcome": {"verdicts": [
+                  {"n_players": 2, "kind": "seat", "unit": "0", "wins": 60.0, "games": 100,
+                   "rate": 0.6, "lo": 0.5, "hi": 0.7, "verdict": OUTSIDE},
+                  {"n_players": 3, "kind": "faction", "unit": "elves", "wins": 30.0, "games": 90,
+                   "rate": 1 / 3, "lo": 0.2, "hi": 0.4, "verdict": INSIDE}]}}
+    recs = sequential_records(stored)
+    assert [(r.kind, r.n_unit, r.verdict) for r in recs] == [
+        ("sequential_seat", "games", OUTSIDE), ("sequential_faction", "seats", INSIDE)]
+    assert recs[0].ci_low is None  # the GSPRT decides on likelihood ratios, not an interval
+    assert sequential_records(dict(stored, rule=BONFERRONI))[0].ci_low == 0.5
