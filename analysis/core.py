@@ -99,7 +99,7 @@ FAMILY = "lead verdicts: seat and faction bands"
 FAMILY_DEFINITION = (
     "The inside/outside/undecided verdicts the report leads with: one hypothesis per seat and "
     "per faction at each player count (at 2 players only seat 0: seat 1's rate is 1 minus "
-    "seat 0's), plus the winner-model strength flags when the strength table has them. "
+    "seat 0's), plus the winner-model strength flag of each faction (games with factions). "
     "Bonferroni: every interval is taken at level 1 - alpha / m, so the chance that any of "
     "the m verdicts is wrong is at most alpha. Other tables (point-null Holm lines, cards, "
     "strength detail, comparisons) are separate families.")

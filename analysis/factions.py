@@ -70,9 +70,14 @@ def strength_kind(strength: pl.DataFrame) -> str:
 
 def lead_flags(strength: pl.DataFrame) -> pl.Expr:
     """The strength rows that are verdicts the report leads with: the winner model's estimable
-    rows of the headline kind (factions, or seats in a symmetric game)."""
-    return ((pl.col("model") == ratings.WINNER) & (pl.col("kind") == strength_kind(strength))
-            & pl.col("estimable"))
+    faction rows. A separated row (always or never won) is not tested, so it is not in the
+    family; neither are seat strengths (without factions the winner model's seat strengths
+    reproduce the seat win rates, the same question the seat rows already answer; they keep the
+    Holm family of their own table)."""
+    if strength_kind(strength) != "faction":
+        return pl.lit(False)
+    return ((pl.col("model") == ratings.WINNER) & (pl.col("kind") == "faction")
+            & pl.col("estimable") & ~pl.col("separated").fill_null(False))
 
 
 def with_lead_family(strength: pl.DataFrame, family: str, m: int, alpha: float = ALPHA) -> pl.DataFrame:

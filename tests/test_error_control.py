@@ -94,6 +94,7 @@ def test_two_players_put_one_seat_hypothesis_in_the_family():
     strength = pl.DataFrame({"model": ["winner", "winner", "winner", "winner", "finishing_order"],
                              "kind": ["faction", "faction", "faction", "seat", "faction"],
                              "estimable": [True, True, False, True, True],
+                             "separated": [False, False, False, False, False],
                              "p_value": [0.1, 0.2, None, 0.3, 0.3]})
     assert family_size(seats, pl.DataFrame({"x": [1, 2]}), strength) == 4 + 2 + 2
 

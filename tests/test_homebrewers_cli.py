@@ -20,13 +20,22 @@ def test_factions_and_lineup_are_recorded_and_replayed(tmp_path):
     assert manifest(run)["options"] == {"factions": ["tony", "evie", "colt", "andrew"]}
     got = set(table(run, "players")["faction"].cast(pl.String).unique())
     assert got <= {"tony", "evie", "colt", "andrew"}
-    simulate(tmp_path, "fixed", "--games", "6", "--players", "2", "--seed", "2", "--jobs", "1",
+    simulate(tmp_path, "rotated", "--games", "6", "--players", "2", "--seed", "2", "--jobs", "1",
              "--lineup", "gabriel,katherine", "--quiet")
+    rotated = tmp_path / "rotated"
+    p = table(rotated, "players").sort(["game_id", "seat"])
+    assert p["faction"].cast(pl.String).to_list() == ["gabriel", "katherine", "katherine", "gabriel"] * 3
+    assert manifest(rotated)["options"] == {"lineup": ["gabriel", "katherine"]}
+    proc = cli("replay", rotated, "1", cwd=tmp_path)
+    assert proc.returncode == 0 and "seat 0 greedy (katherine)" in proc.stdout.splitlines()[0]
+    simulate(tmp_path, "fixed", "--games", "6", "--players", "2", "--seed", "2", "--jobs", "1",
+             "--lineup", "gabriel,katherine", "--fixed-seats", "--quiet")
     fixed = tmp_path / "fixed"
     p = table(fixed, "players").sort(["game_id", "seat"])
     assert p["faction"].cast(pl.String).to_list() == ["gabriel", "katherine"] * 6
+    assert manifest(fixed)["options"] == {"lineup": ["gabriel", "katherine"], "seats": "fixed"}
     proc = cli("replay", fixed, "1", cwd=tmp_path)
-    assert proc.returncode == 0 and "(gabriel)" in proc.stdout.splitlines()[0]
+    assert proc.returncode == 0 and "seat 0 greedy (gabriel)" in proc.stdout.splitlines()[0]
 
 
 def test_standard_variant_runs(tmp_path):

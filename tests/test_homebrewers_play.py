@@ -153,5 +153,9 @@ def test_faction_options_limit_the_pool_and_fix_a_lineup():
     cfg = config()
     p = GAME.simulate(cfg, 1, 0, 50, [3], ["greedy"], options={"factions": ["tony", "evie", "colt"]}).frames["players"]
     assert set(p["faction"].cast(pl.String).unique()) == {"tony", "evie", "colt"}
-    p = GAME.simulate(cfg, 1, 0, 20, [2], ["greedy"], options={"lineup": ["andrew", "gabriel"]}).frames["players"]
+    lineup = {"lineup": ["andrew", "gabriel"]}
+    p = GAME.simulate(cfg, 1, 0, 20, [2], ["greedy"], options=lineup).frames["players"]
+    seat0 = p.filter(pl.col("seat") == 0)["faction"].cast(pl.String)
+    assert seat0.value_counts().sort("faction").rows() == [("andrew", 10), ("gabriel", 10)]  # rotated
+    p = GAME.simulate(cfg, 1, 0, 20, [2], ["greedy"], options={**lineup, "seats": "fixed"}).frames["players"]
     assert p.filter(pl.col("seat") == 0)["faction"].cast(pl.String).unique().to_list() == ["andrew"]

@@ -10,10 +10,12 @@ disguise. The design, for each player count separately:
 * Bots: seat s of position k gets bot `(s + k) mod P` (a cyclic Latin square), so over any P
   consecutive games of one player count every bot sits in every seat exactly once: each
   (seat, bot) pair occurs equally often, up to one game.
-* Listed factions (`--lineup F1..FL`): rotated the same way, seat s gets `(s + o) mod L` with
-  offset o = (k + k // M) mod L, M = lcm(P, L). Within a block of M positions the offset steps
-  by one (so each (seat, faction) pair is balanced up to one game); the block shift makes bot and
-  faction cross: over P*L positions every seat sees every (bot, faction) combination once.
+* Listed factions (`--lineup F1..FL`): rotated the same way, seat s gets `(s + o) mod L`. When
+  P and L are coprime the offset is o = k mod L, and bots and factions already cross (Chinese
+  remainder theorem). Otherwise o = (k + k // M) mod L, M = lcm(P, L): within a block of M
+  positions the offset steps by one (so each (seat, faction) pair stays balanced up to one game)
+  and the shift by one per block makes them cross. Either way, over P*L positions every seat
+  sees every (bot, faction) combination once.
   `rotate=False` keeps the old fixed assignment, seat s = lineup[s mod L] (faction and seat are
   then aliased, and the ratings say so).
 * Drawn factions (`--factions` pool, or every faction): positions come in cycles of F = pool
@@ -72,8 +74,8 @@ def listed_factions(k, n, lineup, n_policies, rotate, out):
         for s in range(n):
             out[s] = lineup[s % size]
         return
-    block = n_policies * size // _gcd(n_policies, size)
-    offset = (k + k // block) % size
+    common = _gcd(n_policies, size)
+    offset = k % size if common == 1 else (k + k // (n_policies * size // common)) % size
     for s in range(n):
         out[s] = lineup[(s + offset) % size]
 
