@@ -153,7 +153,10 @@ def experiment_page(e: Experiment) -> Page:
             Column("b", "arm"), Column("d", "arm - reference"), Column("ci", "95% interval"),
             Column("p_holm", "p (Holm)", "p"), Column("holm", "Holm sig."),
             Column("variance_reduction", "variance reduction", "ratio"),
-        ], build._metric_rows(rows), caption="Holm: across this arm's seat and faction win-rate rows."))
+        ], build._metric_rows(rows), caption="Each row is paired game by game over the games both "
+           "arms played (n = paired games); a faction's rate is its wins per seat (a faction seated "
+           "twice counts twice), paired as a ratio. Holm: across this arm's seat and faction "
+           "win-rate rows."))
         sections.append(Section(f"Arm {arm.name} vs {e.reference}", f"arm-{arm.name}", blocks, level=3))
     runs = [(e.reference, e.arms[0].comparison.run_a)] + [(a.name, a.comparison.run_b) for a in e.arms]
     sections += _closing(runs)
@@ -192,8 +195,11 @@ def sweep_page(s: Sweep) -> Page:
                       f"seat 0's win rate against {s.key} = {s.arms[0].value}, game by game on the "
                       "shared deals."),
         Table([Column("value", s.key), Column("n_players", "players", "int"), Column("unit", s.kind),
-               Column("games", "games", "int"), Column("rate", "win rate", "pct"), Column("ci", "95% interval")],
-              build._rows(units, ci=lambda r: f"{pct(r['lo'])} to {pct(r['hi'])}")),
+               Column("games", "seats" if s.kind == "faction" else "games", "int"),
+               Column("rate", "win rate", "pct"), Column("ci", "95% interval")],
+              build._rows(units, ci=lambda r: f"{pct(r['lo'])} to {pct(r['hi'])}"),
+              caption=("n = seats (player-games) of the faction; Wilson interval per seat"
+                       if s.kind == "faction" else "n = games; Wilson interval")),
     ]
     sections = [Section("Verdict", "verdict", [Bullets(list(s.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence)]

@@ -13,6 +13,8 @@ import dataclasses
 
 import polars as pl
 
+from analysis.core import FAMILY as LEAD_FAMILY
+from analysis.core import FAMILY_DEFINITION as LEAD_FAMILY_DEFINITION
 from analysis.records import Document, Verdict
 from analysis.sweep import sweep_records
 
@@ -50,12 +52,14 @@ def _collect(value, name: str, found: dict) -> None:
 
 
 def families_of(verdicts: list[Verdict]) -> dict[str, str]:
-    """Each multiplicity family named by the records, with how many verdicts it holds."""
+    """Each multiplicity family named by the records: its definition, and how many records."""
     sizes: dict[str, int] = {}
     for v in verdicts:
         if v.family:
             sizes[v.family] = sizes.get(v.family, 0) + 1
-    return {name: f"{size} verdicts adjusted together (Holm); other families are separate"
+    return {name: (LEAD_FAMILY_DEFINITION if name == LEAD_FAMILY else
+                   "Holm within this table, unless the name says otherwise (sequential rules name "
+                   "their own)") + f" ({size} records here; other families are separate)"
             for name, size in sizes.items()}
 
 

@@ -64,10 +64,13 @@ def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> 
     ids = cfg.race_ids
     lineup = np.array([ids.index(r) for r in races], np.int64)
     pool = np.arange(len(ids), dtype=np.int64)
-    # With one player count the seat schedule's position is the game id: roll the bot list back
-    # so seat s gets pols[s], and keep the lineup fixed (rotate=False) so seat s gets races[s].
-    counts = np.array([len(races)], np.int64)
-    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, game_id), pool, lineup, False)
+    # With one player count the seat schedule's position k is the game id, and with one bot
+    # entry per seat seat s plays entry (s + k mod n + k div n mod n) mod n: roll the list by
+    # that turn so seat s gets pols[s]; keep the lineup fixed (rotate=False): seat s gets races[s].
+    n = len(races)
+    counts = np.array([n], np.int64)
+    turn = game_id % n + (game_id // n) % n
+    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, turn), pool, lineup, False)
     return Game(cfg, R, B, S)
 
 

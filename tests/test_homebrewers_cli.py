@@ -6,6 +6,8 @@ from __future__ import annotations
 import polars as pl
 from clihelp import assert_nothing_written, cli, error_line, manifest, table
 
+from sim.core.schedule import seat_table
+
 
 def simulate(cwd, out, *args):
     proc = cli("simulate", "homebrewers", "--out", out, *args, cwd=cwd)
@@ -24,7 +26,10 @@ def test_factions_and_lineup_are_recorded_and_replayed(tmp_path):
              "--lineup", "gabriel,katherine", "--quiet")
     rotated = tmp_path / "rotated"
     p = table(rotated, "players").sort(["game_id", "seat"])
-    assert p["faction"].cast(pl.String).to_list() == ["gabriel", "katherine", "katherine", "gabriel"] * 3
+    lineup = ["gabriel", "katherine"]  # seated by the schedule (tests/test_seat_schedule.py)
+    assert p["faction"].cast(pl.String).to_list() == [lineup[f] for f in seat_table(6, [2], 1, 2)[:, 3]]
+    assert p.filter(pl.col("seat") == 0)["faction"].cast(pl.String).value_counts().sort("faction").rows() \
+        == [("gabriel", 3), ("katherine", 3)]
     assert manifest(rotated)["options"] == {"lineup": ["gabriel", "katherine"]}
     proc = cli("replay", rotated, "1", cwd=tmp_path)
     assert proc.returncode == 0 and "seat 0 greedy (katherine)" in proc.stdout.splitlines()[0]

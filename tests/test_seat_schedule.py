@@ -62,15 +62,30 @@ def test_a_lineup_rotates_every_faction_through_every_seat(counts, size):
         assert_balanced(rows, counts, 2, bots, f"bots beside a lineup of {size}")
 
 
-@pytest.mark.parametrize("bots,size", [(2, 4), (3, 4), (4, 4), (3, 6), (1, 5), (5, 3)])
-def test_lineup_and_bots_cross_in_every_seat(bots, size):
-    """Over bots x lineup positions each seat meets each (bot, faction) combination once, so a
-    faction is never tied to a bot."""
-    n = 3
-    rows = seat_table(bots * size, [n], bots, lineup_size=size)
+@pytest.mark.parametrize("bots,size", [(2, 4), (3, 4), (4, 4), (3, 6), (1, 5), (5, 3), (2, 3)])
+@pytest.mark.parametrize("n", [2, 3])
+def test_lineup_and_bots_cross_in_every_seat(bots, size, n):
+    """Over bots x seats x lineup positions each seat meets each (bot, faction) combination
+    equally often (n times), so a faction is never tied to a bot."""
+    if size < n:
+        return
+    rows = seat_table(bots * n * size, [n], bots, lineup_size=size)
     cube = np.zeros((n, bots, size), np.int64)
     np.add.at(cube, (rows[:, 1], rows[:, 2], rows[:, 3]), 1)
-    assert (cube == 1).all()
+    assert (cube == n).all()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("bots", [2, 3, 4])
+def test_every_seat_faces_the_same_mixes_of_bots(n, bots):
+    """Over bots x seats positions, the (own bot, bots of the next seats in turn order) that a
+    seat meets are the same for every seat: a mixed run cannot make one seat the lone strong
+    bot more often than another (with 2 bots at 3 players, rotating the bot list alone makes
+    seat 1 the lone greedy bot whenever it is greedy)."""
+    rows = seat_table(bots * n * 3, [n], bots)
+    tables = rows[:, 2].reshape(-1, n)
+    seen = [sorted(tuple(np.roll(t, -s)) for t in tables) for s in range(n)]
+    assert all(seen[s] == seen[0] for s in range(n))
 
 
 def test_fixed_seats_keep_the_listed_order():

@@ -7,15 +7,19 @@ disguise. The design, for each player count separately:
   Its *position* `k` is its index among the games at that player count (`position`), which
   steps by one from game to game of that count, whatever C is. (Rotating by the global game id
   instead steps by C and never rotates when C is a multiple of the number of bots.)
-* Bots: seat s of position k gets bot `(s + k) mod P` (a cyclic Latin square), so over any P
-  consecutive games of one player count every bot sits in every seat exactly once: each
-  (seat, bot) pair occurs equally often, up to one game.
-* Listed factions (`--lineup F1..FL`): rotated the same way, seat s gets `(s + o) mod L`. When
-  P and L are coprime the offset is o = k mod L, and bots and factions already cross (Chinese
-  remainder theorem). Otherwise o = (k + k // M) mod L, M = lcm(P, L): within a block of M
-  positions the offset steps by one (so each (seat, faction) pair stays balanced up to one game)
-  and the shift by one per block makes them cross. Either way, over P*L positions every seat
-  sees every (bot, faction) combination once.
+* Bots: position k = P*j + c (c = k mod P, j = (k div P) mod n) plays the table pattern
+  `bot (x + c) mod P` for x = 0..n-1, turned by j seats: seat s gets bot ((s + j) mod n + c)
+  mod P. Over any P consecutive positions each seat meets every bot once, so each (seat, bot)
+  pair occurs equally often, up to one game; and over P*n positions every table pattern is
+  played turned to every seat, so all seats face the same mixes of opponents in the same
+  order. (Rotating the bot list alone balances the pairs but not the mixes: with 2 bots at 3
+  players, seat 1 would be the lone greedy bot whenever it is greedy.)
+* Listed factions (`--lineup F1..FL`): rotated across seats, seat s gets `(s + o) mod L`. With
+  T = P*n the bots' period: when T and L are coprime the offset is o = k mod L, and bots and
+  factions already cross (Chinese remainder theorem). Otherwise o = (k + k // M) mod L,
+  M = lcm(T, L): within a block of M positions the offset steps by one (so each (seat, faction)
+  pair stays balanced up to one game) and the shift by one per block makes them cross. Either
+  way, over T*L positions every seat meets every (bot, faction) combination equally often.
   `rotate=False` keeps the old fixed assignment, seat s = lineup[s mod L] (faction and seat are
   then aliased, and the ratings say so).
 * Drawn factions (`--factions` pool, or every faction): positions come in cycles of F = pool
@@ -59,10 +63,13 @@ def position(game_id, counts):
 
 @jit
 def seat_bots(k, n, seat_policies, out):
-    """Bot of each of the n seats at position k: a cyclic Latin square over the bot list."""
+    """Bot of each of the n seats at position k: table pattern k mod P, turned by (k div P)
+    mod n seats (see the module docstring)."""
     p = seat_policies.shape[0]
+    pattern = k % p
+    turn = (k // p) % n
     for s in range(n):
-        out[s] = seat_policies[(s + k) % p]
+        out[s] = seat_policies[((s + turn) % n + pattern) % p]
 
 
 @jit
@@ -74,8 +81,9 @@ def listed_factions(k, n, lineup, n_policies, rotate, out):
         for s in range(n):
             out[s] = lineup[s % size]
         return
-    common = _gcd(n_policies, size)
-    offset = k % size if common == 1 else (k + k // (n_policies * size // common)) % size
+    period = n_policies * n  # the bots' period (seat_bots)
+    common = _gcd(period, size)
+    offset = k % size if common == 1 else (k + k // (period * size // common)) % size
     for s in range(n):
         out[s] = lineup[(s + offset) % size]
 
