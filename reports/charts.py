@@ -406,3 +406,49 @@ def comeback(comeback: pl.DataFrame, labels: list[str], min_players: int = 30) -
                        [f"after round {r}" for r in shown], fontsize=7)
     fig.suptitle("Comeback odds: win rate by deficit after a round")
     return fig
+
+
+GLANCE_MARKERS = ["o", "s", "^", "D", "v"]
+GLANCE_WIDTH = 5.0  # inches: beside the glance table
+GLANCE_CAPTION = ("Each row: a faction (or seat); one mark per player count. Dot = win rate minus "
+                  "the fair share 1/n, in percentage points; bar = the interval the verdict was "
+                  "decided on; shaded = the fairness band. Red: outside the band, blue: "
+                  "undecided, green: inside.")
+
+
+def glance(g) -> Figure:
+    """The glance figure: deviation from fair share with its verdict interval, one row per
+    unit (largest first), one mark per player count, coloured by verdict."""
+    counts = g.player_counts
+    fig = new_figure(height=0.19 * len(g.units) + 1.1, width=GLANCE_WIDTH)
+    ax = fig.subplots()
+    ax.axvspan(-100 * g.band, 100 * g.band, color=BAND, lw=0, zorder=0)
+    ax.axvline(0, color=FAIR, lw=1.2, zorder=1)
+    step = 0.6 / max(1, len(counts))
+    hover = {}
+    for row, unit in enumerate(g.units):
+        y0 = len(g.units) - 1 - row
+        for j, n in enumerate(counts):
+            c = g.cell(unit, n)
+            if c is None:
+                continue
+            y = y0 + (j - (len(counts) - 1) / 2) * step
+            colour = VERDICT_COLOURS.get(c.verdict, PALETTE[0])
+            gid = f"pt{len(hover)}"
+            ax.plot([100 * c.lo, 100 * c.hi], [y, y], color=colour, lw=1.6, zorder=2, gid=gid + "b")
+            ax.plot([100 * c.deviation], [y], GLANCE_MARKERS[j % len(GLANCE_MARKERS)], color=colour,
+                    ms=4.5, zorder=3, gid=gid)
+            text = (f"{c.name}, {n} players: {100 * c.deviation:+.1f} pp "
+                    f"(interval {100 * c.lo:+.1f} to {100 * c.hi:+.1f}), {c.verdict}, n = {c.n:,}")
+            hover[gid] = hover[gid + "b"] = text
+    ax.set_yticks(range(len(g.units)), [g.names[u] for u in reversed(g.units)])
+    ax.set_ylim(-0.7, len(g.units) - 0.3)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("win rate minus fair share (percentage points)")
+    for j, n in enumerate(counts):
+        ax.plot([], [], GLANCE_MARKERS[j % len(GLANCE_MARKERS)], color=INK, ms=4.5, label=f"{n} players")
+    if len(counts) > 1:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncols=len(counts))
+    ax.set_title(f"Win rate minus fair share, by {g.unit_kind}")
+    fig.hover = hover  # read by to_svg: the text shown when the pointer rests on a mark
+    return fig
