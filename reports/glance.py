@@ -165,7 +165,7 @@ def _strong_sentences(g: Glance, what: str) -> list[str]:
              f"({_range(hits)} against its fair share).")
     if not rest:
         return [first]
-    return [first, f"Also too strong: " + _listing(
+    return [first, "Also too strong: " + _listing(
         [f"{g.names[u]} ({_range(h)} {_where(h, g.player_counts)})" for u, h in rest]) + "."]
 
 

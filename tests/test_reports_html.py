@@ -18,12 +18,18 @@ def tiny_html(tmp_path):
     return path.read_text(encoding="utf-8")
 
 
-def test_verdict_comes_before_evidence_then_provenance_estimates_bots(tiny_html):
+def test_glance_first_then_evidence_with_the_long_verdicts_then_provenance_estimates_bots(tiny_html):
     order = [tiny_html.index(f'<section id="{anchor}">')
-             for anchor in ("verdict", "evidence", "seats", "cards", "extras", "provenance",
-                            "estimates", "bots")]
+             for anchor in ("glance", "evidence", "verdict", "seats", "cards", "extras", "changes",
+                            "provenance", "estimates", "bots")]
     assert order == sorted(order)
-    verdict = tiny_html[order[0]:order[1]]
+    glance = tiny_html[order[0]:order[1]]
+    # the first screen: what changed, the grid coloured by verdict, the sentences; not the long list
+    assert "Data: 1 value changed from the shipped data." in glance
+    assert 'class="num v-undecided"' in glance
+    assert "results are undecided" in glance
+    assert "2 players: seat 0 is undecided: wins 83.3%" not in glance
+    verdict = tiny_html[order[2]:order[3]]
     assert "5 undecided" in verdict
     assert "2 players: seat 0 is undecided: wins 83.3%" in verdict
 
