@@ -84,11 +84,32 @@ def to_svg(fig: Figure, prefix: str) -> str:
     svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
     svg = re.sub(r"<!DOCTYPE[^>]*>\s*", "", svg)
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = _hover_titles(svg, getattr(fig, "hover", {}))
     ids = set(re.findall(r'id="([^"]+)"', svg))
     if ids:
         pattern = re.compile(r'(id="|#)(' + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r')(?=[")])')
         svg = pattern.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
     return svg.strip()
+
+
+def _hover_titles(svg: str, hover: dict[str, str]) -> str:
+    """Give each mark with a gid in `hover` an SVG <title>: browsers show it on hover."""
+    from xml.sax.saxutils import escape
+
+    def add(match: re.Match) -> str:
+        text = hover.get(match.group(1))
+        return match.group(0) + (f"<title>{escape(text)}</title>" if text else "")
+
+    return re.sub(r'<g id="([^"]+)">', add, svg) if hover else svg
+
+
+def _hover(ax, gid: str, text: str) -> str:
+    """Register a mark's hover text on its figure (read by to_svg); returns the gid."""
+    fig = ax.figure
+    if not hasattr(fig, "hover"):
+        fig.hover = {}
+    fig.hover[gid] = text
+    return gid
 
 
 def to_png(fig: Figure, dpi: int = 150) -> bytes:
@@ -118,6 +139,11 @@ def _forest_panel(ax, labels, rate, lo, hi, verdicts, fair: float, band: float, 
     colours = [VERDICT_COLOURS.get(v, PALETTE[0]) for v in verdicts]
     ax.hlines(y, lo, hi, colors=colours, lw=2, zorder=2)
     ax.scatter(rate, y, color=colours, s=22, zorder=3)
+    # Invisible wider marks carry the values shown on hover in the HTML.
+    for label, yy, r, a, b, v in zip(labels, y, rate, lo, hi, verdicts, strict=True):
+        gid = _hover(ax, f"h{len(getattr(ax.figure, 'hover', {}))}",
+                     f"{title}, {label}: {100 * r:.1f}% (95% interval {100 * a:.1f}% to {100 * b:.1f}%), {v}")
+        ax.plot([a, b], [yy, yy], color="none", lw=8, zorder=4, gid=gid)
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)  # same row spacing whatever the seat count
     ax.set_title(title)
@@ -440,7 +466,9 @@ def glance(g) -> Figure:
                     ms=4.5, zorder=3, gid=gid)
             text = (f"{c.name}, {n} players: {100 * c.deviation:+.1f} pp "
                     f"(interval {100 * c.lo:+.1f} to {100 * c.hi:+.1f}), {c.verdict}, n = {c.n:,}")
-            hover[gid] = hover[gid + "b"] = text
+            _hover(ax, gid, text)
+            _hover(ax, gid + "b", text)
+            hover[gid] = text
     ax.set_yticks(range(len(g.units)), [g.names[u] for u in reversed(g.units)])
     ax.set_ylim(-0.7, len(g.units) - 0.3)
     ax.grid(axis="y", visible=False)
@@ -450,5 +478,4 @@ def glance(g) -> Figure:
     if len(counts) > 1:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncols=len(counts))
     ax.set_title(f"Win rate minus fair share, by {g.unit_kind}")
-    fig.hover = hover  # read by to_svg: the text shown when the pointer rests on a mark
     return fig
