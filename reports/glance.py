@@ -188,12 +188,16 @@ def _inside_sentence(g: Glance, what: str) -> list[str]:
             f"fairness band ({band}) at every player count" + (f": {names}." if names else ".")]
 
 
-def _undecided_sentence(g: Glance) -> list[str]:
-    open_cells = [c for c in g.cells if c.verdict == "undecided"]
-    if not open_cells:
-        return []
-    return [f"{len(open_cells)} of {len(g.cells)} results are undecided: this run is too short to "
-            "tell them from the band (\"How many games\" says how many more games would decide them)."]
+def _count_sentence(g: Glance, what: str) -> list[str]:
+    """How the cells split, and what an undecided one means."""
+    n = {v: sum(c.verdict == v for c in g.cells) for v in ("outside", "undecided", "inside")}
+    counts = ", ".join(map(str, g.player_counts))
+    text = (f"{len(g.cells)} results ({len(g.units)} {what}s at {counts} players): {n['outside']} "
+            f"outside the fairness band, {n['undecided']} undecided, {n['inside']} inside.")
+    if n["undecided"]:
+        text += (" Undecided means this run is too short to tell; \"How many games\" says how many "
+                 "more games would decide them.")
+    return [text]
 
 
 def _first_player_sentence(g: Glance) -> list[str]:
@@ -206,9 +210,8 @@ def _first_player_sentence(g: Glance) -> list[str]:
 def sentences(g: Glance) -> list[str]:
     """Three to six plain sentences, read off the glance's own cells."""
     what = g.unit_kind
-    out = _strong_sentences(g, what) + _weak_sentence(g, what)
-    out += _inside_sentence(g, what) + _undecided_sentence(g)
-    out += _first_player_sentence(g)
+    out = _count_sentence(g, what) + _strong_sentences(g, what) + _weak_sentence(g, what)
+    out += _inside_sentence(g, what) + _first_player_sentence(g)
     return out[:6]
 
 

@@ -27,7 +27,7 @@ def test_glance_first_then_evidence_with_the_long_verdicts_then_provenance_estim
     # the first screen: what changed, the grid coloured by verdict, the sentences; not the long list
     assert "Data: 1 value changed from the shipped data." in glance
     assert 'class="num v-undecided"' in glance
-    assert "results are undecided" in glance
+    assert "undecided, 0 inside." in glance
     assert "2 players: seat 0 is undecided: wins 83.3%" not in glance
     verdict = tiny_html[order[2]:order[3]]
     assert "5 undecided" in verdict
