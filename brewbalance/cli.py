@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from brewbalance import sheets
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import config as cfg
 from sim.core import runfolder as rf
@@ -84,6 +85,7 @@ def simulate(
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,..; rotated across seats game by game.")] = None,
     override: Annotated[list[Path] | None, typer.Option(help="TOML file of parameter/card overrides.")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE override, e.g. dwarfest.brawl_limit=4.")] = None,
+    data_sheet: Annotated[Path | None, typer.Option("--data", help="Game data edited in a spreadsheet: FILE.xlsx or a folder of .csv (from `data export`); changed cells are overrides.")] = None,
     seed: Annotated[int, typer.Option(help="Run seed.")] = SEED_DEFAULT,
     jobs: Annotated[int | None, typer.Option(help="Parallel jobs (default: all cores).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder to write.")] = None,
@@ -114,7 +116,8 @@ def simulate(
     g = get_game(game)
     if seed < 0 or seed >= 2**63:
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
-    data = cfg.prepare(game, variant, set_ or [], override or [])
+    imported = sheets.read(game, data_sheet) if data_sheet is not None else None
+    data = cfg.prepare(game, variant, [*(imported.sets() if imported else []), *(set_ or [])], override or [])
     conf = g.build(data)
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
@@ -131,6 +134,7 @@ def simulate(
     runner.check_out_folder(out, resume=False, force=force)
     plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=shard_size, seed=seed,
                            player_counts=counts, policies=pols, command=runner.command_line(), options=options)
+    sheets.record(plan, data, imported)
     if seq is not None:
         return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet, check)
     _execute(g, conf, plan, out, jobs, quiet, check, engine, scheduler)
@@ -336,6 +340,24 @@ def bench(
         path = Path(__file__).resolve().parents[1] / "tests" / "golden" / "signatures.json"
         path.write_text(json.dumps(sigs, indent=2) + "\n")
         say(f"wrote {path}")
+
+
+data_app = typer.Typer(no_args_is_help=True, help="Game data in and out of spreadsheets.")
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("export")
+def data_export(
+    game: Annotated[str, typer.Argument(help="Game id (see `brewbalance games`).")],
+    to: Annotated[Path, typer.Option("--to", help="FILE.xlsx (one sheet per data file) or a folder (one .csv per data file).")],
+) -> None:
+    """Write every card and parameter table of a game's shipped data to a spreadsheet."""
+    from sim.registry import get_game
+
+    get_game(game)  # an unknown game stops here, naming the valid ones
+    written = sheets.export(game, to)
+    typer.echo(str(to))
+    say(f"wrote {len(written)} file(s); edit values, then: brewbalance simulate {game} --data {to}")
 
 
 def _check_writable(folder: Path) -> None:

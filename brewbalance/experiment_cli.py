@@ -15,7 +15,9 @@ from typing import Annotated
 import typer
 
 from brewbalance import arms as A
+from brewbalance import sheets
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
+from sim.core import config as cfg
 from sim.core import runner
 from sim.core.errors import UsageError
 
@@ -34,26 +36,33 @@ ForceOpt = Annotated[bool, typer.Option(help="Replace the arms of an earlier run
 QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
 BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.03 = +/-3 pp.")]
 FormatOpt = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
+DataOpt = Annotated[Path | None, typer.Option("--data", help="Game data edited in a spreadsheet (FILE.xlsx or a folder of .csv, from `data export`), shared by every arm.")]
 
 
 def say(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def baseline(game, n_games, players, variant, sets, seed, policies=None) -> A.Baseline:
+def baseline(game, n_games, players, variant, sets, seed, policies=None, imported=None) -> A.Baseline:
+    """The shared setup of every arm; a --data sheet's changes come before the --set values."""
     if n_games < 2:
         raise UsageError(f"--games must be at least 2 per arm (paired intervals need 2), got {n_games}")
     if seed < 0 or seed >= 2**63:
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
     pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
-    return A.Baseline(game=game, variant=variant, players=players, policies=pols, sets=list(sets or []),
-                      seed=seed, n_games=n_games)
+    sheet_sets = imported.sets() if imported is not None else []
+    return A.Baseline(game=game, variant=variant, players=players, policies=pols,
+                      sets=[*sheet_sets, *(sets or [])], seed=seed, n_games=n_games)
 
 
-def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force) -> list[Path]:
-    """Check every arm before writing anything, then run them one after another."""
+def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None) -> list[Path]:
+    """Check every arm before writing anything, then run them one after another. Each arm's
+    run.json records what it changes from the shipped data (and the --data sheet, if any)."""
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
+    for p in prepared:
+        data = cfg.replay_overrides(base.game, p.plan["variant"], p.plan["overrides"])
+        sheets.record(p.plan, data, imported)
     A.check_experiment_folder(out, force)
     folders = A.run_arms(prepared, jobs, quiet, force)
     say(f"{len(folders)} arms x {base.n_games:,} games on seed {base.seed} in {out / A.ARMS_FOLDER}")
@@ -85,7 +94,7 @@ def experiment(
     set_: SetOpt = None,
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
-    quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
+    quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both", data_sheet: DataOpt = None,
 ) -> None:
     """Paired experiment: arms on the same seeds, each compared game by game with the first."""
     from analysis.experiment import arm_lines, run_experiment
@@ -95,9 +104,10 @@ def experiment(
 
     suffixes = output_formats(format)
     arms = A.parse_arms(arm)
-    base = baseline(game, n_games, players, variant, set_, seed, policies)
+    imported = sheets.read(game, data_sheet) if data_sheet is not None else None
+    base = baseline(game, n_games, players, variant, set_, seed, policies, imported)
     out = out or Path("runs") / f"experiment_{game}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force)
+    folders = run_all(base, arms, out, jobs, quiet, force, imported)
     e = run_experiment((arms[0].name, arms[0].describe(), folders[0]),
                        [(a.name, a.describe(), f) for a, f in zip(arms[1:], folders[1:], strict=True)], band)
     rows = []
@@ -153,7 +163,7 @@ def sweep(
     set_: SetOpt = None,
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
-    quiet: QuietOpt = False, format: FormatOpt = "both",
+    quiet: QuietOpt = False, format: FormatOpt = "both", data_sheet: DataOpt = None,
 ) -> None:
     """Parameter sweep: one paired arm per value of KEY; charts against the parameter."""
     from analysis.sweep import run_sweep
@@ -164,9 +174,10 @@ def sweep(
     suffixes = output_formats(format)
     key, values = parse_range(set_range)
     arms = [A.Arm(A.check_name(f"{key}={v}"), sets=[f"{key}={v}"]) for v in values]
-    base = baseline(game, n_games, players, variant, set_, seed, policies)
+    imported = sheets.read(game, data_sheet) if data_sheet is not None else None
+    base = baseline(game, n_games, players, variant, set_, seed, policies, imported)
     out = out or Path("runs") / f"sweep_{game}_{key}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force)
+    folders = run_all(base, arms, out, jobs, quiet, force, imported)
     s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
     rows = [[str(r["value"]), f"{r['n_players']}p", pp(r["spread"]), f"{r['het_p_holm']:.3g}",
              pp(r["fpa"]), f"{pp(r['fpa_lo'])} .. {pp(r['fpa_hi'])}"] for r in s.shape_table().to_dicts()]

@@ -15,8 +15,9 @@ import polars as pl
 from analysis.factions import fitted_note, pooled_note, strength_kind
 from analysis.ratings import FINISHING_ORDER, WINNER
 from reports import charts
+from reports import glance as gl
 from reports.formatting import pct, pp, signed
-from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
+from reports.model import Bullets, Chart, Column, Grid, Group, Page, Paragraph, Section, Table
 
 if TYPE_CHECKING:
     from analysis import Comparison, RunAnalysis
@@ -43,6 +44,79 @@ def _rows(df: pl.DataFrame, **derived) -> list[dict]:
     return rows
 
 
+# ---------------------------------------------------------------- glance
+def _grid_cell(lo: float, mid: float, hi: float, verdict: str) -> tuple[str, str]:
+    return f"{100 * mid:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]", verdict
+
+
+def glance_grid(g: gl.Glance) -> Grid:
+    """Units x player counts, each cell the deviation [verdict interval] in pp."""
+    rows = []
+    for unit in g.units:
+        row = [(g.names[unit], None)]
+        for n in g.player_counts:
+            c = g.cell(unit, n)
+            row.append(_grid_cell(c.lo, c.deviation, c.hi, c.verdict) if c else ("", None))
+        rows.append(row)
+    return Grid([g.unit_kind] + [f"{n} players" for n in g.player_counts], rows,
+                caption="Win rate minus fair share 1/n, in percentage points [the interval the "
+                        "verdict was decided on]. Red: outside the fairness band; blue: undecided; "
+                        "green: inside. Sorted by the mean over player counts, largest first.")
+
+
+def first_player_grid(g: gl.Glance) -> Grid:
+    rows = [[(f"{f.n_players} players", None), _grid_cell(f.lo, f.advantage, f.hi, f.verdict)]
+            for f in g.first_player]
+    return Grid(["going first", "advantage, pp"], rows,
+                caption="Seat 0's win rate minus 1/n [verdict interval]; the same test as seat 0.")
+
+
+def glance_blocks(g: gl.Glance) -> list:
+    """What changed, the figure, the grid with the first-player advantage beside it, and the
+    plain sentences: the first screen of a run report."""
+    blocks = [Paragraph(gl.changed_summary(g), emphasis=True)]
+    if g.changes:
+        blocks.append(Bullets(gl.change_lines(g.changes, gl.MAX_CHANGES_SHOWN), css="changes"))
+    below = [first_player_grid(g)] if g.first_player else []
+    return blocks + [Group([Chart(charts.glance(g), charts.GLANCE_CAPTION), glance_grid(g)], [0.42, 0.58]),
+                     Group(below + [Bullets(g.sentences, css="verdicts")], [0.3, 0.7] if below else [])]
+
+
+def glance_section(a: RunAnalysis) -> Section:
+    g = gl.build(a)
+    return Section("Verdict at a glance", "glance", glance_blocks(g))
+
+
+CHANGES_CAPTION = ("Every value of this run's data that differs from the data shipped with "
+                   "brewbalance for this game and variant (file.card.field; a parameter as "
+                   "params.NAME). Source: sheet = read from the --data spreadsheet; override = "
+                   "--set or --override (or an experiment arm's set=). '?' = not recorded "
+                   "(a run made before changes were recorded).")
+
+
+def changes_rows(changes: list[dict]) -> list[dict]:
+    return [{"key": c["key"], "shipped": gl.value_text(c["shipped"]), "value": gl.value_text(c["value"]),
+             "source": c["source"]} for c in changes]
+
+
+def changes_section(manifest: dict, title: str = "What changed", anchor: str = "changes") -> Section:
+    """Every value that differs from the shipped data, file.card.field old -> new."""
+    changes = gl.changes_of(manifest)
+    sheet = manifest.get("data_sheet")
+    blocks = []
+    if sheet:
+        blocks.append(Paragraph(f"Data read from the {sheet['format']} sheet {sheet['path']} "
+                                f"(sha256 {sheet['sha256']}); {sheet['changed_values']} cell(s) differ "
+                                "from the shipped data."))
+    if not changes:
+        blocks.append(Paragraph("No value differs from the shipped data of this game and variant."))
+    else:
+        blocks.append(Table([Column("key", "file.card.field"), Column("shipped", "shipped"),
+                             Column("value", "this run"), Column("source", "source")],
+                            changes_rows(changes), caption=CHANGES_CAPTION))
+    return Section(title, anchor, blocks)
+
+
 # ---------------------------------------------------------------- verdict
 def verdict_section(a: RunAnalysis) -> Section:
     from analysis.core import FAMILY_DEFINITION
@@ -56,7 +130,7 @@ def verdict_section(a: RunAnalysis) -> Section:
     blocks = [Paragraph(f"{a.game}, variant {a.manifest.get('variant', 'n/a')}: "
                         f"{a.n_games:,} games analysed.", emphasis=True),
               Bullets(list(a.verdicts), css="verdicts"), Paragraph(how)]
-    return Section("Verdict", "verdict", blocks + sequential_blocks(a.manifest))
+    return Section("Verdict in detail", "verdict", blocks + sequential_blocks(a.manifest), level=3)
 
 
 def sequential_blocks(manifest: dict) -> list:
@@ -623,7 +697,7 @@ def bots_section() -> Section:
 
 def run_page(a: RunAnalysis) -> Page:
     """The full page of a single-run report."""
-    evidence = [game_shape_section(a), seat_section(a), first_player_section(a)]
+    evidence = [verdict_section(a), game_shape_section(a), seat_section(a), first_player_section(a)]
     if a.has_factions:
         evidence.append(faction_section(a))
     if not a.faction_seat.is_empty():
@@ -637,8 +711,9 @@ def run_page(a: RunAnalysis) -> Page:
     if not a.card_value.is_empty():
         evidence.append(card_detail_section(a))
     evidence += extras_sections(a)
-    sections = ([verdict_section(a), Section("Evidence", "evidence", [])] + evidence
-                + [planner_section(a), provenance_section(a.manifest, n_found=a.n_games),
+    sections = ([glance_section(a), Section("Evidence", "evidence", [])] + evidence
+                + [planner_section(a), changes_section(a.manifest),
+                   provenance_section(a.manifest, n_found=a.n_games),
                    estimates_section(a.estimates), bots_section()])
     title = f"Balance report: {a.game} ({a.manifest.get('variant', 'n/a')})"
     return Page(title, f"Run folder: {a.run_dir}", sections)
@@ -677,6 +752,45 @@ def _metrics_caption(c: Comparison) -> str:
             "per-game means, since the seats of one game are correlated). " + holm)
 
 
+def _changes_by_key(manifest: dict) -> dict[str, dict]:
+    return {ch["key"]: ch for ch in gl.changes_of(manifest)}
+
+
+def compare_change_rows(c: Comparison) -> list[dict]:
+    """One row per value either run changed from the shipped data: shipped, A, B."""
+    a, b = _changes_by_key(c.manifest_a), _changes_by_key(c.manifest_b)
+    rows = []
+    for key in list(a) + [k for k in b if k not in a]:
+        first = a.get(key) or b[key]
+        rows.append({"key": key, "shipped": gl.value_text(first["shipped"]),
+                     "a": gl.value_text(a[key]["value"]) if key in a else "shipped",
+                     "b": gl.value_text(b[key]["value"]) if key in b else "shipped"})
+    return rows
+
+
+def compare_changes_blocks(c: Comparison) -> list:
+    """The first lines of a comparison: which data values the two runs changed."""
+    rows = compare_change_rows(c)
+    if not rows:
+        return [Paragraph("Data: both runs use the shipped data of their game and variant; no value "
+                          "changed.", emphasis=True)]
+    lines = [f"{r['key']}: shipped {r['shipped']}; A {r['a']}; B {r['b']}" for r in rows[:gl.MAX_CHANGES_SHOWN]]
+    if len(rows) > gl.MAX_CHANGES_SHOWN:
+        lines.append(f"... and {len(rows) - gl.MAX_CHANGES_SHOWN} more (see 'What changed')")
+    return [Paragraph(f"Data: {len(rows)} value{'s' if len(rows) != 1 else ''} differ from the "
+                      "shipped data in run A or B.", emphasis=True), Bullets(lines, css="changes")]
+
+
+def compare_changes_section(c: Comparison) -> Section:
+    rows = compare_change_rows(c)
+    if not rows:
+        return Section("What changed", "changes", [Paragraph(
+            "Neither run changes a value of the shipped data.")])
+    return Section("What changed", "changes", [Table(
+        [Column("key", "file.card.field"), Column("shipped", "shipped"), Column("a", "run A"),
+         Column("b", "run B")], rows, caption=CHANGES_CAPTION)])
+
+
 def compare_page(c: Comparison) -> Page:
     """The full page of a two-run comparison."""
     metrics = Table([
@@ -692,8 +806,10 @@ def compare_page(c: Comparison) -> Page:
         evidence.append(Section("Seat win rate change", "seat-change",
                                 [Chart(charts.difference_forest(seat))], level=3))
     evidence.append(Section("All metrics", "metrics", [metrics], level=3))
-    sections = ([Section("Verdict", "verdict", [Bullets(list(c.verdicts), css="verdicts")])]
+    sections = ([Section("Verdict", "verdict", compare_changes_blocks(c)
+                         + [Bullets(list(c.verdicts), css="verdicts")])]
                 + evidence
+                + [compare_changes_section(c)]
                 + [provenance_section(c.manifest_a, "Provenance of run A", "provenance-a"),
                    provenance_section(c.manifest_b, "Provenance of run B", "provenance-b"),
                    estimates_section(c.estimates_a, "Estimated data values, run A", "estimates-a"),

@@ -84,11 +84,32 @@ def to_svg(fig: Figure, prefix: str) -> str:
     svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
     svg = re.sub(r"<!DOCTYPE[^>]*>\s*", "", svg)
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = _hover_titles(svg, getattr(fig, "hover", {}))
     ids = set(re.findall(r'id="([^"]+)"', svg))
     if ids:
         pattern = re.compile(r'(id="|#)(' + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r')(?=[")])')
         svg = pattern.sub(lambda m: f"{m.group(1)}{prefix}-{m.group(2)}", svg)
     return svg.strip()
+
+
+def _hover_titles(svg: str, hover: dict[str, str]) -> str:
+    """Give each mark with a gid in `hover` an SVG <title>: browsers show it on hover."""
+    from xml.sax.saxutils import escape
+
+    def add(match: re.Match) -> str:
+        text = hover.get(match.group(1))
+        return match.group(0) + (f"<title>{escape(text)}</title>" if text else "")
+
+    return re.sub(r'<g id="([^"]+)">', add, svg) if hover else svg
+
+
+def _hover(ax, gid: str, text: str) -> str:
+    """Register a mark's hover text on its figure (read by to_svg); returns the gid."""
+    fig = ax.figure
+    if not hasattr(fig, "hover"):
+        fig.hover = {}
+    fig.hover[gid] = text
+    return gid
 
 
 def to_png(fig: Figure, dpi: int = 150) -> bytes:
@@ -118,6 +139,11 @@ def _forest_panel(ax, labels, rate, lo, hi, verdicts, fair: float, band: float, 
     colours = [VERDICT_COLOURS.get(v, PALETTE[0]) for v in verdicts]
     ax.hlines(y, lo, hi, colors=colours, lw=2, zorder=2)
     ax.scatter(rate, y, color=colours, s=22, zorder=3)
+    # Invisible wider marks carry the values shown on hover in the HTML.
+    for label, yy, r, a, b, v in zip(labels, y, rate, lo, hi, verdicts, strict=True):
+        gid = _hover(ax, f"h{len(getattr(ax.figure, 'hover', {}))}",
+                     f"{title}, {label}: {100 * r:.1f}% (95% interval {100 * a:.1f}% to {100 * b:.1f}%), {v}")
+        ax.plot([a, b], [yy, yy], color="none", lw=8, zorder=4, gid=gid)
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)  # same row spacing whatever the seat count
     ax.set_title(title)
@@ -405,4 +431,51 @@ def comeback(comeback: pl.DataFrame, labels: list[str], min_players: int = 30) -
         axes[0].legend([Line2D([], [], color=colour[r], marker="o", ms=3, lw=1) for r in shown],
                        [f"after round {r}" for r in shown], fontsize=7)
     fig.suptitle("Comeback odds: win rate by deficit after a round")
+    return fig
+
+
+GLANCE_MARKERS = ["o", "s", "^", "D", "v"]
+GLANCE_WIDTH = 5.0  # inches: beside the glance table
+GLANCE_CAPTION = ("Each row: a faction (or seat); one mark per player count. Dot = win rate minus "
+                  "the fair share 1/n, in percentage points; bar = the interval the verdict was "
+                  "decided on; shaded = the fairness band. Red: outside the band, blue: "
+                  "undecided, green: inside.")
+
+
+def glance(g) -> Figure:
+    """The glance figure: deviation from fair share with its verdict interval, one row per
+    unit (largest first), one mark per player count, coloured by verdict."""
+    counts = g.player_counts
+    fig = new_figure(height=0.19 * len(g.units) + 1.1, width=GLANCE_WIDTH)
+    ax = fig.subplots()
+    ax.axvspan(-100 * g.band, 100 * g.band, color=BAND, lw=0, zorder=0)
+    ax.axvline(0, color=FAIR, lw=1.2, zorder=1)
+    step = 0.6 / max(1, len(counts))
+    hover = {}
+    for row, unit in enumerate(g.units):
+        y0 = len(g.units) - 1 - row
+        for j, n in enumerate(counts):
+            c = g.cell(unit, n)
+            if c is None:
+                continue
+            y = y0 + (j - (len(counts) - 1) / 2) * step
+            colour = VERDICT_COLOURS.get(c.verdict, PALETTE[0])
+            gid = f"pt{len(hover)}"
+            ax.plot([100 * c.lo, 100 * c.hi], [y, y], color=colour, lw=1.6, zorder=2, gid=gid + "b")
+            ax.plot([100 * c.deviation], [y], GLANCE_MARKERS[j % len(GLANCE_MARKERS)], color=colour,
+                    ms=4.5, zorder=3, gid=gid)
+            text = (f"{c.name}, {n} players: {100 * c.deviation:+.1f} pp "
+                    f"(interval {100 * c.lo:+.1f} to {100 * c.hi:+.1f}), {c.verdict}, n = {c.n:,}")
+            _hover(ax, gid, text)
+            _hover(ax, gid + "b", text)
+            hover[gid] = text
+    ax.set_yticks(range(len(g.units)), [g.names[u] for u in reversed(g.units)])
+    ax.set_ylim(-0.7, len(g.units) - 0.3)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("win rate minus fair share (percentage points)")
+    for j, n in enumerate(counts):
+        ax.plot([], [], GLANCE_MARKERS[j % len(GLANCE_MARKERS)], color=INK, ms=4.5, label=f"{n} players")
+    if len(counts) > 1:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncols=len(counts))
+    ax.set_title(f"Win rate minus fair share, by {g.unit_kind}")
     return fig

@@ -8,7 +8,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from reports import charts, formatting
-from reports.model import Bullets, Chart, Page, Paragraph, Table
+from reports.model import Bullets, Chart, Grid, Group, Page, Paragraph, Table
 
 
 @cache
@@ -31,6 +31,8 @@ def environment() -> Environment:
         "bullets": lambda b: isinstance(b, Bullets),
         "table": lambda b: isinstance(b, Table),
         "chart": lambda b: isinstance(b, Chart),
+        "grid": lambda b: isinstance(b, Grid),
+        "group": lambda b: isinstance(b, Group),
     })
     return env
 

@@ -10,6 +10,8 @@ row, under their field names (nested results are prefixed: `rounds.comeback`,
 from __future__ import annotations
 
 import dataclasses
+import json
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -69,19 +71,48 @@ def _document(command: str, source: dict, verdicts: list[Verdict], tables: dict,
                     families=families_of(verdicts), notes=list(notes))
 
 
+@dataclass
+class ReportDocument(Document):
+    """A Document with the first screen of the report as well: `glance` (the cells,
+    first-player advantage and sentences of the glance view) and `changes` (every value
+    that differs from the shipped data), right after `source`."""
+
+    glance: dict = field(default_factory=dict)
+    changes: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        doc = json.loads(super().to_json())
+        ordered = {}
+        for key, value in doc.items():
+            ordered[key] = value
+            if key == "source":
+                ordered["glance"] = self.glance
+                ordered["changes"] = self.changes
+        return json.dumps(ordered, indent=1, allow_nan=False, default=str) + "\n"
+
+
 def run_document(a) -> Document:
-    """`report RUN --format json`: a RunAnalysis."""
+    """`report RUN --format json`: a RunAnalysis, with its glance view."""
+    from reports import glance
+
     tables = tables_of(a)
     tables.pop("manifest", None)
-    return _document("report", source_of(a.manifest, a.run_dir), a.records, tables,
+    base = _document("report", source_of(a.manifest, a.run_dir), a.records, tables,
                      [f"band: fair share 1/n +/- {a.band:g}"] + list(a.verdicts))
+    g = glance.build(a)
+    return ReportDocument(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)},
+                          glance=g.to_dict(), changes=g.changes)
 
 
 def compare_document(c) -> Document:
-    """`compare A B --format json`: a Comparison."""
+    """`compare A B --format json`: a Comparison, with the values either run changed."""
+    from reports.build import compare_change_rows
+
     source = {"run_a": source_of(c.manifest_a, c.run_a), "run_b": source_of(c.manifest_b, c.run_b),
               "band": c.band, "paired_games": c.n_paired}
-    return _document("compare", source, c.records, {"metrics": c.metrics.to_dicts()}, c.verdicts)
+    base = _document("compare", source, c.records, {"metrics": c.metrics.to_dicts()}, c.verdicts)
+    return ReportDocument(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)},
+                          changes=compare_change_rows(c))
 
 
 def experiment_document(e) -> Document:

@@ -44,7 +44,33 @@ class Chart:
     caption: str = ""
 
 
-Block = Paragraph | Bullets | Table | Chart
+@dataclass
+class Grid:
+    """A small table whose cells each carry a verdict that colours them (the glance view).
+    Each cell is (text, verdict or None); the first column names the row."""
+
+    header: list[str]
+    rows: list[list[tuple[str, str | None]]]
+    caption: str = ""
+
+
+@dataclass
+class Group:
+    """Blocks shown side by side where there is room (HTML), one after the other otherwise."""
+
+    blocks: list
+    widths: list[float] = field(default_factory=list)  # shares of the width, for the PDF
+
+
+Block = Paragraph | Bullets | Table | Chart | Grid | Group
+
+
+def flat_blocks(blocks: list) -> list:
+    """Blocks with every Group opened, in reading order."""
+    out = []
+    for b in blocks:
+        out += flat_blocks(b.blocks) if isinstance(b, Group) else [b]
+    return out
 
 
 @dataclass
@@ -62,7 +88,7 @@ class Page:
     sections: list[Section]
 
     def charts(self) -> list[Chart]:
-        return [b for s in self.sections for b in s.blocks if isinstance(b, Chart)]
+        return [b for s in self.sections for b in flat_blocks(s.blocks) if isinstance(b, Chart)]
 
     def close(self) -> None:
         """Free the matplotlib figures once both outputs are rendered."""

@@ -47,6 +47,9 @@ def _styles() -> dict[str, ParagraphStyle]:
         "cell": ParagraphStyle("cell", parent=base["BodyText"], fontSize=7, leading=8.5),
         "cell_num": ParagraphStyle("cell_num", parent=base["BodyText"], fontSize=7, leading=8.5,
                                    alignment=TA_RIGHT),
+        "grid": ParagraphStyle("grid", parent=base["BodyText"], fontSize=6, leading=7),
+        "grid_num": ParagraphStyle("grid_num", parent=base["BodyText"], fontSize=6, leading=7,
+                                   alignment=TA_RIGHT),
         "head": ParagraphStyle("head", parent=base["BodyText"], fontSize=7, leading=8.5,
                                fontName="Helvetica-Bold"),
         "caption": ParagraphStyle("caption", parent=base["BodyText"], fontSize=7,
@@ -90,11 +93,56 @@ def _col_widths(block: model.Table) -> list[float]:
     return [FRAME_WIDTH * w / total for w in weights]
 
 
-def _chart(block: model.Chart) -> Image:
+def _chart(block: model.Chart, frame: float = FRAME_WIDTH) -> Image:
     png = charts.to_png(block.figure)
     width, height = block.figure.get_size_inches()
-    scale = min(1.0, FRAME_WIDTH / (width * 72), CHART_MAX_HEIGHT / (height * 72))
+    scale = min(1.0, frame / (width * 72), CHART_MAX_HEIGHT / (height * 72))
     return Image(io.BytesIO(png), width=width * 72 * scale, height=height * 72 * scale)
+
+
+GRID_COLOURS = {"outside": "#f6d5cc", "undecided": "#d6e3f1", "inside": "#d5ecd9"}
+
+
+def _grid(block: model.Grid, st: dict, width: float = FRAME_WIDTH) -> list:
+    """A verdict grid: each cell's background is its verdict's colour."""
+    header = [_p(h, st["head"]) for h in block.header]
+    body = [[_p(text, st["grid"] if verdict is None else st["grid_num"]) for text, verdict in row]
+            for row in block.rows]
+    first = min(0.3, 1.2 / max(2, len(block.header)))
+    widths = [width * first] + [width * (1 - first) / (len(block.header) - 1)] * (len(block.header) - 1)
+    table = RLTable([header] + body, repeatRows=1, hAlign="LEFT", colWidths=widths)
+    style = [("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#f2f2f2")),
+             ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.white),
+             ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+             ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
+    for r, row in enumerate(block.rows, start=1):
+        for c, (_, verdict) in enumerate(row):
+            if verdict in GRID_COLOURS:
+                style.append(("BACKGROUND", (c, r), (c, r), colors.HexColor(GRID_COLOURS[verdict])))
+    table.setStyle(TableStyle(style))
+    return [table] + ([_p(block.caption, st["caption"])] if block.caption else [])
+
+
+def _fitted(block, st: dict, width: float) -> list:
+    """A block's flowables for a column `width` wide (charts and grids are sized to it)."""
+    if isinstance(block, model.Grid):
+        return _grid(block, st, width)
+    if isinstance(block, model.Chart):
+        caption = [_p(block.caption, st["caption"])] if block.caption else []
+        return [_chart(block, width), *caption]
+    return _block(block, st)
+
+
+def _group(block: model.Group, st: dict) -> list:
+    """The blocks side by side in one borderless table row, each in its share of the width."""
+    shares = block.widths or [1 / len(block.blocks)] * len(block.blocks)
+    gap = 4 * mm
+    widths = [FRAME_WIDTH * s - gap for s in shares]
+    cells = [_fitted(b, st, w) for b, w in zip(block.blocks, widths, strict=True)]
+    outer = RLTable([cells], colWidths=[w + gap for w in widths], hAlign="LEFT")
+    outer.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                               ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    return [outer, Spacer(1, 3 * mm)]
 
 
 def _block(block, st: dict) -> list:
@@ -108,6 +156,10 @@ def _block(block, st: dict) -> list:
     if isinstance(block, model.Chart):
         caption = [_p(block.caption, st["caption"])] if block.caption else []
         return [_chart(block), *caption, Spacer(1, 3 * mm)]
+    if isinstance(block, model.Grid):
+        return _grid(block, st) + [Spacer(1, 3 * mm)]
+    if isinstance(block, model.Group):
+        return _group(block, st)
     raise TypeError(f"unknown block {type(block).__name__}")
 
 

@@ -18,12 +18,18 @@ def tiny_html(tmp_path):
     return path.read_text(encoding="utf-8")
 
 
-def test_verdict_comes_before_evidence_then_provenance_estimates_bots(tiny_html):
+def test_glance_first_then_evidence_with_the_long_verdicts_then_provenance_estimates_bots(tiny_html):
     order = [tiny_html.index(f'<section id="{anchor}">')
-             for anchor in ("verdict", "evidence", "seats", "cards", "extras", "provenance",
-                            "estimates", "bots")]
+             for anchor in ("glance", "evidence", "verdict", "seats", "cards", "extras", "changes",
+                            "provenance", "estimates", "bots")]
     assert order == sorted(order)
-    verdict = tiny_html[order[0]:order[1]]
+    glance = tiny_html[order[0]:order[1]]
+    # the first screen: what changed, the grid coloured by verdict, the sentences; not the long list
+    assert "Data: 1 value changed from the shipped data." in glance
+    assert 'class="num v-undecided"' in glance
+    assert "undecided, 0 inside." in glance
+    assert "2 players: seat 0 is undecided: wins 83.3%" not in glance
+    verdict = tiny_html[order[2]:order[3]]
     assert "5 undecided" in verdict
     assert "2 players: seat 0 is undecided: wins 83.3%" in verdict
 
@@ -31,7 +37,9 @@ def test_verdict_comes_before_evidence_then_provenance_estimates_bots(tiny_html)
 def test_html_is_self_contained_with_inline_svg(tiny_html):
     assert tiny_html.count("<svg") >= 8
     assert not EXTERNAL.search(tiny_html)
-    assert "<script" not in tiny_html and "<link" not in tiny_html
+    # one inline script (sorting, filtering, the contents bar), nothing loaded from anywhere
+    assert tiny_html.count("<script") == 1 and "<script>" in tiny_html and "<script src" not in tiny_html
+    assert "<link" not in tiny_html
     assert "@import" not in tiny_html and "url(http" not in tiny_html
     # svg ids are unique across charts (prefixed per chart)
     ids = re.findall(r'\bid="([^"]+)"', tiny_html)
@@ -69,7 +77,7 @@ def test_manifest_text_is_escaped(tmp_path):
     run = tiny_run(tmp_path / "run", command="simulate <script>alert(1)</script>")
     (path,) = write_report(analysis.analyze(run), html_path=tmp_path / "r.html")
     text = path.read_text(encoding="utf-8")
-    assert "<script>" not in text
+    assert "<script>alert(1)" not in text and text.count("<script>") == 1  # only the page's own
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
 
 
@@ -82,3 +90,11 @@ def test_compare_html_puts_verdict_first(tmp_path):
     assert "<svg" in text and not EXTERNAL.search(text)
     assert "seat 0, 2p" in text
     assert "Bots are not people" in text
+
+
+def test_tables_sort_and_filter_and_charts_show_values_on_hover(tiny_html):
+    """Item 4 of the designer's desk: the interactivity is inline, and the marks carry titles."""
+    assert "th.classList.add(\"sortable\")" in tiny_html and "Filter rows..." in tiny_html
+    assert '<nav class="toc"' in tiny_html and "position: sticky" in tiny_html
+    titles = re.findall(r"<title>([^<]+)</title>", tiny_html.split("</head>", 1)[1])
+    assert any(t.startswith("2 players, seat 0: 83.3%") for t in titles), titles[:5]

@@ -20,20 +20,22 @@ def outputs(tmp_path_factory):
 def test_html_has_game_shape_first_and_how_many_games_before_provenance(outputs):
     html, _ = outputs
     order = [html.index(f'<section id="{anchor}">')
-             for anchor in ("verdict", "evidence", "game-shape", "seats", "how-many-games",
+             for anchor in ("glance", "evidence", "verdict", "game-shape", "seats", "how-many-games",
                             "provenance")]
     assert order == sorted(order)
-    planner = html[order[4]:order[5]]
+    planner = html[order[5]:order[6]]
     assert "games needed" in planner and "27,875" in planner   # 2 players, 1 pp, at 1 - 0.05/4 (family of 4)
     assert "1 pp" in planner and "3 pp" in planner
-    assert "mean winning margin" in html[order[2]:order[3]]
-    assert "p (Holm)" in html[order[3]:order[4]]
+    assert "mean winning margin" in html[order[3]:order[4]]
+    assert "p (Holm)" in html[order[4]:order[5]]
     assert 'href="#how-many-games"' in html  # listed in the contents
 
 
 def test_pdf_carries_the_same_sections(outputs):
     _, text = outputs
-    assert text.index("Game shape") < text.index("How many games") < text.index("Provenance")
+    # (the glance on page 1 mentions "How many games" too: look for the section after Game shape)
+    shape = text.index("Game shape")
+    assert shape < text.index("How many games", shape) < text.index("Provenance")
     assert "27,875" in text and "you need about" in text
 
 
