@@ -112,6 +112,38 @@ def _hover(ax, gid: str, text: str) -> str:
     return gid
 
 
+def _next_gid(ax) -> str:
+    return f"h{len(getattr(ax.figure, 'hover', {}))}"
+
+
+# Hover marks are drawn almost transparent rather than with colour "none": a browser sends
+# pointer events only to painted SVG shapes, so an unpainted mark would never show its title.
+HOVER_INK = (0.0, 0.0, 0.0, 0.01)
+
+
+def _hover_rows(ax, lo, hi, y, texts) -> None:
+    """Nearly invisible wide marks over interval rows (forest-style charts), each carrying its
+    values as hover text in the HTML."""
+    for a, b, yy, text in zip(lo, hi, y, texts, strict=True):
+        ax.plot([a, b], [yy, yy], color=HOVER_INK, lw=8, zorder=4, gid=_hover(ax, _next_gid(ax), text))
+
+
+def _hover_points(ax, x, y, texts) -> None:
+    """Nearly invisible dots over plotted points, each carrying its values on hover."""
+    for xx, yy, text in zip(x, y, texts, strict=True):
+        ax.plot([xx], [yy], "o", ms=8, color=HOVER_INK, zorder=4, gid=_hover(ax, _next_gid(ax), text))
+
+
+def _hover_artists(ax, artists, texts) -> None:
+    """Hover text on existing marks (bars, lines, cells), one per artist."""
+    for artist, text in zip(artists, texts, strict=True):
+        artist.set_gid(_hover(ax, _next_gid(ax), text))
+
+
+def _ci(lo: float, hi: float, scale: float = 100, unit: str = "%") -> str:
+    return f"95% interval {scale * lo:.1f}{unit} to {scale * hi:.1f}{unit}"
+
+
 def to_png(fig: Figure, dpi: int = 150) -> bytes:
     """PNG bytes for the PDF."""
     buf = io.BytesIO()
@@ -140,10 +172,8 @@ def _forest_panel(ax, labels, rate, lo, hi, verdicts, fair: float, band: float, 
     ax.hlines(y, lo, hi, colors=colours, lw=2, zorder=2)
     ax.scatter(rate, y, color=colours, s=22, zorder=3)
     # Invisible wider marks carry the values shown on hover in the HTML.
-    for label, yy, r, a, b, v in zip(labels, y, rate, lo, hi, verdicts, strict=True):
-        gid = _hover(ax, f"h{len(getattr(ax.figure, 'hover', {}))}",
-                     f"{title}, {label}: {100 * r:.1f}% (95% interval {100 * a:.1f}% to {100 * b:.1f}%), {v}")
-        ax.plot([a, b], [yy, yy], color="none", lw=8, zorder=4, gid=gid)
+    _hover_rows(ax, lo, hi, y, [f"{title}, {label}: {100 * r:.1f}% ({_ci(a, b)}), {v}"
+                                for label, r, a, b, v in zip(labels, rate, lo, hi, verdicts, strict=True)])
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(labels) - 0.3)  # same row spacing whatever the seat count
     ax.set_title(title)
@@ -191,6 +221,9 @@ def first_player(first: pl.DataFrame, band: float) -> Figure:
     err = np.vstack([adv - (first["lo"] - first["fair"]).to_numpy(),
                      (first["hi"] - first["fair"]).to_numpy() - adv])
     ax.errorbar(x, adv, yerr=err, fmt="o", color=PALETTE[0], capsize=4, lw=1.5)
+    _hover_points(ax, x, adv, [f"{n} players: seat 0 {100 * a:+.1f} pp from fair "
+                               f"({_ci(lo - f, hi - f, unit=' pp')})" for n, a, lo, hi, f
+                               in zip(first["n_players"], adv, first["lo"], first["hi"], first["fair"], strict=True)])
     ax.set_xticks(x, [f"{n}p" for n in first["n_players"]])
     ax.set_ylabel("advantage over fair share")
     _pct_axis(ax, "y")
@@ -204,8 +237,12 @@ def histogram(hist: pl.DataFrame, value: str, count: str, title: str, xlabel: st
     ax = fig.subplots()
     for i, (n, g) in enumerate(_by_count(hist)):
         share = g[count].to_numpy() / g[count].sum()
-        ax.step(g[value].to_numpy(), share, where="mid", color=PALETTE[i % len(PALETTE)],
-                lw=1.5, label=f"{n}p")
+        values = g[value].to_numpy()
+        line, = ax.step(values, share, where="mid", color=PALETTE[i % len(PALETTE)], lw=1.5,
+                        label=f"{n}p")
+        mean = float((values * share).sum())
+        _hover_artists(ax, [line], [f"{n} players: mean {xlabel} {mean:.2f}, "
+                                    f"{int(g[count].sum()):,} observations"])
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share")
     _pct_axis(ax, "y")
@@ -221,8 +258,10 @@ def rate_bars(df: pl.DataFrame, rate: str, title: str, ylabel: str) -> Figure:
     x = np.arange(len(df))
     values = df[rate].to_numpy()
     err = np.vstack([values - df["lo"].to_numpy(), df["hi"].to_numpy() - values])
-    ax.bar(x, values, color=PALETTE[0], width=0.6)
+    bars = ax.bar(x, values, color=PALETTE[0], width=0.6)
     ax.errorbar(x, values, yerr=np.clip(err, 0, None), fmt="none", ecolor=INK, capsize=4, lw=1)
+    _hover_artists(ax, bars, [f"{n} players: {ylabel} {100 * v:.1f}% ({_ci(a, b)})" for n, v, a, b
+                              in zip(df["n_players"], values, df["lo"], df["hi"], strict=True)])
     ax.set_xticks(x, [f"{n}p" for n in df["n_players"]])
     ax.set_ylabel(ylabel)
     _pct_axis(ax, "y")
@@ -235,8 +274,10 @@ def game_length(length: pl.DataFrame) -> Figure:
     fig = new_figure(height=2.4)
     ax = fig.subplots()
     x = np.arange(len(length))
-    ax.bar(x, length["mean_decisions"].to_numpy(), color=PALETTE[0], width=0.6,
-           yerr=length["sd_decisions"].fill_null(0).to_numpy(), ecolor=INK, capsize=4)
+    means, sds = length["mean_decisions"].to_numpy(), length["sd_decisions"].fill_null(0).to_numpy()
+    bars = ax.bar(x, means, color=PALETTE[0], width=0.6, yerr=sds, ecolor=INK, capsize=4)
+    _hover_artists(ax, bars, [f"{n} players: {m:.1f} decisions per game (sd {s:.1f})"
+                              for n, m, s in zip(length["n_players"], means, sds, strict=True)])
     ax.set_xticks(x, [f"{n}p" for n in length["n_players"]])
     ax.set_ylabel("decisions per game")
     ax.set_title("Mean bot decisions per game (whisker = 1 sd)")
@@ -252,8 +293,10 @@ def end_reasons(reasons: pl.DataFrame) -> Figure:
     for i, reason in enumerate(sorted(reasons["end_reason"].unique())):
         share = np.array([reasons.filter((pl.col("n_players") == n) & (pl.col("end_reason") == reason))["share"].sum()
                           for n in counts])
-        ax.barh([f"{n}p" for n in counts], share, left=left, color=PALETTE[i % len(PALETTE)],
-                label=reason, height=0.6)
+        bars = ax.barh([f"{n}p" for n in counts], share, left=left, color=PALETTE[i % len(PALETTE)],
+                       label=reason, height=0.6)
+        _hover_artists(ax, bars, [f"{n} players: {100 * s:.1f}% of games end by {reason}"
+                                  for n, s in zip(counts, share, strict=True)])
         left += share
     _pct_axis(ax)
     ax.grid(axis="y", visible=False)
@@ -273,6 +316,9 @@ def card_value(cards: pl.DataFrame, limit: int = 30, basis: str = "played") -> F
     ax.axvline(0, color=FAIR, lw=1.2)
     ax.hlines(y, top["diff_lo"], top["diff_hi"], colors=PALETTE[0], lw=2)
     ax.scatter(top["diff"], y, color=PALETTE[0], s=18, zorder=3)
+    _hover_rows(ax, top["diff_lo"], top["diff_hi"], y,
+                [f"{label}: {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')}), association, not cause"
+                 for label, d, a, b in zip(labels, top["diff"], top["diff_lo"], top["diff_hi"], strict=True)])
     ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
@@ -289,6 +335,9 @@ def difference_forest(metrics: pl.DataFrame) -> Figure:
     ax.axvline(0, color=FAIR, lw=1.2)
     ax.hlines(y, metrics["lo"], metrics["hi"], colors=colours, lw=2)
     ax.scatter(metrics["diff"], y, color=colours, s=18, zorder=3)
+    _hover_rows(ax, metrics["lo"], metrics["hi"], y,
+                [f"{g}: {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for g, d, a, b
+                 in zip(metrics["group"], metrics["diff"], metrics["lo"], metrics["hi"], strict=True)])
     ax.set_yticks(y, list(metrics["group"]))
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
@@ -308,10 +357,14 @@ def strength_forest(strength: pl.DataFrame) -> Figure:
     fig = new_figure(height=max(2.0, 0.28 * len(rows) + 1.0))
     ax = fig.subplots()
     y = np.arange(len(rows))[::-1]
-    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant_holm"]]
+    flags = rows["significant"] if "significant" in rows.columns else rows["significant_holm"]
+    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in flags]
     ax.axvline(0, color=FAIR, lw=1.2)
     ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
     ax.scatter(rows["strength"], y, color=colours, s=20, zorder=3)
+    _hover_rows(ax, rows["lo"], rows["hi"], y,
+                [f"{label}: {s:+.2f} log-odds (95% interval {a:+.2f} to {b:+.2f})"
+                 for label, s, a, b in zip(labels, rows["strength"], rows["lo"], rows["hi"], strict=True)])
     ax.set_yticks(y, labels)
     ax.set_ylim(-0.7, len(rows) - 0.3)
     ax.grid(axis="y", visible=False)
@@ -339,6 +392,12 @@ def copresence_heatmap(matrix: pl.DataFrame) -> Figure:
     ax.grid(False)
     ax.set_xlabel("opponent at the table")
     ax.set_ylabel("faction")
+    from matplotlib.patches import Rectangle
+
+    cells = [(i, j) for i in range(len(names)) for j in range(len(names)) if np.isfinite(grid[i, j])]
+    marks = [ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=HOVER_INK, lw=0)) for i, j in cells]
+    _hover_artists(ax, marks, [f"{names[i]} against {names[j]}: {100 * grid[i, j]:+.1f} pp from fair"
+                               for i, j in cells])
     bar = fig.colorbar(image, ax=ax, shrink=0.8)
     from matplotlib.ticker import PercentFormatter
     bar.ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
@@ -349,7 +408,10 @@ def copresence_heatmap(matrix: pl.DataFrame) -> Figure:
 def _convergence_line(ax, s: pl.DataFrame, colour: str, label: str | None = None) -> None:
     x = s["cum_games"].to_numpy()
     ax.fill_between(x, s["lo"].to_numpy(), s["hi"].to_numpy(), color=colour, alpha=0.15, lw=0)
-    ax.plot(x, s["rate"].to_numpy(), color=colour, lw=1.3, label=label)
+    line, = ax.plot(x, s["rate"].to_numpy(), color=colour, lw=1.3, label=label)
+    last = s.tail(1).to_dicts()[0]
+    _hover_artists(ax, [line], [f"{label or s['series'][0]}: {100 * last['rate']:.1f}% after "
+                                f"{int(last['cum_games']):,} games ({_ci(last['lo'], last['hi'])})"])
     ax.plot(x, s["fair"].to_numpy(), color=FAIR, lw=0.8, ls="--")
 
 
@@ -421,6 +483,9 @@ def comeback(comeback: pl.DataFrame, labels: list[str], min_players: int = 30) -
             rate = s["rate"].to_numpy()
             err = np.clip(np.vstack([rate - s["lo"].to_numpy(), s["hi"].to_numpy() - rate]), 0, None)
             ax.errorbar(x, rate, yerr=err, fmt="o-", ms=3, lw=1, capsize=2, color=colour[r])
+            _hover_points(ax, x, rate, [f"{n} players, after round {r}, {labels[b]} behind: "
+                                        f"{100 * v:.1f}% went on to win ({_ci(a, h)})" for b, v, a, h
+                                        in zip(s["bucket"], rate, s["lo"], s["hi"], strict=True)])
         ax.axhline(1 / n, color=FAIR, lw=1, ls="--")
         ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
         ax.set_ylim(0, 1)

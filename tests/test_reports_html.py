@@ -98,3 +98,22 @@ def test_tables_sort_and_filter_and_charts_show_values_on_hover(tiny_html):
     assert '<nav class="toc"' in tiny_html and "position: sticky" in tiny_html
     titles = re.findall(r"<title>([^<]+)</title>", tiny_html.split("</head>", 1)[1])
     assert any(t.startswith("2 players, seat 0: 83.3%") for t in titles), titles[:5]
+    charts = re.findall(r"<svg.*?</svg>", tiny_html.split("</head>", 1)[1], flags=re.S)
+    bare = [re.search(r"<!-- (.*?) -->", c) for c in charts if "<title>" not in c]
+    assert charts and not bare, f"charts without values on hover: {[b and b.group(1) for b in bare]}"
+
+
+def charts_without_hover(page: str) -> int:
+    """How many inline charts carry no <title> (no values on hover)."""
+    charts = re.findall(r"<svg.*?</svg>", page.split("</head>", 1)[1], flags=re.S)
+    assert charts
+    return sum("<title>" not in c for c in charts)
+
+
+def test_every_chart_of_a_faction_report_shows_values_on_hover(tmp_path):
+    """Faction forest, strength forest, head-to-head cells, convergence lines and the rest."""
+    run = faction_run(tmp_path / "run")
+    write_report(analysis.analyze(run), html_path=tmp_path / "r.html")
+    page = (tmp_path / "r.html").read_text()
+    assert charts_without_hover(page) == 0
+    assert re.search(r"<title>elves against orcs: [+-]\d", page)  # a head-to-head cell
