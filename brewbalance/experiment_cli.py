@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from brewbalance import arms as A
+from brewbalance import failures
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import runner
 from sim.core.errors import UsageError
@@ -34,6 +35,8 @@ ForceOpt = Annotated[bool, typer.Option(help="Replace the arms of an earlier run
 QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
 BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.03 = +/-3 pp.")]
 FormatOpt = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
+ResumeOpt = Annotated[bool, typer.Option(help="Continue the interrupted command in --out arm by arm "
+                                         "(same arguments; finished arms are kept).")]
 
 
 def say(msg: str) -> None:
@@ -50,12 +53,17 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None) -> A.Ba
                       seed=seed, n_games=n_games)
 
 
-def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force) -> list[Path]:
+def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, resume=False) -> list[Path]:
     """Check every arm before writing anything, then run them one after another."""
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
-    A.check_experiment_folder(out, force)
-    folders = A.run_arms(prepared, jobs, quiet, force)
+    A.check_experiment_folder(out, force, resume)
+    try:
+        folders = A.run_arms(prepared, jobs, quiet, force, resume)
+    except KeyboardInterrupt:
+        say(f"interrupted: finished arms and shards are kept in {out / A.ARMS_FOLDER}; "
+            "continue with the same command and --resume")
+        raise typer.Exit(1) from None
     say(f"{len(folders)} arms x {base.n_games:,} games on seed {base.seed} in {out / A.ARMS_FOLDER}")
     return folders
 
@@ -85,7 +93,7 @@ def experiment(
     set_: SetOpt = None,
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
-    quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
+    quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both", resume: ResumeOpt = False,
 ) -> None:
     """Paired experiment: arms on the same seeds, each compared game by game with the first."""
     from analysis.experiment import arm_lines, run_experiment
@@ -97,9 +105,10 @@ def experiment(
     arms = A.parse_arms(arm)
     base = baseline(game, n_games, players, variant, set_, seed, policies)
     out = out or Path("runs") / f"experiment_{game}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force)
-    e = run_experiment((arms[0].name, arms[0].describe(), folders[0]),
-                       [(a.name, a.describe(), f) for a, f in zip(arms[1:], folders[1:], strict=True)], band)
+    folders = run_all(base, arms, out, jobs, quiet, force, resume)
+    with failures.reading(*folders):
+        e = run_experiment((arms[0].name, arms[0].describe(), folders[0]),
+                           [(a.name, a.describe(), f) for a, f in zip(arms[1:], folders[1:], strict=True)], band)
     rows = []
     for r in e.arms:
         for x in r.key_rows.filter(r.key_rows["metric"] != "first-player advantage").to_dicts():
@@ -109,7 +118,8 @@ def experiment(
     typer.echo(table_text(["arm", "metric", "group", "arm - ref", "95% CI", "var. reduction"], rows))
     typer.echo("\n".join(f"{r.name}: {line.strip()}" for r in e.arms for line in arm_lines(r)
                          if "variance reduction" in line))
-    write_pages(write_experiment, lambda: experiment_document(e), out, suffixes, e)
+    with failures.reading(*folders):
+        write_pages(write_experiment, lambda: experiment_document(e), out, suffixes, e)
 
 
 # ---------------------------------------------------------------- sweep
@@ -153,7 +163,7 @@ def sweep(
     set_: SetOpt = None,
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
-    quiet: QuietOpt = False, format: FormatOpt = "both",
+    quiet: QuietOpt = False, format: FormatOpt = "both", resume: ResumeOpt = False,
 ) -> None:
     """Parameter sweep: one paired arm per value of KEY; charts against the parameter."""
     from analysis.sweep import run_sweep
@@ -166,12 +176,14 @@ def sweep(
     arms = [A.Arm(A.check_name(f"{key}={v}"), sets=[f"{key}={v}"]) for v in values]
     base = baseline(game, n_games, players, variant, set_, seed, policies)
     out = out or Path("runs") / f"sweep_{game}_{key}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force)
-    s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
+    folders = run_all(base, arms, out, jobs, quiet, force, resume)
+    with failures.reading(*folders):
+        s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
     rows = [[str(r["value"]), f"{r['n_players']}p", pp(r["spread"]), f"{pp(r['spread_lo'])} .. {pp(r['spread_hi'])}",
              pp(r["fpa"]), f"{pp(r['fpa_lo'])} .. {pp(r['fpa_hi'])}"] for r in s.shape_table().to_dicts()]
     typer.echo(table_text([key, "players", f"{s.kind} spread", "95% CI", "first-player adv.", "95% CI"], rows))
-    write_pages(write_sweep, lambda: sweep_document(s), out, suffixes, s)
+    with failures.reading(*folders):
+        write_pages(write_sweep, lambda: sweep_document(s), out, suffixes, s)
 
 
 # ---------------------------------------------------------------- robustness
@@ -187,15 +199,16 @@ def parse_settings(text: str) -> list[A.Arm]:
     return [A.Arm(A.check_name(n), policies=n.split("+")) for n in names]
 
 
-def existing_runs(text: str) -> tuple[str, list[tuple[str, str]]]:
+def existing_runs(text: str, verify: bool = True) -> tuple[str, list[tuple[str, str]]]:
     """`--runs DIR,DIR,..`: finished runs of one game, variant, overrides and player counts
-    (they may differ only in their bots). Returns the game and [(name, folder)]."""
-    from sim.core.runfolder import read_manifest
+    (they may differ only in their bots), each checked against its hashes unless not
+    `verify`. Returns the game and [(name, folder)]."""
+    from brewbalance.verify import open_run
 
     folders = [Path(t.strip()) for t in text.split(",") if t.strip()]
     if len(folders) < 2:
         raise UsageError(f"--runs '{text}': give at least two run folders separated by commas")
-    manifests = [read_manifest(f) for f in folders]
+    manifests = [open_run(f, verify, say) for f in folders]
     for key in ("game", "variant", "overrides", "player_counts"):
         values = {json_key(m.get(key)) for m in manifests}
         if len(values) > 1:
@@ -220,6 +233,9 @@ def robustness(
     n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
     set_: SetOpt = None, seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None,
     force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
+    resume: ResumeOpt = False,
+    no_verify: Annotated[bool, typer.Option("--no-verify", help="With --runs: skip checking their Parquet "
+                                            "parts against the sha256 in run.json.")] = False,
 ) -> None:
     """Robustness to bots: rank factions (or seats) under each bot setting; Kendall's tau;
     warn about conclusions that flip with the bot."""
@@ -234,7 +250,9 @@ def robustness(
     if runs is not None:
         if game is not None:
             raise UsageError("--runs takes the game from the runs; do not give GAME")
-        game, named = existing_runs(runs)
+        if resume:
+            raise UsageError("--resume applies to simulated arms; with --runs nothing is simulated")
+        game, named = existing_runs(runs, verify=not no_verify)
         out = out or Path("runs") / f"robustness_{game}_runs"
         A.check_experiment_folder(out, force)
     else:
@@ -243,11 +261,12 @@ def robustness(
         arms = parse_settings(policies)
         base = baseline(game, n_games, players, variant, set_, seed)
         out = out or Path("runs") / f"robustness_{game}_seed{seed}"
-        folders = run_all(base, arms, out, jobs, quiet, force)
+        folders = run_all(base, arms, out, jobs, quiet, force, resume)
         named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
-    r = run_robustness(named, band)
-    typer.echo("\n".join(r.verdicts))
-    write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
+    with failures.reading(*(f for _, f in named), no_verify=no_verify):
+        r = run_robustness(named, band)
+        typer.echo("\n".join(r.verdicts))
+        write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
 
 
 def register(app: typer.Typer) -> None:
