@@ -35,6 +35,7 @@ ForceOpt = Annotated[bool, typer.Option(help="Replace the arms of an earlier run
 QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
 BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.03 = +/-3 pp.")]
 FormatOpt = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
+ShardOpt = Annotated[int, typer.Option(help="Games per shard file of every arm (the unit of --resume).")]
 ResumeOpt = Annotated[bool, typer.Option(help="Continue the interrupted command in --out arm by arm "
                                          "(same arguments; finished arms are kept).")]
 
@@ -43,14 +44,15 @@ def say(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def baseline(game, n_games, players, variant, sets, seed, policies=None) -> A.Baseline:
+def baseline(game, n_games, players, variant, sets, seed, policies=None,
+             shard_size: int = runner.DEFAULT_SHARD) -> A.Baseline:
     if n_games < 2:
         raise UsageError(f"--games must be at least 2 per arm (paired intervals need 2), got {n_games}")
     if seed < 0 or seed >= 2**63:
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
     pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
     return A.Baseline(game=game, variant=variant, players=players, policies=pols, sets=list(sets or []),
-                      seed=seed, n_games=n_games)
+                      seed=seed, n_games=n_games, shard_size=shard_size)
 
 
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, resume=False) -> list[Path]:
@@ -94,6 +96,7 @@ def experiment(
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
     quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both", resume: ResumeOpt = False,
+    shard_size: ShardOpt = runner.DEFAULT_SHARD,
 ) -> None:
     """Paired experiment: arms on the same seeds, each compared game by game with the first."""
     from analysis.experiment import arm_lines, run_experiment
@@ -103,7 +106,7 @@ def experiment(
 
     suffixes = output_formats(format)
     arms = A.parse_arms(arm)
-    base = baseline(game, n_games, players, variant, set_, seed, policies)
+    base = baseline(game, n_games, players, variant, set_, seed, policies, shard_size)
     out = out or Path("runs") / f"experiment_{game}_seed{seed}"
     folders = run_all(base, arms, out, jobs, quiet, force, resume)
     with failures.reading(*folders):
@@ -164,6 +167,7 @@ def sweep(
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
     quiet: QuietOpt = False, format: FormatOpt = "both", resume: ResumeOpt = False,
+    shard_size: ShardOpt = runner.DEFAULT_SHARD,
 ) -> None:
     """Parameter sweep: one paired arm per value of KEY; charts against the parameter."""
     from analysis.sweep import run_sweep
@@ -174,7 +178,7 @@ def sweep(
     suffixes = output_formats(format)
     key, values = parse_range(set_range)
     arms = [A.Arm(A.check_name(f"{key}={v}"), sets=[f"{key}={v}"]) for v in values]
-    base = baseline(game, n_games, players, variant, set_, seed, policies)
+    base = baseline(game, n_games, players, variant, set_, seed, policies, shard_size)
     out = out or Path("runs") / f"sweep_{game}_{key}_seed{seed}"
     folders = run_all(base, arms, out, jobs, quiet, force, resume)
     with failures.reading(*folders):
@@ -233,7 +237,7 @@ def robustness(
     n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
     set_: SetOpt = None, seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None,
     force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
-    resume: ResumeOpt = False,
+    resume: ResumeOpt = False, shard_size: ShardOpt = runner.DEFAULT_SHARD,
     no_verify: Annotated[bool, typer.Option("--no-verify", help="With --runs: skip checking their Parquet "
                                             "parts against the sha256 in run.json.")] = False,
 ) -> None:
@@ -259,7 +263,7 @@ def robustness(
         if game is None:
             raise UsageError("missing GAME (or use --runs DIR,DIR)")
         arms = parse_settings(policies)
-        base = baseline(game, n_games, players, variant, set_, seed)
+        base = baseline(game, n_games, players, variant, set_, seed, shard_size=shard_size)
         out = out or Path("runs") / f"robustness_{game}_seed{seed}"
         folders = run_all(base, arms, out, jobs, quiet, force, resume)
         named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
