@@ -92,7 +92,7 @@ def bad_manifest(run):
 
 
 DAMAGE = {"flipped": flip, "truncated": truncate, "empty": empty, "missing": missing, "extra": extra,
-          "wrong_game": wrong_game, "unknown_game": unknown_game, "wrong_schema": wrong_schema,
+          "wrong_game": wrong_game, "wrong_schema": wrong_schema,
           "wrong_schema_rehashed": wrong_schema_rehashed, "bad_manifest": bad_manifest}
 # Each command reading a run folder: (name, arguments with RUN and OTHER placeholders).
 COMMANDS = {
@@ -166,6 +166,15 @@ def test_run_without_hashes_is_read_with_a_warning(tmp_path, good):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("warning:") and "no recorded sha256" in lines[0]
+
+
+def test_replay_of_an_unknown_game(tmp_path, good):
+    """The analysis reads a run of any game; a replay needs the game's engine."""
+    run, path = damaged_copy(good, tmp_path, "extra")
+    path.unlink()
+    unknown_game(run)
+    msg = error_line(in_process("replay", run, "3"), 1)
+    assert "run.json" in msg and "chess" in msg
 
 
 def test_debug_shows_the_traceback(tmp_path, good):
