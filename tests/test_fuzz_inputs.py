@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.core import config as cfg
-from sim.core.errors import BrewError
+from sim.core.errors import BrewError, UsageError
 from sim.registry import games
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "games"
@@ -106,3 +106,39 @@ def test_garbage_toml_file_is_one_clear_error(game_id, garbage, tmp_path_factory
     finally:
         cfg.data_root = old
     assert target.name in str(info.value)
+
+
+def declared_ranges(game_id):
+    """(--set key, lo, hi) for every numeric field with a declared range in [ranges]."""
+    data = cfg.load_game_data(game_id)
+    out = []
+    for path, value in leaves(data.tree):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or path[0] == "variants":
+            continue
+        bounds = data.ranges.get(path[0], {})
+        for part in [p for p in path[1:] if not isinstance(p, int)]:
+            bounds = bounds.get(part, {}) if isinstance(bounds, dict) else {}
+        if isinstance(bounds, list):
+            entry = data.tree[path[0]][path[1]][path[2]] if isinstance(path[2], int) else None
+            key = f"{path[0]}.{entry['id']}.{path[-1]}" if entry and "id" in entry else ".".join(map(str, path))
+            if entry is not None and "id" not in entry:
+                continue  # entries without an id cannot be addressed by --set
+            out.append((key.replace("params.params.", "params."), type(value), *bounds))
+    return out
+
+
+DWARFEST_RANGES = declared_ranges("dwarfest")
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_every_value_is_checked_against_its_declared_range(data):
+    key, typ, lo, hi = data.draw(st.sampled_from(DWARFEST_RANGES))
+    value = data.draw(st.integers(-10**6, 10**6) if typ is int else
+                      st.floats(-1e6, 1e6, allow_nan=False))
+    text = f"{key}={value!r}" if typ is int else f"{key}={float(value)!r}"
+    if lo <= value <= hi:
+        cfg.prepare("dwarfest", "base", [text], [])
+    else:
+        with pytest.raises(UsageError, match=r"is outside its valid range"):
+            cfg.prepare("dwarfest", "base", [text], [])
