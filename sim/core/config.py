@@ -13,8 +13,10 @@ string. Every override is recorded in the run manifest.
 Valid ranges live in the data schema: a data file's `[ranges]` table gives `[lo, hi]` for its
 numeric fields, by table (or [[list]] name) and field, e.g. in params.toml
 `[ranges.params] brawl_limit = [1, 30]` and in tavern_cards.toml `[ranges.card] cost = [0, 20]`.
-A file that declares ranges must declare one for every numeric field. The shipped values,
-the variants, --override files and --set values are all checked against them (check_ranges).
+Every data file must declare a range for each of its numeric fields (a file without numbers
+needs none); variants.toml is exempt, as its values are overrides checked where they land. The
+shipped values, the variants, --override files and --set values are all checked against them
+(check_ranges).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from .errors import BrewError, UsageError, choices
 
 PARAMS_FILE = "params"
 RANGES = "ranges"  # the schema table of valid ranges in each data file
+VARIANTS_FILE = "variants"  # named sets of overrides, checked where they land
 
 
 def data_root() -> Path:
@@ -177,7 +180,7 @@ def _coerce(key: str, old, value):
 
 
 def apply_variant(data: GameData, variant: str) -> None:
-    variants = data.tree.get("variants", {}).get("variant", {})
+    variants = data.tree.get(VARIANTS_FILE, {}).get("variant", {})
     if variant == "base" and variant not in variants and variants:
         variant = next(iter(variants))  # a game without a `base` variant: its first variant is the default
     if variant not in variants:
@@ -213,12 +216,12 @@ def replay_overrides(game: str, variant: str, overrides: list[list]) -> GameData
 
 
 def check_ranges(data: GameData) -> None:
-    """Check every numeric leaf of every file that declares `[ranges]` against its range.
+    """Check every numeric leaf of every data file (but variants.toml) against its range.
     A value the user set (--set, --override) out of range is a UsageError naming the key,
     the value and the range; a shipped value out of range, or one without a declared
     range, is a BrewError naming the file."""
     for stem, ranges in data.ranges.items():
-        if ranges:
+        if stem != VARIANTS_FILE:
             _check_node(data, stem, data.tree[stem], ranges, [data.game, stem], [])
 
 
@@ -242,7 +245,7 @@ def _check_value(data: GameData, stem: str, node: dict, key: str, value, ranges:
         bounds = bounds.get(part) if isinstance(bounds, dict) else None
     if not (isinstance(bounds, list) and len(bounds) == 2
             and all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
-        raise BrewError(f"{stem}.toml: no valid range declared for '{'.'.join(schema)}' "
+        raise BrewError(f"{data.game}/{stem}.toml: no valid range declared for '{'.'.join(schema)}' "
                         f"(add it to [{RANGES}] as [lo, hi])")
     lo, hi = bounds
     if not lo <= value <= hi:
