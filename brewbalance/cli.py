@@ -15,12 +15,13 @@ from typing import Annotated
 import typer
 
 from brewbalance import failures
+from brewbalance.options import check_alpha, check_band, check_jobs
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from brewbalance.verify import open_run
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
-from sim.core.errors import BrewError, UsageError, choices, one_line
+from sim.core.errors import BrewError, UsageError, choices
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Game-balance analytics for brewing board games.")
@@ -119,6 +120,7 @@ def simulate(
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
 
+    check_jobs(jobs)
     if resume is not None:
         return _resume(resume, jobs, quiet, check, engine, scheduler)
     if game is None:
@@ -126,6 +128,8 @@ def simulate(
     g = get_game(game)
     if seed < 0 or seed >= 2**63:
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
+    check_band(band)  # used by --until-decided only, but refused when wrong either way
+    check_alpha(alpha)
     data = cfg.prepare(game, variant, set_ or [], override or [])
     conf = g.build(data)
     counts = parse_players(players, g)
@@ -248,6 +252,7 @@ def report(
     from reports import jsonout
 
     suffixes = output_formats(format)
+    check_band(band)
     open_run(run, not no_verify, say)
     base = out or (Path(run) / "report.html")
     _check_writable(base.parent)
@@ -276,6 +281,7 @@ def compare(
     from reports import jsonout
 
     suffixes = output_formats(format)
+    check_band(band)
     open_run(run_a, not no_verify, say)
     open_run(run_b, not no_verify, say)
     base = out or Path(run_b) / f"compare_{Path(run_a).name}_vs_{Path(run_b).name}.html"
@@ -400,13 +406,13 @@ def main() -> None:
         if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
             message = exc.format_message()
             if message:  # empty when the help text was shown instead (no arguments)
-                say(f"error: {message}")
+                say(f"error: {failures.printable(message)}")
             sys.exit(exc.exit_code)
         if DEBUG["on"]:
             raise
         if isinstance(exc, BrewError) or getattr(exc, "user_error", False):
-            say(f"error: {one_line(str(exc))}")
+            say(f"error: {failures.printable(str(exc))}")
             sys.exit(getattr(exc, "exit_code", 1))
-        say(f"error: {failures.describe(exc)}")
+        say(f"error: {failures.printable(failures.describe(exc))}")
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -16,6 +16,7 @@ import typer
 
 from brewbalance import arms as A
 from brewbalance import failures
+from brewbalance.options import check_band, check_jobs
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import runner
 from sim.core.errors import UsageError
@@ -57,6 +58,7 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None,
 
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, resume=False) -> list[Path]:
     """Check every arm before writing anything, then run them one after another."""
+    check_jobs(jobs)
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
     A.check_experiment_folder(out, force, resume)
@@ -105,6 +107,7 @@ def experiment(
     from reports.jsonout import experiment_document
 
     suffixes = output_formats(format)
+    check_band(band)
     arms = A.parse_arms(arm)
     base = baseline(game, n_games, players, variant, set_, seed, policies, shard_size)
     out = out or Path("runs") / f"experiment_{game}_seed{seed}"
@@ -248,6 +251,7 @@ def robustness(
     from reports.jsonout import robustness_document
 
     suffixes = output_formats(format)
+    check_band(band)
     if (runs is None) == (policies is None):
         raise UsageError("give GAME --policies SETTING,SETTING (simulate the arms) or --runs DIR,DIR "
                          "(use finished runs), not both and not neither")

@@ -17,6 +17,13 @@ from sim.core.errors import BrewError, one_line
 MAX_DETAIL = 240  # characters of an underlying library message kept in the one line
 
 
+def printable(text: str) -> str:
+    """TEXT as one terminal line: every character that is not printable (newlines, carriage
+    returns, form feeds and other control characters, some from a user's own input) is shown
+    escaped, as Python writes it in a string literal (\\n, \\x1e)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def summary(exc: BaseException) -> str:
     """The first line of an exception's message (libraries print pages), shortened."""
     text = str(exc).strip()

@@ -18,6 +18,7 @@ import polars as pl
 
 from analysis.paired import load_units
 from analysis.sequential import Plan, all_decided, look_tables, run_sequence, summary_lines
+from brewbalance.options import check_alpha, check_band
 from sim.core import runfolder as rf
 from sim.core import runner
 from sim.core.errors import UsageError
@@ -37,10 +38,8 @@ def count_hypotheses(units: list[str], player_counts: list[int], options: dict) 
 
 def settings(band: float, alpha: float, max_games: int, shard_size: int, hypotheses: int) -> dict:
     """Checked settings of the procedure, as stored in the plan."""
-    if not 0 < band < 0.5:
-        raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
-    if not 0 < alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, e.g. 0.05, got {alpha}")
+    check_band(band)
+    check_alpha(alpha)
     batch = DEFAULT_BATCH if shard_size == runner.DEFAULT_SHARD else shard_size
     if batch < 1:
         raise UsageError(f"--shard-size must be at least 1, got {batch}")
