@@ -1,5 +1,7 @@
 """Fuzzed inputs (hypothesis): mutated data files and overrides either load or stop with one
-clear BrewError naming the file; never another exception type."""
+clear BrewError naming the file, never another exception type; values are checked against
+their declared ranges in every game; and every command refuses invalid arguments with one
+line, leaving nothing behind."""
 
 import copy
 import shutil
