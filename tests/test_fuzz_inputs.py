@@ -177,6 +177,7 @@ ANY_TEXT = st.text(max_size=12)  # any characters, newlines and control characte
 
 
 def not_number(kind):
+    """Text KIND() cannot parse (float for integer options too: the parser reads '2.0' as 2)."""
     def bad(text: str) -> bool:
         try:
             kind(text)
@@ -186,7 +187,7 @@ def not_number(kind):
     return st.text(min_size=1, max_size=8).filter(bad)
 
 
-BAD_COUNT = st.one_of(st.integers(max_value=0).map(str), not_number(int))  # --games, --shard-size
+BAD_COUNT = st.one_of(st.integers(max_value=0).map(str), not_number(float))  # --games, --shard-size
 BAD_SHARE = st.one_of(st.floats(max_value=0.0), st.floats(min_value=0.5), st.just(float("nan"))).map(repr)
 BAD_BAND = st.one_of(BAD_SHARE, not_number(float))
 BAD_FORMAT = ANY_TEXT.filter(lambda s: s.strip().lower() not in FORMATS)
@@ -270,7 +271,7 @@ def simulate_case(gid, out):
 
 def arms_case(command, gid, out):
     base = [command, gid, "-n", "2", "--out", out, "--quiet", "--jobs", "1"]
-    bad = {**common_bad(gid), "--games": st.one_of(st.integers(max_value=1).map(str), not_number(int)),
+    bad = {**common_bad(gid), "--games": st.one_of(st.integers(max_value=1).map(str), not_number(float)),
            "--jobs": st.integers(max_value=0).map(str)}
     if command == "experiment":
         return [*base, "--arm", "base:", "--arm", f"b:policies={BOTS[gid][0]}"], {**bad, "--arm": bad_arm(gid)}
@@ -284,7 +285,7 @@ def reading_case(command, run, out):
     missing = str(Path(out) / "no_such_run")
     if command == "replay":
         return ["replay", run, "0"], {"RUN": st.just(missing), "GAME_ID": st.one_of(
-            st.integers(min_value=10**6).map(str), not_number(int))}
+            st.integers(min_value=10**6).map(str), not_number(float))}
     args = ["report", run] if command == "report" else ["compare", run, run]
     return [*args, "--out", str(Path(out) / "r.html")], {"RUN": st.just(missing), "--format": BAD_FORMAT,
                                                           "--band": BAD_BAND}
