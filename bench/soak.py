@@ -1,4 +1,4 @@
-"""Soak test: many random-bot games of every game (dwarfest, brewin_usa, homebrewers,
+"""Soak test: many games of all bots of every game (dwarfest, brewin_usa, homebrewers,
 dragon_brew), variant and player count with the invariants asserted after every phase
 (`check=True`). Prints games played and violations.
 
@@ -21,10 +21,11 @@ BLOCK = 50_000
 def soak_variant(game, variant: str, n_games: int, seed: int, jobs: int) -> tuple[int, list[str]]:
     config = game.build(prepare(game.id, variant, [], []))
     counts = list(game.player_counts)
+    bots = list(game.policies(config))  # every bot, rotated across seats by the seat schedule
 
     def block(first: int) -> str | None:
         try:
-            game.simulate(config, seed, first, min(BLOCK, n_games - first), counts, ["random"], check=True)
+            game.simulate(config, seed, first, min(BLOCK, n_games - first), counts, bots, check=True)
         except InvariantViolation as exc:
             return str(exc)
         return None
@@ -51,7 +52,7 @@ def main() -> None:
             n, problems = soak_variant(game, variant, n_games, args.seed, args.jobs)
             total += n
             violations += problems
-            print(f"{game.id:12s} {variant:16s} {n:>12,} random-bot games, players "
+            print(f"{game.id:12s} {variant:16s} {n:>12,} games of {len(game.policies(game.build(prepare(game.id, variant, [], []))))} bots, players "
                   f"{min(game.player_counts)}-{max(game.player_counts)}, {len(problems)} violations, "
                   f"{n / (time.perf_counter() - t0):,.0f} games/s", flush=True)
     print(f"total {total:,} games, {len(violations)} violations, {time.perf_counter() - start:.0f} s")

@@ -17,23 +17,33 @@ Arm spec (the part after `NAME:` in `--arm NAME:SPEC`): changes separated by `;`
     policies=P1,P2,..    bots rotated across seats, as `simulate --policies`
 
 An empty spec (`--arm base:`) is the baseline itself.
+
+An interrupted multi-arm command resumes arm by arm (`--resume`): finished arms are kept
+(their shards re-checked against their hashes), an interrupted arm resumes its shards, and
+the arms not started run; every arm keeps the plan it was started with, so the result is
+the run folders an uninterrupted command writes.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.core import config as cfg
+from sim.core import runfolder as rf
 from sim.core import runner
-from sim.core.errors import UsageError, choices
+from sim.core.errors import BrewError, UsageError, choices
 
 ARM_KINDS = ("set", "lineup", "seats", "factions", "policies")
 SEAT_MODES = ("rotate", "fixed")
 ARMS_FOLDER = "arms"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,63}$")  # never "." or ".."
+# Plan entries that make an arm what it is: a resumed arm must match them all.
+PLAN_KEYS = ("game", "variant", "overrides", "policies", "player_counts", "seed", "n_games",
+             "shard_size", "data_hashes", "options")
 
 
 @dataclass
@@ -158,20 +168,52 @@ def prepare_arm(base: Baseline, arm: Arm, out: Path, command: str) -> PreparedAr
     return PreparedArm(arm, g, conf, plan, Path(out) / ARMS_FOLDER / arm.name)
 
 
-def check_experiment_folder(out: Path, force: bool) -> None:
-    """An experiment folder must be new or empty, unless --force replaces it."""
+def check_experiment_folder(out: Path, force: bool, resume: bool = False) -> None:
+    """An experiment folder must be new or empty, unless --force replaces it or --resume
+    continues the interrupted command that wrote it."""
     out = Path(out)
+    if resume and force:
+        raise UsageError("give --resume or --force, not both")
+    if resume:
+        if not (out / ARMS_FOLDER).is_dir():
+            raise UsageError(f"--resume: {out} holds no arms to resume (no {ARMS_FOLDER}/ folder)")
+        return
     if out.exists() and any(out.iterdir()):
         if not force:
-            raise UsageError(f"{out} exists and is not empty; choose another --out or pass --force")
+            raise UsageError(f"{out} exists and is not empty; continue an interrupted run with --resume, "
+                             "choose another --out or pass --force")
         shutil.rmtree(out / ARMS_FOLDER, ignore_errors=True)  # arms of an earlier experiment
 
 
-def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: bool) -> list[Path]:
-    """Simulate every arm into its own run folder; returns the folders, in arm order."""
+def started_plan(p: PreparedArm) -> dict | None:
+    """The plan an arm was started with, if it was; UsageError if that plan differs from
+    the arm asked for now (the resumed command must be the interrupted one)."""
+    path = p.folder / rf.PLAN
+    if not path.is_file():
+        return None
+    try:
+        stored = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BrewError(f"{path}: cannot read the arm's plan ({exc}); start over with --force") from None
+    differ = [k for k in PLAN_KEYS if not isinstance(stored, dict) or stored.get(k) != p.plan.get(k)]
+    if differ:
+        raise UsageError(f"--resume: arm {p.arm.name} in {p.folder} was started with other settings "
+                         f"({choices(differ)}); repeat the interrupted command with --resume, or --force")
+    return stored
+
+
+def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: bool,
+             resume: bool = False) -> list[Path]:
+    """Simulate every arm into its own run folder; returns the folders, in arm order.
+    With `resume`, arms already started continue from their own plans."""
     folders = []
     for p in prepared:
-        runner.check_out_folder(p.folder, resume=False, force=force)
-        runner.execute(p.game, p.config, p.plan, p.folder, jobs or runner.default_jobs(), quiet=quiet)
+        plan = started_plan(p) if resume else None
+        if plan is None:
+            if resume and p.folder.is_dir() and not any(f.is_file() for f in p.folder.rglob("*")):
+                shutil.rmtree(p.folder)  # killed while creating its folders: nothing to keep
+            runner.check_out_folder(p.folder, resume=False, force=force)
+            plan = p.plan
+        runner.execute(p.game, p.config, plan, p.folder, jobs or runner.default_jobs(), quiet=quiet)
         folders.append(p.folder)
     return folders

@@ -1,7 +1,7 @@
 """The brewbalance command line (DESIGN.md §9). Wires sim, analysis and reports together.
 
 Data goes to stdout, progress and messages to stderr. Exit codes: 0 success, 2 usage error,
-1 other failure. A user mistake prints one line, never a traceback.
+1 other failure. Every failure prints one line, never a traceback (unless --debug).
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ from typing import Annotated
 
 import typer
 
-from brewbalance import sheets
+from brewbalance import failures, sheets
+from brewbalance.options import check_alpha, check_band, check_jobs
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
+from brewbalance.verify import open_run
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
@@ -25,6 +27,18 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="Game-balance analytics for brewing board games.")
 
 SEED_DEFAULT = 20261129
+DEBUG = {"on": False}  # set by the global --debug flag; read by main()
+NoVerifyOpt = Annotated[bool, typer.Option("--no-verify", help="Skip checking the run's Parquet parts "
+                                           "against the sha256 recorded in run.json.")]
+
+
+@app.callback()
+def _global_options(
+    debug: Annotated[bool, typer.Option("--debug", help="Show the Python traceback of an error "
+                                        "instead of the one-line message.")] = False,
+) -> None:
+    """Game-balance analytics for brewing board games."""
+    DEBUG["on"] = debug
 
 
 def say(msg: str) -> None:
@@ -109,6 +123,7 @@ def simulate(
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
     from sim.registry import get_game
 
+    check_jobs(jobs)
     if resume is not None:
         return _resume(resume, jobs, quiet, check, engine, scheduler)
     if game is None:
@@ -116,6 +131,8 @@ def simulate(
     g = get_game(game)
     if seed < 0 or seed >= 2**63:
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
+    check_band(band)  # used by --until-decided only, but refused when wrong either way
+    check_alpha(alpha)
     imported = sheets.read(game, data_sheet) if data_sheet is not None else None
     data = cfg.prepare(game, variant, [*(imported.sets() if imported else []), *(set_ or [])], override or [])
     conf = g.build(data)
@@ -233,6 +250,7 @@ def report(
     format: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "both",
     out: Annotated[Path | None, typer.Option(help="Output file (extension replaced per format).")] = None,
     band: Annotated[float, typer.Option(help="Fairness band around the fair share, e.g. 0.03 = ±3 pp.")] = 0.03,
+    no_verify: NoVerifyOpt = False,
 ) -> None:
     """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
@@ -240,12 +258,15 @@ def report(
     from reports import jsonout
 
     suffixes = output_formats(format)
-    rf.read_manifest(run)
-    result = analysis.analyze(run, band=band)
+    check_band(band)
+    open_run(run, not no_verify, say)
     base = out or (Path(run) / "report.html")
     _check_writable(base.parent)
-    written = write_outputs(base, suffixes, lambda html, pdf: reports.write_report(result, html_path=html, pdf_path=pdf),
-                            lambda: jsonout.run_document(result))
+    with failures.reading(run, no_verify=no_verify):
+        result = analysis.analyze(run, band=band)
+        written = write_outputs(base, suffixes,
+                                lambda html, pdf: reports.write_report(result, html_path=html, pdf_path=pdf),
+                                lambda: jsonout.run_document(result))
     typer.echo("\n".join(str(p) for p in written))
 
 
@@ -258,6 +279,7 @@ def compare(
     out: Annotated[Path | None, typer.Option(help="Output file (.html; a .pdf is written beside it).")] = None,
     band: Annotated[float, typer.Option(help="Fairness band.")] = 0.03,
     format: Annotated[str, typer.Option("--format", help=FORMAT_HELP)] = "both",
+    no_verify: NoVerifyOpt = False,
 ) -> None:
     """Compare two runs metric by metric, with the difference and its 95% interval."""
     import analysis
@@ -265,13 +287,16 @@ def compare(
     from reports import jsonout
 
     suffixes = output_formats(format)
-    rf.read_manifest(run_a)
-    rf.read_manifest(run_b)
-    result = analysis.compare(run_a, run_b, band=band)
+    check_band(band)
+    open_run(run_a, not no_verify, say)
+    open_run(run_b, not no_verify, say)
     base = out or Path(run_b) / f"compare_{Path(run_a).name}_vs_{Path(run_b).name}.html"
     _check_writable(base.parent)
-    written = write_outputs(base, suffixes, lambda html, pdf: reports.write_compare(result, html_path=html, pdf_path=pdf),
-                            lambda: jsonout.compare_document(result))
+    with failures.reading(run_a, run_b, no_verify=no_verify):
+        result = analysis.compare(run_a, run_b, band=band)
+        written = write_outputs(base, suffixes,
+                                lambda html, pdf: reports.write_compare(result, html_path=html, pdf_path=pdf),
+                                lambda: jsonout.compare_document(result))
     typer.echo("\n".join(str(p) for p in written))
 
 
@@ -279,19 +304,25 @@ def compare(
 def replay(
     run: Annotated[Path, typer.Argument(help="Run folder.")],
     game_id: Annotated[int, typer.Argument(help="Game id (the game_id column).")],
+    no_verify: NoVerifyOpt = False,
 ) -> None:
     """Replay one game of a run from its seed, turn by turn."""
     from sim.registry import get_game
 
-    manifest = rf.read_manifest(run)
+    manifest = open_run(run, not no_verify, say)
     if not 0 <= game_id < manifest["n_games"]:
         raise UsageError(f"game id {game_id} is not in this run (0..{manifest['n_games'] - 1})")
-    g = get_game(manifest["game"])
-    data = cfg.replay_overrides(manifest["game"], manifest["variant"], manifest["overrides"])
-    if data.hashes != manifest["data_hashes"]:
+    try:
+        g = get_game(manifest["game"])
+        data = cfg.replay_overrides(manifest["game"], manifest["variant"], manifest["overrides"])
+    except UsageError as exc:  # the run names a game, variant or key this version does not know
+        raise BrewError(f"{Path(run) / 'run.json'}: cannot replay this run: {exc}") from None
+    if data.hashes != manifest.get("data_hashes"):
         say("warning: data files changed since this run; the replay uses today's data")
     extra = {"options": manifest["options"]} if manifest.get("options") else {}
-    lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"], manifest["policies"], **extra)
+    with failures.reading(run, no_verify=no_verify):
+        lines = g.replay(g.build(data), manifest["seed"], game_id, manifest["player_counts"],
+                         manifest["policies"], **extra)
     typer.echo("\n".join(lines))
 
 
@@ -381,27 +412,31 @@ _register_multi_arm_commands()
 
 
 def main() -> None:
-    """Run the CLI. Typer returns (not raises) the exit code in non-standalone mode."""
+    """Run the CLI. Typer returns (not raises) the exit code in non-standalone mode.
+
+    Every exception ends here as one `error:` line: BrewError (exit 1, or 2 for usage),
+    errors a user can fix (`user_error`), parser usage errors, and, as a last resort,
+    anything else (exit 1). With --debug the traceback is shown instead."""
     try:
         code = app(standalone_mode=False)
-    except BrewError as exc:
-        say(f"error: {exc}")
-        sys.exit(exc.exit_code)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         say("interrupted")
         sys.exit(130)
     except Exception as exc:
-        if getattr(exc, "user_error", False):  # analysis / report errors a user can fix
-            say(f"error: {exc}")
-            sys.exit(1)
         # Usage errors of the command-line parser (click, vendored by typer) arrive here in
         # non-standalone mode; recognised by their interface, not by an import of click.
         if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
             message = exc.format_message()
             if message:  # empty when the help text was shown instead (no arguments)
-                say(f"error: {message}")
+                say(f"error: {failures.printable(message)}")
             sys.exit(exc.exit_code)
-        raise
+        if DEBUG["on"]:
+            raise
+        if isinstance(exc, BrewError) or getattr(exc, "user_error", False):
+            say(f"error: {failures.printable(str(exc))}")
+            sys.exit(getattr(exc, "exit_code", 1))
+        say(f"error: {failures.printable(failures.describe(exc))}")
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -15,7 +15,8 @@ from typing import Annotated
 import typer
 
 from brewbalance import arms as A
-from brewbalance import sheets
+from brewbalance import failures, sheets
+from brewbalance.options import check_band, check_jobs
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import config as cfg
 from sim.core import runner
@@ -37,13 +38,17 @@ QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
 BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.03 = +/-3 pp.")]
 FormatOpt = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
 DataOpt = Annotated[Path | None, typer.Option("--data", help="Game data edited in a spreadsheet (FILE.xlsx or a folder of .csv, from `data export`), shared by every arm.")]
+ShardOpt = Annotated[int, typer.Option(help="Games per shard file of every arm (the unit of --resume).")]
+ResumeOpt = Annotated[bool, typer.Option(help="Continue the interrupted command in --out arm by arm "
+                                         "(same arguments; finished arms are kept).")]
 
 
 def say(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
-def baseline(game, n_games, players, variant, sets, seed, policies=None, imported=None) -> A.Baseline:
+def baseline(game, n_games, players, variant, sets, seed, policies=None, imported=None,
+             shard_size: int = runner.DEFAULT_SHARD) -> A.Baseline:
     """The shared setup of every arm; a --data sheet's changes come before the --set values."""
     if n_games < 2:
         raise UsageError(f"--games must be at least 2 per arm (paired intervals need 2), got {n_games}")
@@ -52,19 +57,26 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
     pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
     sheet_sets = imported.sets() if imported is not None else []
     return A.Baseline(game=game, variant=variant, players=players, policies=pols,
-                      sets=[*sheet_sets, *(sets or [])], seed=seed, n_games=n_games)
+                      sets=[*sheet_sets, *(sets or [])], seed=seed, n_games=n_games, shard_size=shard_size)
 
 
-def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None) -> list[Path]:
+def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None,
+            resume=False) -> list[Path]:
     """Check every arm before writing anything, then run them one after another. Each arm's
     run.json records what it changes from the shipped data (and the --data sheet, if any)."""
+    check_jobs(jobs)
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
     for p in prepared:
         data = cfg.replay_overrides(base.game, p.plan["variant"], p.plan["overrides"])
         sheets.record(p.plan, data, imported)
-    A.check_experiment_folder(out, force)
-    folders = A.run_arms(prepared, jobs, quiet, force)
+    A.check_experiment_folder(out, force, resume)
+    try:
+        folders = A.run_arms(prepared, jobs, quiet, force, resume)
+    except KeyboardInterrupt:
+        say(f"interrupted: finished arms and shards are kept in {out / A.ARMS_FOLDER}; "
+            "continue with the same command and --resume")
+        raise typer.Exit(1) from None
     say(f"{len(folders)} arms x {base.n_games:,} games on seed {base.seed} in {out / A.ARMS_FOLDER}")
     return folders
 
@@ -95,6 +107,7 @@ def experiment(
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
     quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both", data_sheet: DataOpt = None,
+    resume: ResumeOpt = False, shard_size: ShardOpt = runner.DEFAULT_SHARD,
 ) -> None:
     """Paired experiment: arms on the same seeds, each compared game by game with the first."""
     from analysis.experiment import arm_lines, run_experiment
@@ -103,13 +116,15 @@ def experiment(
     from reports.jsonout import experiment_document
 
     suffixes = output_formats(format)
+    check_band(band)
     arms = A.parse_arms(arm)
     imported = sheets.read(game, data_sheet) if data_sheet is not None else None
-    base = baseline(game, n_games, players, variant, set_, seed, policies, imported)
+    base = baseline(game, n_games, players, variant, set_, seed, policies, imported, shard_size)
     out = out or Path("runs") / f"experiment_{game}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force, imported)
-    e = run_experiment((arms[0].name, arms[0].describe(), folders[0]),
-                       [(a.name, a.describe(), f) for a, f in zip(arms[1:], folders[1:], strict=True)], band)
+    folders = run_all(base, arms, out, jobs, quiet, force, imported, resume)
+    with failures.reading(*folders):
+        e = run_experiment((arms[0].name, arms[0].describe(), folders[0]),
+                           [(a.name, a.describe(), f) for a, f in zip(arms[1:], folders[1:], strict=True)], band)
     rows = []
     for r in e.arms:
         for x in r.key_rows.filter(r.key_rows["metric"] != "first-player advantage").to_dicts():
@@ -119,7 +134,8 @@ def experiment(
     typer.echo(table_text(["arm", "metric", "group", "arm - ref", "95% CI", "var. reduction"], rows))
     typer.echo("\n".join(f"{r.name}: {line.strip()}" for r in e.arms for line in arm_lines(r)
                          if "variance reduction" in line))
-    write_pages(write_experiment, lambda: experiment_document(e), out, suffixes, e)
+    with failures.reading(*folders):
+        write_pages(write_experiment, lambda: experiment_document(e), out, suffixes, e)
 
 
 # ---------------------------------------------------------------- sweep
@@ -164,6 +180,7 @@ def sweep(
     policies: Annotated[str | None, typer.Option(help="Bots P1,P2,.. of every arm (default greedy).")] = None,
     seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None, force: ForceOpt = False,
     quiet: QuietOpt = False, format: FormatOpt = "both", data_sheet: DataOpt = None,
+    resume: ResumeOpt = False, shard_size: ShardOpt = runner.DEFAULT_SHARD,
 ) -> None:
     """Parameter sweep: one paired arm per value of KEY; charts against the parameter."""
     from analysis.sweep import run_sweep
@@ -175,15 +192,17 @@ def sweep(
     key, values = parse_range(set_range)
     arms = [A.Arm(A.check_name(f"{key}={v}"), sets=[f"{key}={v}"]) for v in values]
     imported = sheets.read(game, data_sheet) if data_sheet is not None else None
-    base = baseline(game, n_games, players, variant, set_, seed, policies, imported)
+    base = baseline(game, n_games, players, variant, set_, seed, policies, imported, shard_size)
     out = out or Path("runs") / f"sweep_{game}_{key}_seed{seed}"
-    folders = run_all(base, arms, out, jobs, quiet, force, imported)
-    s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
+    folders = run_all(base, arms, out, jobs, quiet, force, imported, resume)
+    with failures.reading(*folders):
+        s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
     rows = [[str(r["value"]), f"{r['n_players']}p", pp(r["spread"]), f"{r['het_p_holm']:.3g}",
              pp(r["fpa"]), f"{pp(r['fpa_lo'])} .. {pp(r['fpa_hi'])}"] for r in s.shape_table().to_dicts()]
     typer.echo(table_text([key, "players", f"{s.kind} spread", "p differ (Holm)", "first-player adv.",
                            "95% CI"], rows))
-    write_pages(write_sweep, lambda: sweep_document(s), out, suffixes, s)
+    with failures.reading(*folders):
+        write_pages(write_sweep, lambda: sweep_document(s), out, suffixes, s)
 
 
 # ---------------------------------------------------------------- robustness
@@ -199,15 +218,16 @@ def parse_settings(text: str) -> list[A.Arm]:
     return [A.Arm(A.check_name(n), policies=n.split("+")) for n in names]
 
 
-def existing_runs(text: str) -> tuple[str, list[tuple[str, str]]]:
+def existing_runs(text: str, verify: bool = True) -> tuple[str, list[tuple[str, str]]]:
     """`--runs DIR,DIR,..`: finished runs of one game, variant, overrides and player counts
-    (they may differ only in their bots). Returns the game and [(name, folder)]."""
-    from sim.core.runfolder import read_manifest
+    (they may differ only in their bots), each checked against its hashes unless not
+    `verify`. Returns the game and [(name, folder)]."""
+    from brewbalance.verify import open_run
 
     folders = [Path(t.strip()) for t in text.split(",") if t.strip()]
     if len(folders) < 2:
         raise UsageError(f"--runs '{text}': give at least two run folders separated by commas")
-    manifests = [read_manifest(f) for f in folders]
+    manifests = [open_run(f, verify, say) for f in folders]
     for key in ("game", "variant", "overrides", "player_counts"):
         values = {json_key(m.get(key)) for m in manifests}
         if len(values) > 1:
@@ -232,6 +252,9 @@ def robustness(
     n_games: GamesOpt = 2000, players: PlayersOpt = None, variant: VariantOpt = "base",
     set_: SetOpt = None, seed: SeedOpt = SEED_DEFAULT, jobs: JobsOpt = None, out: OutOpt = None,
     force: ForceOpt = False, quiet: QuietOpt = False, band: BandOpt = 0.03, format: FormatOpt = "both",
+    resume: ResumeOpt = False, shard_size: ShardOpt = runner.DEFAULT_SHARD,
+    no_verify: Annotated[bool, typer.Option("--no-verify", help="With --runs: skip checking their Parquet "
+                                            "parts against the sha256 in run.json.")] = False,
 ) -> None:
     """Robustness to bots: rank factions (or seats) under each bot setting; Kendall's tau;
     warn about conclusions that flip with the bot."""
@@ -240,26 +263,30 @@ def robustness(
     from reports.jsonout import robustness_document
 
     suffixes = output_formats(format)
+    check_band(band)
     if (runs is None) == (policies is None):
         raise UsageError("give GAME --policies SETTING,SETTING (simulate the arms) or --runs DIR,DIR "
                          "(use finished runs), not both and not neither")
     if runs is not None:
         if game is not None:
             raise UsageError("--runs takes the game from the runs; do not give GAME")
-        game, named = existing_runs(runs)
+        if resume:
+            raise UsageError("--resume applies to simulated arms; with --runs nothing is simulated")
+        game, named = existing_runs(runs, verify=not no_verify)
         out = out or Path("runs") / f"robustness_{game}_runs"
         A.check_experiment_folder(out, force)
     else:
         if game is None:
             raise UsageError("missing GAME (or use --runs DIR,DIR)")
         arms = parse_settings(policies)
-        base = baseline(game, n_games, players, variant, set_, seed)
+        base = baseline(game, n_games, players, variant, set_, seed, shard_size=shard_size)
         out = out or Path("runs") / f"robustness_{game}_seed{seed}"
-        folders = run_all(base, arms, out, jobs, quiet, force)
+        folders = run_all(base, arms, out, jobs, quiet, force, resume)
         named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
-    r = run_robustness(named, band)
-    typer.echo("\n".join(r.verdicts))
-    write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
+    with failures.reading(*(f for _, f in named), no_verify=no_verify):
+        r = run_robustness(named, band)
+        typer.echo("\n".join(r.verdicts))
+        write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
 
 
 def register(app: typer.Typer) -> None:

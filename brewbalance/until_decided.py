@@ -28,6 +28,7 @@ from analysis.sequential import (
     run_sequence,
     summary_lines,
 )
+from brewbalance.options import check_alpha, check_band
 from sim.core import runfolder as rf
 from sim.core import runner
 from sim.core.errors import UsageError
@@ -48,10 +49,8 @@ def count_hypotheses(units: list[str], player_counts: list[int], options: dict) 
 def settings(band: float, alpha: float, max_games: int, shard_size: int, hypotheses: int,
              rule: str = GSPRT, indifference: float = DEFAULT_INDIFFERENCE) -> dict:
     """Checked settings of the procedure, as stored in the plan."""
-    if not 0 < band < 0.5:
-        raise UsageError(f"--band must be between 0 and 0.5 (a share, e.g. 0.03 = 3 pp), got {band}")
-    if not 0 < alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, e.g. 0.05, got {alpha}")
+    check_band(band)
+    check_alpha(alpha)
     if rule not in RULES:
         raise UsageError(f"--rule must be one of {', '.join(RULES)}, got {rule!r}")
     if rule == GSPRT and not 0 < indifference < band:

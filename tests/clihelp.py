@@ -43,6 +43,31 @@ def cli(*args, cwd: Path, data: Path | None = None, timeout: float = 600) -> sub
     )
 
 
+def in_process(*args) -> subprocess.CompletedProcess:
+    """Run the CLI's `main()` in this process with ARGS and return what a subprocess would:
+    exit code, stdout, stderr. Many times faster than `cli` (no interpreter start-up and
+    imports), for tests that run dozens of commands; give absolute paths."""
+    import contextlib
+    import io
+
+    from brewbalance import cli as brew_cli
+
+    out, err = io.StringIO(), io.StringIO()
+    argv = sys.argv
+    sys.argv = ["brewbalance", *map(str, args)]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                brew_cli.main()
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.argv = argv
+        brew_cli.DEBUG["on"] = False
+    return subprocess.CompletedProcess(sys.argv, code, out.getvalue(), err.getvalue())
+
+
 def _default_sigint() -> None:
     # A shell's background jobs inherit SIGINT as ignored, and Python then never turns it
     # into KeyboardInterrupt; give the child the default disposition so SIGINT means Ctrl-C.

@@ -7,6 +7,7 @@ the run-folder contract (int8 seats, int32 scores, ...).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -96,7 +97,22 @@ def write_run(root: Path, games: list[dict], events: list[tuple] | None = None,
             chunk.write_parquet(folder / f"part-{k:05d}.parquet")
     data = manifest_data if manifest_data is not None else manifest(n_games=len(games))
     (root / "run.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+    record_hashes(root)
     return root
+
+
+def record_hashes(root: Path) -> None:
+    """List every part file in run.json's shards with its sha256, as `simulate` does, so
+    the CLI's verified read accepts the fixture run (brewbalance/verify.py)."""
+    path = root / "run.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    shards = {s["id"]: s for s in data.get("shards") or []}
+    for part in sorted(root.glob("*/part-*.parquet")):
+        shard_id = int(part.stem.split("-")[1])
+        shard = shards.setdefault(shard_id, {"id": shard_id, "first_game": 0, "n_games": 0})
+        shard.setdefault("sha256", {})[part.parent.name] = hashlib.sha256(part.read_bytes()).hexdigest()
+    data["shards"] = [shards[k] for k in sorted(shards)]
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
 
 
 def dwarfest_extras(**values) -> dict:
@@ -186,6 +202,8 @@ def write_rounds(root: Path, per_game: list[list[list[int]]]) -> Path:
     folder = root / "rounds"
     folder.mkdir(parents=True, exist_ok=True)
     pl.DataFrame(rows, schema=ROUND_SCHEMA, orient="row").write_parquet(folder / "part-00000.parquet")
+    if (root / "run.json").is_file():
+        record_hashes(root)
     return root
 
 

@@ -9,6 +9,14 @@ The data of a game is a tree: file stem -> table -> ... Lists of tables that car
 
 Overrides keep the type of the value they replace, so a typo cannot turn a number into a
 string. Every override is recorded in the run manifest.
+
+Valid ranges live in the data schema: a data file's `[ranges]` table gives `[lo, hi]` for its
+numeric fields, by table (or [[list]] name) and field, e.g. in params.toml
+`[ranges.params] brawl_limit = [1, 30]` and in tavern_cards.toml `[ranges.card] cost = [0, 20]`.
+Every data file must declare a range for each of its numeric fields (a file without numbers
+needs none); variants.toml is exempt, as its values are overrides checked where they land. The
+shipped values, the variants, --override files and --set values are all checked against them
+(check_ranges).
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ from pathlib import Path
 from .errors import BrewError, UsageError, choices
 
 PARAMS_FILE = "params"
+RANGES = "ranges"  # the schema table of valid ranges in each data file
+VARIANTS_FILE = "variants"  # named sets of overrides, checked where they land
 
 
 def data_root() -> Path:
@@ -48,6 +58,8 @@ class GameData:
     hashes: dict[str, str]
     variant: str = "base"
     overrides: list[tuple[str, object]] = field(default_factory=list)
+    ranges: dict[str, dict] = field(default_factory=dict)  # file stem -> its [ranges] table
+    touched: set = field(default_factory=set)  # (id(table), field) of leaves set by the user
 
 
 def load_toml(path: Path) -> dict:
@@ -67,11 +79,12 @@ def load_game_data(game: str) -> GameData:
     files = sorted(folder.glob("*.toml"))
     if not files:
         raise BrewError(f"no data files for game '{game}' in {folder}")
-    tree, hashes = {}, {}
+    tree, hashes, ranges = {}, {}, {}
     for path in files:
         hashes[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
         tree[path.stem] = load_toml(path)
-    return GameData(game=game, tree=tree, hashes=hashes)
+        ranges[path.stem] = tree[path.stem].pop(RANGES, {})  # schema, not game data
+    return GameData(game=game, tree=tree, hashes=hashes, ranges=ranges)
 
 
 def parse_set(text: str) -> tuple[str, object]:
@@ -145,6 +158,7 @@ def apply_override(data: GameData, key: str, value) -> None:
         raise UsageError(f"override key '{key}' names a table, not a value")
     parent[leaf] = _coerce(key, old, value)
     data.overrides.append((key, parent[leaf]))
+    data.touched.add((id(parent), leaf))
 
 
 def _coerce(key: str, old, value):
@@ -166,7 +180,7 @@ def _coerce(key: str, old, value):
 
 
 def apply_variant(data: GameData, variant: str) -> None:
-    variants = data.tree.get("variants", {}).get("variant", {})
+    variants = data.tree.get(VARIANTS_FILE, {}).get("variant", {})
     if variant == "base" and variant not in variants and variants:
         variant = next(iter(variants))  # a game without a `base` variant: its first variant is the default
     if variant not in variants:
@@ -175,6 +189,7 @@ def apply_variant(data: GameData, variant: str) -> None:
         apply_override(data, key, value)
     data.variant = variant
     data.overrides.clear()  # variant settings are recorded by name, not as user overrides
+    data.touched.clear()    # and are checked as shipped data
 
 
 def prepare(game: str, variant: str, sets: list[str], override_files: list[Path]) -> GameData:
@@ -186,6 +201,7 @@ def prepare(game: str, variant: str, sets: list[str], override_files: list[Path]
             apply_override(data, key, value)
     for text in sets:
         apply_override(data, *parse_set(text))
+    check_ranges(data)
     return data
 
 
@@ -195,7 +211,48 @@ def replay_overrides(game: str, variant: str, overrides: list[list]) -> GameData
     apply_variant(data, variant)
     for key, value in overrides:
         apply_override(data, key, value)
+    check_ranges(data)
     return data
+
+
+def check_ranges(data: GameData) -> None:
+    """Check every numeric leaf of every data file (but variants.toml) against its range.
+    A value the user set (--set, --override) out of range is a UsageError naming the key,
+    the value and the range; a shipped value out of range, or one without a declared
+    range, is a BrewError naming the file."""
+    for stem, ranges in data.ranges.items():
+        if stem != VARIANTS_FILE:
+            _check_node(data, stem, data.tree[stem], ranges, [data.game, stem], [])
+
+
+def _check_node(data: GameData, stem: str, node: dict, ranges: dict, where: list, schema: list) -> None:
+    for key, value in node.items():
+        if isinstance(value, dict):
+            _check_node(data, stem, value, ranges, [*where, key], [*schema, key])
+        elif isinstance(value, list) and value and all(isinstance(e, dict) for e in value):
+            for i, entry in enumerate(value):
+                _check_node(data, stem, entry, ranges, [*where, str(entry.get("id", i))], [*schema, key])
+        else:
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, (int, float)) and not isinstance(item, bool):
+                    _check_value(data, stem, node, key, item, ranges, ".".join([*where, key]), [*schema, key])
+
+
+def _check_value(data: GameData, stem: str, node: dict, key: str, value, ranges: dict, name: str,
+                 schema: list) -> None:
+    bounds = ranges
+    for part in schema:
+        bounds = bounds.get(part) if isinstance(bounds, dict) else None
+    if not (isinstance(bounds, list) and len(bounds) == 2
+            and all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
+        raise BrewError(f"{data.game}/{stem}.toml: no valid range declared for '{'.'.join(schema)}' "
+                        f"(add it to [{RANGES}] as [lo, hi])")
+    lo, hi = bounds
+    if not lo <= value <= hi:
+        where = f"override '{name}'" if (id(node), key) in data.touched else f"{stem}.toml: {name}"
+        error = UsageError if (id(node), key) in data.touched else BrewError
+        raise error(f"{where} = {value!r} is outside its valid range {lo}..{hi} "
+                    f"({stem}.toml [{RANGES}.{'.'.join(schema)}])")
 
 
 def deepcopy_tree(data: GameData) -> GameData:

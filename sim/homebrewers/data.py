@@ -139,7 +139,7 @@ def _parse_events(tree):
 
 
 def _space(name, amount, where, key):
-    check_range(amount, 0, 9, where, key)
+    check_range(amount, 0, 7, where, key)  # packed as effect * 8 + amount
     eff = _effect(name, where, key, basic=True)
     return eff * 8 + amount if eff != C.E_NONE else 0
 
