@@ -281,7 +281,7 @@ def robustness(
         arms = parse_settings(policies)
         base = baseline(game, n_games, players, variant, set_, seed, shard_size=shard_size)
         out = out or Path("runs") / f"robustness_{game}_seed{seed}"
-        folders = run_all(base, arms, out, jobs, quiet, force, resume)
+        folders = run_all(base, arms, out, jobs, quiet, force, resume=resume)
         named = [(a.name, str(f)) for a, f in zip(arms, folders, strict=True)]
     with failures.reading(*(f for _, f in named), no_verify=no_verify):
         r = run_robustness(named, band)
