@@ -540,7 +540,7 @@ def glance(g) -> Figure:
     ax.set_xlabel("win rate minus fair share (percentage points)")
     for j, n in enumerate(counts):
         ax.plot([], [], GLANCE_MARKERS[j % len(GLANCE_MARKERS)], color=INK, ms=4.5, label=f"{n} players")
-    if len(counts) > 1:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.09), ncols=len(counts))
+    if len(counts) > 1:  # below the axis label, outside the axes (constrained layout makes room)
+        fig.legend(loc="outside lower center", ncols=len(counts))
     ax.set_title(f"Win rate minus fair share, by {g.unit_kind}")
     return fig
