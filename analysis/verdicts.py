@@ -190,10 +190,13 @@ def _conf(confidence: float) -> str:
     return f"{100 * confidence:.4g}%"
 
 
-def family_line(m: int, band: float, alpha: float = 0.05) -> list[str]:
+def family_line(m: int, band: float, alpha: float = 0.05, strength_flags: int = 0) -> list[str]:
     """What the lead family is and what its error rate means."""
-    return [f"Error control: the seat and faction band verdicts below are one family of {m} "
-            f"hypotheses (Bonferroni, each decided on an interval at {_conf(1 - alpha / max(1, m))}); "
+    flags = (f", with the winner-model strength flags of {strength_flags} factions," if strength_flags
+             else "")
+    what = "hypothesis" if m == 1 else "hypotheses"
+    return [f"Error control: the seat and faction band verdicts below{flags} are one family of {m} "
+            f"{what} (Bonferroni, each decided at level {_conf(1 - alpha / max(1, m))}); "
             f"the chance that any of them is wrong is at most {100 * alpha:g}%. Point-null "
             "Holm lines, cards, strength detail and comparisons are separate families."]
 

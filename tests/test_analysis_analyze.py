@@ -98,9 +98,12 @@ def test_clear_seat_advantage_is_outside_the_band(tmp_path):
     a = analysis.analyze(write_run(tmp_path / "r", _two_player_games(1000, 700)))
     verdicts = {r["seat"]: r["verdict"] for r in a.seat_winrate.to_dicts()}
     assert verdicts == {0: "outside", 1: "outside"}
-    assert a.verdicts[0].startswith("Seats: 2 outside the fairness band, 0 inside, 0 undecided")
-    assert "seat 0 is OUTSIDE the fairness band (too strong, +20.0 pp)" in a.verdicts[1]
-    assert "seat 1 is OUTSIDE the fairness band (too weak, -20.0 pp)" in a.verdicts[2]
+    # the error-control line says what the family is, then the seat verdicts follow
+    assert a.verdicts[0].startswith("Error control: the seat and faction band verdicts below are "
+                                    "one family of 1 hypothesis")
+    assert a.verdicts[1].startswith("Seats: 2 outside the fairness band, 0 inside, 0 undecided")
+    assert "seat 0 is OUTSIDE the fairness band (too strong, +20.0 pp)" in a.verdicts[2]
+    assert "seat 1 is OUTSIDE the fairness band (too weak, -20.0 pp)" in a.verdicts[3]
     assert a.balance["balance"][0] == pytest.approx(0.6)
 
 
