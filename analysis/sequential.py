@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from analysis.records import Verdict
 from analysis.stats import INSIDE, OUTSIDE, UNDECIDED, fairness_verdict, wilson
 
 GSPRT, BONFERRONI = "gsprt", "bonferroni"
@@ -232,8 +233,6 @@ def sequential_records(until_decided: dict) -> list:
     kind sequential_seat / sequential_faction. Under the GSPRT there is no interval (the
     decision rests on likelihood ratios): ci_low / ci_high are None; under the Bonferroni
     rule they are the per-look Wilson interval the decision used."""
-    from analysis.records import Verdict
-
     outcome = (until_decided or {}).get("outcome") or {}
     rule = until_decided.get("rule", BONFERRONI)
     family = (f"sequential ({rule}): {until_decided.get('hypotheses')} hypotheses, "

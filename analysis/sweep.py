@@ -24,6 +24,7 @@ import polars as pl
 from scipy.stats import chi2
 
 from analysis import paired as _paired
+from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.stats import holm, wilson
 
 ALPHA = 0.05
@@ -151,10 +152,9 @@ def players_table(run_dir) -> pl.DataFrame:
                                                       pl.col("win").cast(pl.Float64))
 
 
-def run_sweep(key: str, arms: list[tuple[object, str]], seed: int = 0) -> Sweep:
+def run_sweep(key: str, arms: list[tuple[object, str]]) -> Sweep:
     """Analyse the arms [(value, run folder), ...] of a sweep over `key`, the first arm
-    being the reference for paired changes. (`seed` is accepted for callers of the former
-    bootstrap; the analysis is now deterministic without it.)"""
+    being the reference for paired changes."""
     reference = players_table(arms[0][1])
     unit = unit_column(reference)
     out = []
@@ -201,8 +201,6 @@ def sweep_records(s: Sweep) -> list:
     """One record per arm and player count, kind sweep_heterogeneity: estimate = between-unit
     SD net of noise, verdict significant / not_significant from the Holm-adjusted
     heterogeneity test, n = games."""
-    from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
-
     family = f"sweep heterogeneity over {s.key}"
     out = []
     for r in s.shape_table().to_dicts():

@@ -196,7 +196,7 @@ def sweep(
     out = out or Path("runs") / f"sweep_{game}_{key}_seed{seed}"
     folders = run_all(base, arms, out, jobs, quiet, force, imported, resume)
     with failures.reading(*folders):
-        s = run_sweep(key, list(zip(values, folders, strict=True)), seed=seed)
+        s = run_sweep(key, list(zip(values, folders, strict=True)))
     rows = [[str(r["value"]), f"{r['n_players']}p", pp(r["spread"]), f"{r['het_p_holm']:.3g}",
              pp(r["fpa"]), f"{pp(r['fpa_lo'])} .. {pp(r['fpa_hi'])}"] for r in s.shape_table().to_dicts()]
     typer.echo(table_text([key, "players", f"{s.kind} spread", "p differ (Holm)", "first-player adv.",

@@ -122,7 +122,7 @@ def test_heterogeneity_detects_a_planted_spread_and_nets_out_noise():
 
 def test_sweep_reports_heterogeneity_and_paired_first_player_change(arms):
     a, b = arms
-    s = run_sweep("brawl_limit", [(3, a), (4, b)], seed=1)
+    s = run_sweep("brawl_limit", [(3, a), (4, b)])
     shape = s.shape_table()
     assert s.kind == "seat"
     first, second = shape.to_dicts()
