@@ -1,15 +1,25 @@
 """Bad input to the CLI: the right exit code, one `error:` line, no traceback, no half run.
 
-Every test runs `python -m brewbalance` in a subprocess (see clihelp.py)."""
+Every test runs `python -m brewbalance` in a subprocess (see clihelp.py), except the read-only
+folder test as root, which runs the CLI in-process to make the OS refuse the writes."""
 
 from __future__ import annotations
 
 import os
 import re
 import stat
+from pathlib import Path
 
 import pytest
-from clihelp import assert_nothing_written, cli, copy_data, error_line, simulate, snapshot
+from clihelp import (
+    assert_nothing_written,
+    cli,
+    copy_data,
+    error_line,
+    in_process,
+    simulate,
+    snapshot,
+)
 
 SMALL = ("--games", "10", "--players", "2", "--seed", "1")
 
@@ -190,19 +200,49 @@ def test_out_parent_is_a_file(tmp_path):
     assert (tmp_path / "afile").read_text() == "not a folder"
 
 
-def test_out_under_read_only_folder(tmp_path):
+def deny_writes_under(folder, monkeypatch):
+    """Make the OS calls that create files or folders fail with EACCES inside `folder`, as the
+    kernel does for a 0o500 folder. Needed as root, whom permission bits do not stop (CI runs
+    as root, so without this the test would never bite there)."""
+    import errno
+
+    def denied(path):
+        return Path(os.path.abspath(path)).is_relative_to(folder)
+
+    def guard(real):
+        def call(path, *args, **kwargs):
+            if denied(path):
+                raise PermissionError(errno.EACCES, "Permission denied", str(path))
+            return real(path, *args, **kwargs)
+        return call
+
+    def guarded_open(path, flags, *args, **kwargs):
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) and denied(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    real_open = os.open
+    monkeypatch.setattr(os, "mkdir", guard(os.mkdir))
+    monkeypatch.setattr(os, "open", guarded_open)
+
+
+def test_out_under_read_only_folder(tmp_path, monkeypatch):
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)  # 0o500
     try:
-        if os.access(locked, os.W_OK):
-            pytest.skip("running as a user (root) who can write to a 0o500 folder")
         out = locked / "run"
-        proc = cli("simulate", "dwarfest", *SMALL, "--out", out, "--quiet", cwd=tmp_path)
+        if os.access(locked, os.W_OK):  # root: the bits do not bind, so the OS calls refuse
+            deny_writes_under(locked, monkeypatch)
+            proc = in_process("simulate", "dwarfest", *SMALL, "--out", out, "--quiet")
+        else:
+            proc = cli("simulate", "dwarfest", *SMALL, "--out", out, "--quiet", cwd=tmp_path)
         msg = error_line(proc, 1)
         assert "locked" in msg
         assert not out.exists()
+        assert not list(locked.iterdir())
     finally:
+        monkeypatch.undo()
         locked.chmod(0o700)
 
 
