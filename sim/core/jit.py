@@ -8,10 +8,34 @@ the whole game's run time). Kernels therefore never allocate: every buffer is ma
 Python and passed in, and these functions only read and write it.
 """
 
+from contextlib import contextmanager
+from functools import cache
+
+import numba
 from numba import njit
 from numba.core import types
 
+import sim
+
 _njit = njit(cache=True, nogil=True, _nrt=False)
+_njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
+
+
+@cache
+def _folder_of(module: str):
+    return sim.cache_dir_for(module)  # hashing the sources once per module, not per function
+
+
+@contextmanager
+def _cached_in_its_games_folder(fn):
+    """numba picks a function's cache folder from config.CACHE_DIR when it is decorated: point
+    it at the folder of the game that defines fn for that moment (see sim/__init__)."""
+    shared = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(_folder_of(fn.__module__))
+    try:
+        yield
+    finally:
+        numba.config.CACHE_DIR = shared
 
 
 def jit(fn):
@@ -19,7 +43,8 @@ def jit(fn):
     passes a constant (an event kind, True/False) would otherwise make numba compile a separate
     copy of fn for each literal value (measured on Dragon Brew: 255 compilations of 190 functions;
     `log` alone 11 times), which dominated the cold compile."""
-    dispatcher = _njit(fn)
+    with _cached_in_its_games_folder(fn):
+        dispatcher = _njit(fn)
     typed_by_literal = dispatcher.get_call_template
 
     def get_call_template(args, kws):
@@ -33,4 +58,6 @@ def jit(fn):
 # One-line helpers are inlined into their callers at numba IR level instead of being
 # compiled on their own: numba's fixed cost per compiled function (about half a second,
 # measured) dominates the cold compile otherwise.
-jit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
+def jit_inline(fn):
+    with _cached_in_its_games_folder(fn):
+        return _njit_inline(fn)
