@@ -23,10 +23,9 @@ demo: setup  ## simulate every game (GAMES per game) and write HTML + PDF report
 test: setup  ## the whole test suite
 	$(BIN)/python -m pytest
 
-bench: setup  ## throughput, compile time and peak memory (prints the commands it ran)
+bench: setup  ## per-game speed profile, then Dwarfest at 1M/10M games and the Dask engine (prints the commands it ran)
+	$(BIN)/python bench/profile.py
 	$(BIN)/python bench/bench.py --full
-	$(BIN)/python bench/bench.py --game homebrewers --games 100000 --no-dask
-	$(BIN)/python bench/bench.py --game dragon_brew --games 200000 --no-dask
 
 lint: setup
 	$(BIN)/ruff check brewbalance sim analysis reports tests bench

@@ -1,0 +1,192 @@
+"""Per-game speed profile: where a game's time goes, from compile to Parquet.
+
+For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `--game` picks):
+
+1. compile: `brewbalance simulate GAME --games 1000 --players 4 --policy greedy` into a fresh
+   numba cache, then again warm; compile = cold - warm (the game's own cache folder and
+   sim/core's: nothing of the other games is compiled);
+2. kernel-only, random and greedy bots: `GAME.simulate` in-process on all cores (one shard
+   per thread, like the local engine) with the DataFrame building stubbed out, so the figure
+   is rules + bots + the kernel's own buffers;
+3. end to end: `brewbalance simulate` (Parquet written, run.json, all cores), games/s net of
+   the fixed start-up (a 1,000-game run subtracted), its ratio to step 2's greedy figure, and
+   peak RSS;
+4. the split of step 3's work (thread-seconds of the same in-process run): kernel, DataFrame
+   building, Parquet writing.
+
+Every figure is printed with its command; ratios are taken between measurements of the same
+run on the same machine, so the load of a shared machine moves them less than the raw
+games/s. Usage:
+
+    python bench/profile.py [--game ID ...] [--scale X]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from bench import n_cores, out, run_cli  # noqa: E402  (bench.py's command runner and printer)
+
+# games per measurement at --scale 1: about 10-20 s of kernel time each on 2 cores
+GAMES = {"dwarfest": 400_000, "brewin_usa": 100_000, "homebrewers": 60_000, "dragon_brew": 30_000}
+SHARD = 25_000  # the local engine's default shard size
+GOALS = {"dwarfest": 150_000, "brewin_usa": 50_000, "homebrewers": 50_000, "dragon_brew": 15_000}
+
+# The in-process end-to-end run (step 4): the CLI's main() with timers around the three parts.
+SPLIT_WRAPPER = r"""
+import json, sys, threading, time
+from brewbalance.cli import main
+import sim.core.game as core_game
+import sim.core.runfolder as rf
+import sim.core.runner as runner
+from sim.registry import get_game
+
+spent = {"kernel": 0.0, "frames": 0.0, "write": 0.0}
+lock = threading.Lock()
+
+def timed(part, fn):
+    def call(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            with lock:
+                spent[part] += time.perf_counter() - t0
+    return call
+
+game = get_game(sys.argv[2])
+game.frames = timed("frames", game.frames)
+game.play_chunks = timed("kernel", game.play_chunks)
+rf.write_shard = timed("write", rf.write_shard)
+runner.rf.write_shard = rf.write_shard
+sys.argv = ["brewbalance", *sys.argv[1:]]
+try:
+    main()
+finally:
+    print(json.dumps(spent), file=sys.stderr)
+"""
+
+
+def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
+    """Games/s of GAME.simulate on `jobs` threads with the DataFrame builder stubbed out."""
+    from sim.core.config import prepare
+    from sim.registry import get_game
+
+    game = get_game(game_id)
+    config = game.build(prepare(game_id, "base", [], []))
+    real_frames = game.frames
+    game.frames = lambda *args, **kwargs: {}
+    try:
+        game.simulate(config, 1, 0, 500, [4], [policy])  # load the compiled code, touch buffers
+        start = time.perf_counter()
+        with ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(lambda first: game.simulate(config, 1, first, min(SHARD, n_games - first), [4], [policy]),
+                          range(0, n_games, SHARD)))
+        return n_games / (time.perf_counter() - start)
+    finally:
+        game.frames = real_frames
+
+
+def kernel_only_in_child(game_id: str, policy: str, n_games: int, jobs: int, cache: Path) -> float:
+    """kernel_only in a fresh interpreter whose numba cache is the game's (sim reads the
+    cache folder when it is imported, so one process cannot bench two caches)."""
+    env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, __file__, "--kernel-only", game_id, policy, str(n_games), str(jobs)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"profile: kernel-only run failed:\n{proc.stderr}")
+    return float(proc.stdout.strip().splitlines()[-1])
+
+
+def simulate_args(game_id: str, n_games: int, jobs: int, run: Path) -> list[str]:
+    return ["simulate", game_id, "--players", "4", "--policy", "greedy", "--games", str(n_games),
+            "--jobs", str(jobs), "--out", str(run), "--quiet", "--force"]
+
+
+def split_of_work(game_id: str, n_games: int, jobs: int, run: Path, cache: Path) -> dict[str, float]:
+    """Thread-seconds in the kernel, the DataFrame builder and the Parquet writer during one
+    in-process `simulate` (bench/profile.py SPLIT_WRAPPER)."""
+    env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-c", SPLIT_WRAPPER, *simulate_args(game_id, n_games, jobs, run)],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"profile: the timed simulate failed:\n{proc.stderr}")
+    return json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+def profile(game_id: str, scale: float, tmp: Path) -> dict:
+    jobs = n_cores()
+    n = max(SHARD, int(GAMES[game_id] * scale))
+    cache = tmp / f"cache_{game_id}"
+    out(f"\n== {game_id}: 4 players, {jobs} cores, {n:,} games per measurement, "
+        f"load average {os.getloadavg()[0]:.2f}")
+    small = simulate_args(game_id, 1000, jobs, tmp / "run_1k")
+    cold, _, cmd = run_cli(small, cache)
+    warm, _, _ = run_cli(small, cache)
+    out(f"1. compile: {cold - warm:6.1f} s  (cold {cold:.1f} s - warm {warm:.1f} s)   {cmd}")
+
+    rates = {}
+    for policy in ("random", "greedy"):
+        rates[policy] = kernel_only_in_child(game_id, policy, n, jobs, cache)
+        out(f"2. kernel-only, {policy:6s} bots: {rates[policy]:>10,.0f} games/s   "
+            f"(bench/profile.py kernel_only: {game_id}.simulate on {jobs} threads, DataFrames stubbed)")
+
+    wall, rss, cmd = run_cli(simulate_args(game_id, n, jobs, tmp / "run"), cache, measure_rss=True)
+    e2e = (n - 1000) / max(wall - warm, 1e-9)
+    ratio = e2e / rates["greedy"]
+    out(f"3. end to end, greedy bots: {e2e:>10,.0f} games/s = {ratio:.0%} of kernel-only "
+        f"(wall {wall:.1f} s - start-up run {warm:.1f} s), peak RSS {rss / 2**20:,.0f} MiB   {cmd}")
+
+    spent = split_of_work(game_id, n, jobs, tmp / "run_split", cache)
+    total = sum(spent.values())
+    shares = {part: s / total for part, s in spent.items()}
+    out("4. split of the end-to-end work: " + ", ".join(f"{p} {s:.0%}" for p, s in shares.items())
+        + f"  ({total:.1f} thread-s; bench/profile.py SPLIT_WRAPPER around the same simulate)")
+    shutil.rmtree(tmp / "run", ignore_errors=True)
+    shutil.rmtree(tmp / "run_split", ignore_errors=True)
+    return {"game": game_id, "compile": cold - warm, "random": rates["random"], "greedy": rates["greedy"],
+            "e2e": e2e, "ratio": ratio, "rss": rss, **{f"share_{p}": s for p, s in shares.items()}}
+
+
+def table(rows: list[dict]) -> None:
+    out("\nSummary (4 players; games/s on all cores; goal = the greedy end-to-end goal of issue 16)")
+    out(f"  {'game':12s} {'compile':>8s} {'kernel random':>14s} {'kernel greedy':>14s} {'end to end':>11s} "
+        f"{'e2e/kernel':>10s} {'write':>6s} {'frames':>6s} {'peak RSS':>9s} {'goal':>8s}")
+    for r in rows:
+        out(f"  {r['game']:12s} {r['compile']:7.1f}s {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
+            f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_frames']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
+            f"{GOALS[r['game']]:>8,}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", action="append", choices=sorted(GAMES), help="profile only this game (repeatable)")
+    ap.add_argument("--scale", type=float, default=1.0, help="games per measurement, times the default")
+    ap.add_argument("--kernel-only", nargs=4, metavar=("GAME", "POLICY", "GAMES", "JOBS"), help=argparse.SUPPRESS)
+    opts = ap.parse_args()
+    if opts.kernel_only:  # the child of kernel_only_in_child
+        game_id, policy, n_games, jobs = opts.kernel_only
+        print(kernel_only(game_id, policy, int(n_games), int(jobs)))
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="brewprofile_"))
+    try:
+        out(f"brewbalance speed profile; python {sys.version.split()[0]}; PY = {sys.executable}")
+        rows = [profile(g, opts.scale, tmp) for g in (opts.game or list(GAMES))]
+        table(rows)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
