@@ -8,6 +8,8 @@ the whole game's run time). Kernels therefore never allocate: every buffer is ma
 Python and passed in, and these functions only read and write it.
 """
 
+import os
+import warnings
 from contextlib import contextmanager
 from functools import cache
 
@@ -16,6 +18,13 @@ from numba import njit
 from numba.core import types
 
 import sim
+
+# Plain-Python mode (BREWBALANCE_NO_JIT=1, or numba's own NUMBA_DISABLE_JIT=1): the kernels run
+# uncompiled, with the same results, so a rule can be stepped through in pdb or measured
+# by coverage (tests/test_plain_python.py proves the equality). Read once, at import.
+PLAIN_PYTHON = os.environ.get("BREWBALANCE_NO_JIT", "") not in ("", "0") or bool(numba.config.DISABLE_JIT)
+if PLAIN_PYTHON:  # the RNG's uint64 arithmetic wraps on purpose, as it does compiled
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 _njit = njit(cache=True, nogil=True, _nrt=False)
 _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
@@ -43,6 +52,8 @@ def jit(fn):
     passes a constant (an event kind, True/False) would otherwise make numba compile a separate
     copy of fn for each literal value (measured on Dragon Brew: 255 compilations of 190 functions;
     `log` alone 11 times), which dominated the cold compile."""
+    if PLAIN_PYTHON:
+        return fn
     with _cached_in_its_games_folder(fn):
         dispatcher = _njit(fn)
     typed_by_literal = dispatcher.get_call_template
@@ -59,5 +70,7 @@ def jit(fn):
 # compiled on their own: numba's fixed cost per compiled function (about half a second,
 # measured) dominates the cold compile otherwise.
 def jit_inline(fn):
+    if PLAIN_PYTHON:
+        return fn
     with _cached_in_its_games_folder(fn):
         return _njit_inline(fn)
