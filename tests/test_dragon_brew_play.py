@@ -4,6 +4,8 @@ bot and race; bot strength; race-ability use; logging; golden replay; determinis
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -151,8 +153,9 @@ def test_replay_agrees_with_the_simulated_result():
     shard = GAME.simulate(cfg, 7, 0, 5, [4], ["greedy", "random"])
     p = shard.frames["players"].filter(pl.col("game_id") == 3).sort("seat")
     result = GAME.replay(cfg, 7, 3, [4], ["greedy", "random"])[-2]
-    for seat, score in enumerate(p["score"]):
-        assert f"seat {seat} " in result and f" {score} VP" in result
+    assert result.startswith("Result: ")
+    shown = {int(m[1]): int(m[2]) for m in re.finditer(r"seat (\d+) [^,]*? (\d+) VP", result)}
+    assert shown == dict(enumerate(p["score"].to_list()))  # each seat with its own score
 
 
 def test_same_seed_same_games_and_independent_of_the_sharding():
@@ -341,3 +344,29 @@ def test_last_brewer_does_not_make_a_wort_that_finishes_no_beer():
     unfinished = G.R.pol_w[G.pl(0, C.PL_POLICY), W_UNFINISHED]
     assert 0 < unfinished < 1
     assert full > 0 and short == pytest.approx(full * unfinished)
+
+
+def range_edges(cfg_params_ranges):
+    """(key, value) for both ends of every integer [ranges.params] entry of the data."""
+    return [(k, v) for k, (lo, hi) in cfg_params_ranges.items() for v in sorted({lo, hi})]
+
+
+PARAM_RANGES = tomllib.loads((Path(__file__).parent.parent / "data/games/dragon_brew/params.toml").read_text())[
+    "ranges"]["params"]
+
+
+@pytest.mark.parametrize("key,value", range_edges(PARAM_RANGES))
+def test_every_param_at_the_edge_of_its_range_plays_without_overflow(key, value):
+    """Every value the data declares valid must play (a max_spices of 3 used to overflow the
+    planner's beer buffer): a few 4-player games of each bot at each end of each range."""
+    cfg = config(sets=[f"{key}={value}"])
+    shard = GAME.simulate(cfg, 20261129, 52, 8, [4], ["greedy", "builder", "random"], check=True)  # the failing sweep
+    assert shard.frames["games"].height == 8
+
+
+def test_the_planner_searches_fewer_spices_when_a_book_would_overflow_its_buffer():
+    assert pn.spice_limit(8, 20, 2) == 2
+    assert pn.spice_limit(8, 20, 3) == 2  # 8 x (20 + 190 + 1140) = 10800 beers > MAX_CANDS
+    assert pn.spice_limit(5, 20, 3) == 3  # 5 x 1350 = 6750 fits
+    assert pn.spice_limit(30, 72, 4) == 1  # the whole deck in one book still fits with one spice
+    assert 30 * 72 <= C.MAX_CANDS

@@ -4,6 +4,7 @@ fixed through the planner's need vector (set_need), or the random bot's stream i
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from dragon_brew_state import (
     FALL,
@@ -44,6 +45,7 @@ from sim.dragon_brew.rules import (
     LOG_SACRIFICE_CARD,
 )
 from sim.dragon_brew.state import (
+    EF_BREWER,
     EF_GAIN_GOLD,
     JF_CORRUPT,
     P_LC_COMMON,
@@ -152,18 +154,24 @@ def test_end_game_tie_goes_to_ribbons_then_gold():
     assert list(G.S.pl[:2, C.PL_RANK]) == [1, 1] and list(G.S.wins[:2]) == [0.5, 0.5]
 
 
-def test_turn_order_lowest_vp_first_ties_to_the_disk_on_top():
-    G = game(["human", "orc", "dwarf"])
-    rules.score(G.S, 1, 2, C.ST_VP_QUESTS)  # white reaches 2 first
-    rules.score(G.S, 0, 2, C.ST_VP_QUESTS)  # red lands on top of white
-    rules.score(G.S, 2, 5, C.ST_VP_QUESTS)
+def test_turn_order_lowest_vp_starts_then_play_goes_clockwise():
+    """L155-159: the lowest player on VP starts and play goes on clockwise; red and white tied
+    for last with 2 VP, red's disk on top: red starts. The others keep their seat order."""
+    G = game(["human", "orc", "dwarf", "elf"])
+    red, white = 2, 1
+    rules.score(G.S, 0, 5, C.ST_VP_QUESTS)
+    rules.score(G.S, white, 2, C.ST_VP_QUESTS)  # white reaches 2 first
+    rules.score(G.S, red, 2, C.ST_VP_QUESTS)  # red lands on top of white
+    rules.score(G.S, 3, 3, C.ST_VP_QUESTS)
     rules.winter(G.S, G.R, G.B)
-    assert list(G.S.g[C.G_ORDER + 0:C.G_ORDER + 3]) == [0, 1, 2]
-    G.S.pl[:3, C.PL_VP] = 0
-    rules.score(G.S, 0, 2, C.ST_VP_QUESTS)  # now white lands on top of red
-    rules.score(G.S, 1, 2, C.ST_VP_QUESTS)
+    assert list(G.S.g[C.G_ORDER:C.G_ORDER + 4]) == [2, 3, 0, 1]  # a sort by VP would give 2, 1, 3, 0
+    G.S.pl[:4, C.PL_VP] = 0
+    rules.score(G.S, red, 2, C.ST_VP_QUESTS)
+    rules.score(G.S, white, 2, C.ST_VP_QUESTS)  # now white lands on top of red
+    rules.score(G.S, 0, 4, C.ST_VP_QUESTS)
+    rules.score(G.S, 3, 4, C.ST_VP_QUESTS)
     rules.winter(G.S, G.R, G.B)
-    assert list(G.S.g[C.G_ORDER + 0:C.G_ORDER + 3]) == [2, 1, 0]
+    assert list(G.S.g[C.G_ORDER:C.G_ORDER + 4]) == [1, 2, 3, 0]
 
 
 def corrupt_game(races, policy="random"):
@@ -175,9 +183,37 @@ def corrupt_game(races, policy="random"):
 def test_corrupt_setup_removes_fourteen_and_adds_the_six_corrupt_judges():
     G, cor = corrupt_game(["human", "orc"])
     pool = pile(G.S, C.PILE_JDECK) + list(G.S.piles[C.ROW_JUDGES, :G.S.g[C.G_N_JUDGES]])
-    assert len(pool) == 36 - 14 + 6 and len(pile(G.S, C.PILE_JBOX)) == 14
+    assert len(pool) == 30 - 14 + 6 and len(pile(G.S, C.PILE_JBOX)) == 14
     assert set(cor) <= set(pool)
     assert not any(G.R.jd[j, JF_CORRUPT] for j in pile(G.S, C.PILE_JBOX))
+    check(G.S, G.R, SPRING_TURN)
+
+
+def test_the_judge_box_holds_36_cards_with_the_six_corrupt_ones():
+    """L93: 36 judge cards; L123: the base game removes the Bribe judges from that deck."""
+    G = game(["human", "orc"])
+    assert len(G.cfg.judges) == 36 and sum(j["corrupt"] for j in G.cfg.judges) == 6
+    deck = pile(G.S, C.PILE_JDECK) + [int(j) for j in G.S.piles[C.ROW_JUDGES, :G.S.g[C.G_N_JUDGES]]]
+    assert len(deck) == 30 and not any(G.R.jd[j, JF_CORRUPT] for j in deck)
+
+
+def test_a_bribe_may_be_any_amount_that_tops_the_standing_one():
+    """L766: one or more gold; an outbid must be higher, by any amount."""
+    G, cor = corrupt_game(["human", "orc"])
+    G.S.pl[:2, C.PL_GOLD] = 5
+    set_judges(G, [cor[0]] + [int(j) for j in G.S.piles[C.ROW_JUDGES, 1:3]])
+    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    assert (C.M_BRIBE, 0, 1, 5, 0) in legal(G, 0)  # 1 .. all five gold
+    apply(G, 0, C.M_BRIBE, 0, 1, 1)
+    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    assert (C.M_BRIBE, 0, 2, 5, 0) in legal(G, 1)
+    apply(G, 1, C.M_BRIBE, 0, 4, 4)  # outbid by three
+    assert gold(G, 0) == 5 and gold(G, 1) == 1 and G.S.piles[C.ROW_BRIBE_GOLD, 0] == 4
+    amounts = set()
+    for x in range(1, 60):  # the random bot picks any amount in the range
+        G.S.rng[1 + 0] = x
+        amounts.add(int(pol.bribe_amount(G.S, G.R, G.B, 0, 0, 2, 5)))
+    assert amounts == {2, 3, 4, 5}
     check(G.S, G.R, SPRING_TURN)
 
 
@@ -185,10 +221,11 @@ def test_bribe_example_outbid_refunds_the_red_bribe():
     G, cor = corrupt_game(["human", "orc"])
     G.S.pl[:2, C.PL_GOLD] = 5
     set_judges(G, [cor[0]] + [int(j) for j in G.S.piles[C.ROW_JUDGES, 1:3]])
-    apply(G, 0, C.M_BRIBE, 0, 1)
+    apply(G, 0, C.M_BRIBE, 0, 1, 1)
     G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
-    assert (C.M_BRIBE, 0, 2, 0, 0) in legal(G, 1) and (C.M_BRIBE, 0, 1, 0, 0) not in legal(G, 1)
-    apply(G, 1, C.M_BRIBE, 0, 2)
+    bribes = [m for m in legal(G, 1) if m[0] == C.M_BRIBE and m[1] == 0]
+    assert bribes == [(C.M_BRIBE, 0, 2, 5, 0)]  # the blue bribe must top the red one
+    apply(G, 1, C.M_BRIBE, 0, 2, 2)
     assert gold(G, 0) == 5 and G.pl(0, C.PL_BRIBE_SLOT) == -1
     assert gold(G, 1) == 3 and (G.S.piles[C.ROW_BRIBE_SEAT, 0], G.S.piles[C.ROW_BRIBE_GOLD, 0]) == (1, 2)
     check(G.S, G.R, SPRING_TURN)
@@ -199,7 +236,7 @@ def test_bribe_breaks_a_primary_tie_and_is_spent_win_or_lose():
     set_judges(G, [cor[0]])
     J = G.cfg.judges[cor[0]]
     G.S.pl[:2, C.PL_GOLD] = 5
-    apply(G, 1, C.M_BRIBE, 0, 2)
+    apply(G, 1, C.M_BRIBE, 0, 2, 2)
     for s in range(2):
         set_beers(G, s, [(1, 1, 1)])
     rules.judge_all(G.S, G.R)
@@ -217,7 +254,7 @@ def test_ogre_ruled_wins_primary_ties_and_returns_a_bribe():
     G, cor = corrupt_game(["ogre", "human"])
     set_judges(G, [cor[0], cor[1]])
     G.S.pl[1, C.PL_GOLD] = 5
-    apply(G, 1, C.M_BRIBE, 0, 3)
+    apply(G, 1, C.M_BRIBE, 0, 3, 3)
     og = G.ci(0, "ogre_ruled")
     apply(G, 0, C.M_OGRE, og, 0)
     assert gold(G, 1) == 5 and G.pl(1, C.PL_BRIBE_SLOT) == -1 and G.S.piles[C.ROW_OGRE, 0] == 0
@@ -242,12 +279,12 @@ def test_ogre_needs_its_own_brewer_not_a_gnome():
 
 
 def test_shadow_judge_swaps_before_screens_lift_and_refunds_a_bribe():
-    G, cor = corrupt_game(["dark_elf", "human"])
+    G, cor = corrupt_game(["dark_elf", "orc"])  # the Orc has no free action card for the fall window
     S, R, B = G.S, G.R, G.B
     assert S.g[C.G_N_SHADOW] == 3
     set_judges(G, [cor[0]] + [int(j) for j in S.piles[C.ROW_JUDGES, 1:3]])
     S.pl[1, C.PL_GOLD] = 4
-    apply(G, 1, C.M_BRIBE, 0, 2)
+    apply(G, 1, C.M_BRIBE, 0, 2, 2)
 
     def swaps_first_judge_for_first_hidden(S2):  # what fall asks the Dark Elf, after brewing
         for s in range(2):
@@ -505,3 +542,97 @@ def test_leprechaun_pot_o_gold_and_tree_men_sacred_grove_and_giant_stomper():
     apply(G, 1, C.M_BREWER, G.ci(1, "grain_fields"), 0)
     assert inv(G, 1) == list(ing(wheat=4, toadstool=1))  # Sacred Grove: one magic ingredient
     assert cfg.races[G.pl(2, C.PL_RACE)]["mash_mult"] == 1 and mash_mult(S, R, 2) == 3  # Mash Stomper: +2
+
+
+def test_wizard_spell_book_casts_the_servant_spell_and_the_spinning_wheel():
+    """L572: any spell card, the player's own or another's; the Servant Spell's dragon scale is
+    waived, the Spinning Wheel's grains are not a magic ingredient and are paid."""
+    G = game(["wizard", "fairy", "halfling"])
+    S = G.S
+    ss = give(G, 2, "servant_spell")
+    sw = G.ci(1, "spinning_wheel")
+    sb = G.ci(0, "spell_book")
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=3, rye=3)
+    S.pl[0, C.PL_GOLD] = 0
+    moves = legal(G, 0)
+    assert (C.M_SPELLBOOK, sb, 1, sw, 0) in moves and (C.M_SPELLBOOK, sb, 2, ss, 0) in moves
+    apply(G, 0, C.M_SPELLBOOK, sb, 1, sw)
+    assert gold(G, 0) == 6 and sum(inv(G, 0)) == 0 and not S.est[1, sw, C.CF_SPELL_USED]
+    check(S, G.R, SPRING_TURN)
+    S.est[0, sb, C.CF_LOCKED] = 0  # as in a new year
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+
+    def borrows_the_halflings_grain_fields(S2):
+        rules.apply_move(S2, G.R, G.B, 0, np.array([C.M_SPELLBOOK, sb, 2, ss, 0], np.int64))
+        return sum(S2.pl[0, C.PL_INV:C.PL_INV + 3]) == 6
+
+    pin_stream(G, 0, borrows_the_halflings_grain_fields)
+    apply(G, 0, C.M_SPELLBOOK, sb, 2, ss)
+    assert sum(inv(G, 0)[:3]) == 6 and inv(G, 0)[C.DRAGON] == 0  # 4 + Fertile Fields 2, no scale paid
+    assert not S.est[2, ss, C.CF_SPELL_USED] and not G.card(2, "grain_fields", C.CF_LOCKED)
+    check(S, G.R, SPRING_TURN)
+
+
+def test_free_actions_stay_open_in_fall_and_winter_but_nothing_else():
+    """L253: after spring no spell, brewer or draft action, but free actions are allowed."""
+    G = game(["human", "orc"])
+    S = G.S
+    S.pl[:2, C.PL_OWN_AVAIL] = 0  # spring is over
+    S.pl[0, C.PL_GOLD] = 3
+    fm = G.ci(0, "farmers_market")
+    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    assert [tuple(int(x) for x in S.moves[k]) for k in range(rules.window_moves(S, G.R, 0))] == [
+        (C.M_END, 0, 0, 0, 0), (C.M_FREE, fm, 0, 0, 0)]
+
+    def window_spends(gold_left):
+        def chooses(S2):
+            rules.free_window(S2, G.R, G.B)
+            return S2.pl[0, C.PL_GOLD] == gold_left
+        return chooses
+
+    def market_uses():
+        return len([e for e in events(G, LOG_ABILITY) if e[3] == ability_code(G, "farmers_market")])
+
+    pin_stream(G, 0, window_spends(2))  # the random bot buys grain once
+    rules.fall(S, G.R, G.B)  # the window comes before brewing
+    assert market_uses() == 1
+    S.pl[0, C.PL_GOLD] = 1
+    pin_stream(G, 0, window_spends(0))
+    rules.winter(S, G.R, G.B)  # and again in winter, before the stores cut
+    assert market_uses() == 2 and gold(G, 0) == 0
+    check(S, G.R, WINTER)
+
+
+def test_no_migrant_gnomes_for_the_rest_of_the_season_once_the_box_ran_out():
+    """L228: when the purple meeples run out, no more migrant gnomes can be drafted that season,
+    even after a gnome comes back (here one passed)."""
+    G = game(["human", "orc"])
+    S = G.S
+    S.g[C.G_GNOME_SUPPLY] = 1
+    S.pl[:2, C.PL_GOLD] = 10
+    offer_event(G, "migrant_gnomes", 0)
+    apply(G, 0, C.M_DRAFT, 1, 0)
+    assert S.g[C.G_GNOME_SUPPLY] == 0 and G.pl(0, C.PL_GNOME_AVAIL) == 1
+    apply(G, 0, C.M_PASS, 0, fresh=False)  # the gnome goes back to the box
+    assert S.g[C.G_GNOME_SUPPLY] == 1
+    offer_event(G, "migrant_gnomes", 1)
+    assert not rules.draftable(S, G.R, 1, 1, 1, False)
+    assert not any(m[0] == C.M_DRAFT and m[1:3] == (1, 1) for m in legal(G, 1))
+    S.g[C.G_GNOMES_RAN_OUT] = 0  # a new season (spring clears the mark while meeples are left)
+    assert rules.draftable(S, G.R, 1, 1, 1, False)
+
+
+def test_a_quest_that_costs_a_brewer_needs_one_even_when_drafted_free():
+    """L276: player brewers used to draft a quest sit on the quest card until winter; a free
+    draft (Black Market) waives the gold, not the brewer."""
+    G = game(["goblin", "human"])
+    S = G.S
+    t = offer_event(G, "quest_treasure", 0)
+    assert G.R.evt[t, EF_BREWER]
+    S.pl[0, C.PL_OWN_AVAIL], S.pl[0, C.PL_GNOME_AVAIL] = 0, 0
+    assert not rules.draftable(S, G.R, 0, 1, 0, True)
+    S.pl[0, C.PL_OWN_AVAIL] = 2
+    assert rules.draftable(S, G.R, 0, 1, 0, True)
+    rules.do_draft(S, G.R, G.B, 0, 1, 0, True, True)
+    assert G.pl(0, C.PL_N_QUESTS) == 1 and G.pl(0, C.PL_OWN_AVAIL) == 1 and G.pl(0, C.PL_OWN_OUT) == 1
+    check(S, G.R, SPRING_TURN)

@@ -18,7 +18,9 @@ from sim.core.validate import check_entry, check_range, check_unique_ids
 
 from . import constants as C
 
-DECK_SIZES = {"brewery_cards": 68, "event_cards": 68, "barrel": 30, "spice": 72, "judges": 36, "corrupt": 6}
+DECK_SIZES = {"brewery_cards": 68, "event_cards": 68, "barrel": 30, "spice": 72, "judges": 30, "corrupt": 6}
+# The box's 36 judge cards (rulebook component list) include the 6 corrupt ones: the base setup
+# removes the Bribe judges from that deck, leaving 30 regular judges.
 
 
 @dataclass
@@ -246,7 +248,8 @@ def build_config(data: GameData) -> DragonConfig:
     n_reg = sum(1 for j in judges if not j["corrupt"])
     n_cor = sum(1 for j in judges if j["corrupt"])
     if n_reg != DECK_SIZES["judges"] or n_cor != DECK_SIZES["corrupt"]:
-        raise BrewError(f"judges.toml: {n_reg} regular and {n_cor} corrupt judges; the game has 36 and 6")
+        raise BrewError(f"judges.toml: {n_reg} regular and {n_cor} corrupt judges; the game has "
+                        f"{DECK_SIZES['judges']} and {DECK_SIZES['corrupt']} (36 judge cards in all)")
 
     # policies
     node = tree.get("policies", {})

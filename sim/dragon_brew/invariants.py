@@ -1,6 +1,6 @@
 """Dragon Brew invariants, checked after every phase by `simulate --check` and by the tests:
 no negative gold, ingredients or brewer counts; cards conserved (Brewery 68 including those
-sacrificed to the box, Event 68, recipes 102, judges 42); migrant gnomes conserved (10); each
+sacrificed to the box, Event 68, recipes 102, judges 36); migrant gnomes conserved (10); each
 judge awards at most once (ribbons == judges won, no more ribboned beers than judges); bribe
 tokens agree with the judges; the year within bounds; spring ends with no brewer on a race card.
 

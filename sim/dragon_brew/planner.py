@@ -22,7 +22,8 @@ Memory (BotState, one row per seat; kernels never allocate, so every buffer is h
   fsc   float64[3, MAX_CANDS]    selection scratch: stale values, active and dead flags
   isc   int64[18, 256]           small integer scratch rows (I_*), one per helper so nesting is safe
   fsm   float64[4, 256]          small float scratch rows
-A book whose beers exceed MAX_CANDS keeps the first MAX_CANDS and sets S.g[G_OVERFLOW].
+A book whose beers would exceed MAX_CANDS is searched with fewer spices per beer (spice_limit),
+so every max_spices in the data's range plays; the overflow flag stays as a guard.
 A seat's plan and need are forgotten when S.g[G_GAME] changes (a Python bot is new each game);
 the caches are keyed by what they depend on (book; book, judges and policy) and stay valid.
 """
@@ -573,11 +574,28 @@ def spell_value(S, R, B, seat, q, ci, free):
         a = nb if need_sum(B, seat) > 0 else 0.0
         me = B.fv[seat, FV_MANA_EXTRA]
         v = 1.2 + (me if me > a else a)
+    elif e == C.E_SERVANT:  # only reached through the Spell Book: worth the best card it borrows
+        v = best_servant_value(S, R, B, seat)
     else:
         v = 0.0
     if S.pl[seat, C.PL_ABILITY] == C.AB_MANA_SPELL:
         v += 1.0  # a cast spell can be made ready again by the Naga's Mana Spell
     return v - cost
+
+
+@jit
+def best_servant_value(S, R, B, seat):
+    """About what a Servant Spell cast now gains: the best action card it may borrow (the
+    rules pick among the usable ones, pick_servant)."""
+    best = 0.0
+    for q in range(S.g[C.G_N]):
+        for c in range(S.pl[q, C.PL_N_CARDS]):
+            key = S.est[q, c, C.CF_KEY]
+            if S.est[q, c, C.CF_KIND] == C.K_ACTION and not not_borrowable(key) and key != K_MANA_SPELL:
+                v = action_core(S, R, B, seat, q, c)
+                if v > best:
+                    best = v
+    return best
 
 
 @jit
@@ -842,9 +860,26 @@ def add_recipe(R, cand, ci, r):
 
 
 @jit
+def spice_limit(n_barrels, n_spices, max_spices):
+    """The most spices per beer the search may try for this book: max_spices, lowered until
+    every beer fits the candidate buffer (one spice always fits: a book holds at most MAX_BOOK
+    recipes, so barrels x spices <= (MAX_BOOK / 2)^2 < MAX_CANDS)."""
+    m = max_spices
+    while m > 1:
+        total, comb = 0, 1
+        for k in range(1, m + 1):
+            comb = comb * (n_spices - k + 1) // k  # C(n_spices, k)
+            total += comb
+        if n_barrels * total <= C.MAX_CANDS:
+            break
+        m -= 1
+    return m
+
+
+@jit
 def build_beers(S, R, B, seat):
     """One candidate row per beer: each barrel of the book (book order) with every combination of
-    1..max_spices of its spices in itertools.combinations order (value ties go to the first)."""
+    1..spice_limit of its spices in itertools.combinations order (value ties go to the first)."""
     cand = B.cand[seat]
     nb = S.pl[seat, C.PL_N_BOOK]
     spices = B.isc[I_SORT]
@@ -855,7 +890,7 @@ def build_beers(S, R, B, seat):
         if R.rc[r, RC_SPICE] != 0:
             spices[ns] = r
             ns += 1
-    m = R.p[P_MAX_SPICES]
+    m = spice_limit(nb - ns, ns, R.p[P_MAX_SPICES])
     ci = 0
     for a in range(nb):
         b = S.pl[seat, C.PL_BOOK + a]

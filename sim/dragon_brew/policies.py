@@ -194,6 +194,15 @@ def pick_free_card(S, R, B, seat, opt_row, opt_slot, n):
 
 
 @jit
+def bribe_amount(S, R, B, seat, slot, lo, hi):
+    """The gold put on a corrupt judge, lo (the least that tops the standing bribe) .. hi (all
+    the seat's gold): uniform for the random bot, the least for the planner."""
+    if not is_random(S, R, seat):
+        return lo
+    return lo + pick(S, seat, hi - lo + 1)
+
+
+@jit
 def pick_servant(S, R, B, seat, opt_seat, opt_ci, n):
     if not is_random(S, R, seat):
         return pn.pick_servant(S, R, B, seat, opt_seat, opt_ci, n)

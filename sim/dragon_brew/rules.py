@@ -3,17 +3,21 @@ arrays of state.py.
 
 A game is three years of Spring (turns clockwise until every brewer is assigned or passed), Fall
 (brew behind screens, present, judge left to right, collect profit) and Winter (reset, refresh,
-new turn order: lowest VP first, ties to the disk on top of the stack).
+new turn order: the lowest player on VP starts, ties to the disk on top of the stack, and play
+goes on clockwise from that seat). Free action cards stay usable after spring: each player gets
+a window in fall (before brewing) and in winter (before the Winter Stores cut).
 
 Spring turn of one player, in any order: at most one clearing of the draft (1 gold, any five
 cards), at most one draft (pay the cost, refill), any number of spells (each once a year) and
 free actions, and exactly one brewer action if a brewer stands on the race card (assign it to an
 action card, or pass it). Gnomes in Gnome Housing are never mandatory. A player without brewers
 still takes turns (to draft) while others have brewers. The phase ends when no race card holds a
-brewer; the last placer finishes the turn.
+brewer; the last placer finishes the turn. A bribe (Corrupt Judge variant) is any amount that
+tops the standing one. Once the box runs out of purple meeples, no Migrant Gnomes are drafted
+for the rest of that spring; a quest that costs a brewer needs one, even when drafted free.
 
 Moves are rows of S.moves (kind, a, b, c, d), listed by `legal_moves` in a fixed order:
-  M_END; M_CLEAR; M_DRAFT row slot; M_SPELL ci; M_SERVANT ci q oci; M_FREE ci; M_BRIBE slot gold;
+  M_END; M_CLEAR; M_DRAFT row slot; M_SPELL ci; M_SERVANT ci q oci; M_FREE ci; M_BRIBE slot lo hi;
   M_HOUSE; then per brewer source (0 race card, 1 Gnome Housing): M_BREWER ci src,
   M_GUEST ci q oci src, M_SACRIFICE ci tci, M_OGRE ci slot, M_SPELLBOOK ci q sci, and M_PASS 0.
 ci indexes the player's estate, oci/sci seat q's estate; row 0 = Brewery row, 1 = Event row.
@@ -343,7 +347,8 @@ def setup(S, R, n, races, pols):
     p = R.p
     S.g[C.G_N] = n
     S.g[C.G_YEAR] = 1
-    for k in (C.G_PHASE, C.G_DECISIONS, C.G_JUDGED, C.G_TURNS, C.G_STAMP, C.G_BOX_BREWERY, C.G_N_SHADOW):
+    for k in (C.G_PHASE, C.G_DECISIONS, C.G_JUDGED, C.G_TURNS, C.G_STAMP, C.G_BOX_BREWERY, C.G_N_SHADOW,
+              C.G_GNOMES_RAN_OUT):
         S.g[k] = 0
     S.g[C.G_CORRUPT] = p[P_CORRUPT]
     S.g[C.G_GNOME_SUPPLY] = p[P_GNOME_LIMIT]
@@ -536,11 +541,11 @@ def draftable(S, R, seat, row, slot, free):
     if not free and S.pl[seat, C.PL_GOLD] < R.evt[t, EF_COST]:
         return False
     kind = R.evt[t, EF_KIND]
-    if kind == C.EV_MIGRANT and S.g[C.G_GNOME_SUPPLY] < 1:
+    if kind == C.EV_MIGRANT and (S.g[C.G_GNOME_SUPPLY] < 1 or S.g[C.G_GNOMES_RAN_OUT]):
         return False
     if kind == C.EV_FESTIVAL and not have(S, seat, R.evt[t, EF_PAY_KIND], R.evt[t, EF_PAY_N]):
         return False
-    if R.evt[t, EF_BREWER] and not free and on_race_card(S, seat) < 1:
+    if R.evt[t, EF_BREWER] and on_race_card(S, seat) < 1:  # a free draft waives the gold, not the brewer
         return False
     if kind == C.EV_SCROLL and not recipes_left(S):
         return False
@@ -698,8 +703,8 @@ def free_moves(S, R, seat, n):
         for slot in range(S.g[C.G_N_JUDGES]):
             if R.jd[S.piles[C.ROW_JUDGES, slot], JF_CORRUPT] and S.piles[C.ROW_OGRE, slot] < 0:
                 cur = S.piles[C.ROW_BRIBE_GOLD, slot] if S.piles[C.ROW_BRIBE_SEAT, slot] >= 0 else 0
-                if gold >= cur + 1:
-                    n = add_move(S, n, C.M_BRIBE, slot, cur + 1, 0, 0)
+                if gold >= cur + 1:  # any amount that tops the standing bribe: the bot picks it
+                    n = add_move(S, n, C.M_BRIBE, slot, cur + 1, gold, 0)
     if S.pl[seat, C.PL_GNOME_AVAIL] > 0 and owns_housing(S, R, seat):
         n = add_move(S, n, C.M_HOUSE, 0, 0, 0, 0)
     return n
@@ -734,9 +739,7 @@ def brewer_moves(S, R, seat, src, n):
         elif a == C.AB_SPELL_BOOK:
             for q in range(S.g[C.G_N]):
                 for sci in range(S.pl[q, C.PL_N_CARDS]):
-                    if (S.est[q, sci, C.CF_KIND] == C.K_SPELL
-                            and not is_key(S, q, sci, C.KEY_ABILITY + C.AB_SPINNING_WHEEL)
-                            and spell_castable(S, R, seat, q, sci, True) and effect_of(S, R, q, sci) != C.E_SERVANT):
+                    if S.est[q, sci, C.CF_KIND] == C.K_SPELL and spell_castable(S, R, seat, q, sci, True):
                         n = add_move(S, n, C.M_SPELLBOOK, ci, q, sci, 0)
         elif usable_action(S, R, seat, seat, ci, True):
             n = add_move(S, n, C.M_BREWER, ci, src, 0, 0)
@@ -796,6 +799,8 @@ def apply_move(S, R, B, seat, mv):
     F = S.g[C.G_FLAGS:C.G_FLAGS + 4]
     S.g[C.G_DECISIONS] += 1
     k = mv[0]
+    if k == C.M_BRIBE:  # the amount, from mv[2] (the least that tops the bribe) up to mv[3]
+        mv[2] = pol.bribe_amount(S, R, B, seat, mv[1], mv[2], mv[3])
     trace_move(S, R, seat, mv)
     if k == C.M_END:
         return
@@ -1058,7 +1063,7 @@ def do_draft(S, R, B, seat, row, slot, free, refill):
         S.pl[seat, C.PL_GOLD] -= cost
         log(S, seat, LOG_DRAFT_EVENT, R.p[P_LC_EVENT] + t, cost)
         stat(S, seat, C.ST_CARDS_DRAFTED, 1)
-        resolve_event(S, R, B, seat, t, free)
+        resolve_event(S, R, B, seat, t)
     if refill:
         refill_rows(S, R)
 
@@ -1079,22 +1084,22 @@ def add_brewery_card(S, R, seat, t):
         return
     add_card(S, seat, C.KEY_BREWERY + t, t, R.bc[t, BC_KIND], R.bc[t, BC_INFINITE])
     if R.bc[t, BC_KIND] == C.K_HOUSING and S.g[C.G_GNOME_SUPPLY] > 0:
-        S.g[C.G_GNOME_SUPPLY] -= 1
+        gnome_from_supply(S)
         S.pl[seat, C.PL_HOUSING] += R.bc[t, BC_AMOUNT]
 
 
 @jit
-def resolve_event(S, R, B, seat, t, free):
+def resolve_event(S, R, B, seat, t):
     kind = R.evt[t, EF_KIND]
     if kind == C.EV_FESTIVAL:
         pay(S, R, B, seat, R.evt[t, EF_PAY_KIND], R.evt[t, EF_PAY_N])
     if kind == C.EV_MIGRANT:
-        S.g[C.G_GNOME_SUPPLY] -= 1
+        gnome_from_supply(S)
         S.pl[seat, C.PL_GNOME_AVAIL] += 1
         push(S, C.PILE_EDISC, t)
         gnome_guild(S, R, B, seat)
         return
-    if kind == C.EV_QUEST and R.evt[t, EF_BREWER] and not free:
+    if kind == C.EV_QUEST and R.evt[t, EF_BREWER]:
         brewer_leaves(S, seat, take_brewer(S, seat, 0, False))
         q = S.pl[seat, C.PL_N_QUESTS]
         if q >= C.MAX_QUESTS:
@@ -1125,6 +1130,15 @@ def resolve_event(S, R, B, seat, t, free):
 
 
 @jit
+def gnome_from_supply(S):
+    """One purple meeple leaves the box; once the box is empty no Migrant Gnomes may be drafted
+    for the rest of the season, even if gnomes come back (passed or drained)."""
+    S.g[C.G_GNOME_SUPPLY] -= 1
+    if S.g[C.G_GNOME_SUPPLY] == 0:
+        S.g[C.G_GNOMES_RAN_OUT] = 1
+
+
+@jit
 def gnome_guild(S, R, B, seat):
     """Free Gnomes: when another player drafts Migrant Gnomes, they may hire one too."""
     fee = R.ab[C.AB_GNOME_GUILD, AF_GOLD]
@@ -1132,7 +1146,7 @@ def gnome_guild(S, R, B, seat):
         if (q != seat and has_ability(S, q, C.AB_GNOME_GUILD) and S.g[C.G_GNOME_SUPPLY] > 0
                 and S.pl[q, C.PL_GOLD] >= fee and pol.guild_hire(S, R, B, q)):
             S.pl[q, C.PL_GOLD] -= fee
-            S.g[C.G_GNOME_SUPPLY] -= 1
+            gnome_from_supply(S)
             S.pl[q, C.PL_GNOME_AVAIL] += 1
             log_ability(S, R, q, C.AB_GNOME_GUILD, 1)
 
@@ -1285,6 +1299,7 @@ def any_on_race_card(S):
 @jit_inline
 def spring(S, R, B):
     S.g[C.G_PHASE] = 1
+    S.g[C.G_GNOMES_RAN_OUT] = 1 if S.g[C.G_GNOME_SUPPLY] == 0 else 0
     guard = 0
     while any_on_race_card(S):
         for k in range(S.g[C.G_N]):
@@ -1312,6 +1327,47 @@ def take_turn(S, R, B, seat):
         if S.moves[k, 0] == C.M_END or S.g[C.G_OVERFLOW]:
             return
     S.g[C.G_OVERFLOW] = 1  # a turn that never ends is a bug
+
+
+# ----------------------------------------------------------------------------- free actions after spring
+# Spells, brewer actions and drafts end with spring, but free action cards (Tavern, Farmer's
+# Market, Sea Port, Drain Gnome) may still be used in fall and winter. Each player gets one
+# window in turn order: in fall before brewing, in winter before the Winter Stores cut.
+
+@jit
+def window_moves(S, R, seat):
+    """The moves of a fall or winter window: stop, or use a free action card."""
+    n = add_move(S, 0, C.M_END, 0, 0, 0, 0)
+    if S.g[C.G_FLAGS + C.F_FREE] >= MAX_FREE_MOVES:
+        return n
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        if S.est[seat, ci, C.CF_KIND] == C.K_FREE and free_usable(S, R, seat, ci):
+            n = add_move(S, n, C.M_FREE, ci, 0, 0, 0)
+    return n
+
+
+@jit
+def free_window(S, R, B):
+    for k in range(S.g[C.G_N]):
+        seat = S.g[C.G_ORDER + k]
+        if not owns_free_card(S, seat):
+            continue  # no choice to make: the bot's streams stay as they were
+        S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+        pol.start_turn(S, R, B, seat)
+        while True:
+            n = window_moves(S, R, seat)
+            m = pol.choose(S, R, B, seat, n)
+            apply_move(S, R, B, seat, S.moves[m])
+            if S.moves[m, 0] == C.M_END or S.g[C.G_OVERFLOW]:
+                break
+
+
+@jit
+def owns_free_card(S, seat):
+    for ci in range(S.pl[seat, C.PL_N_CARDS]):
+        if S.est[seat, ci, C.CF_KIND] == C.K_FREE:
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- fall
@@ -1416,6 +1472,7 @@ def shadow_judge(S, R, B, seat):
 def fall(S, R, B):
     S.g[C.G_PHASE] = 2
     n = S.g[C.G_N]
+    free_window(S, R, B)
     for s in range(n):
         brew_beers(S, R, B, s)
     for s in range(n):
@@ -1574,6 +1631,7 @@ def one_winner(S, R, j, seat, best, win_seat, win_beer):
 def winter(S, R, B):
     S.g[C.G_PHASE] = 3
     n = S.g[C.G_N]
+    free_window(S, R, B)  # before the stores cut: free actions stay allowed in winter
     for s in range(n):
         winter_player(S, R, B, s)
     for i in range(R.p[P_DRAFT_ROW]):  # refresh the drafting pool, the offering and the judges
@@ -1585,20 +1643,25 @@ def winter(S, R, B):
     for slot in range(S.g[C.G_N_JUDGES]):
         push(S, C.PILE_JBOX, S.piles[C.ROW_JUDGES, slot])
     deal_judges(S, R)
-    # turn order: lowest VP first; ties: the disk on top of the stack (highest stamp) first
+    set_turn_order(S)
+
+
+@jit
+def set_turn_order(S):
+    """Years 2-3: the lowest player on VP starts (a tie goes to the disk on top of the stack),
+    then play goes on clockwise from that seat, so the others keep their seat order."""
+    n = S.g[C.G_N]
+    first = 0
+    for s in range(1, n):
+        if before(S, s, first):
+            first = s
     for k in range(n):
-        S.g[C.G_ORDER + k] = k
-    for a in range(1, n):
-        s = S.g[C.G_ORDER + a]
-        b = a - 1
-        while b >= 0 and before(S, s, S.g[C.G_ORDER + b]):
-            S.g[C.G_ORDER + b + 1] = S.g[C.G_ORDER + b]
-            b -= 1
-        S.g[C.G_ORDER + b + 1] = s
+        S.g[C.G_ORDER + k] = (first + k) % n
 
 
 @jit_inline
 def before(S, s, t):
+    """Whether seat s is lower than seat t for the turn order: fewer VP, or the disk on top."""
     if S.pl[s, C.PL_VP] != S.pl[t, C.PL_VP]:
         return S.pl[s, C.PL_VP] < S.pl[t, C.PL_VP]
     return S.pl[s, C.PL_STAMP] > S.pl[t, C.PL_STAMP]
