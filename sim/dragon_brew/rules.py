@@ -78,6 +78,7 @@ from .state import (
     RC_GOLD,
     RC_SPICE,
     RC_VP,
+    RF_LACKS,
     RF_ABILITY,
     RF_BARREL,
     RF_BREWERS,
@@ -436,6 +437,8 @@ def setup_player(S, R, n, s, race, policy):
     S.pl[s, C.PL_OWN_AVAIL] = R.race[race, RF_BREWERS]
     S.pl[s, C.PL_BRIBE_SLOT] = -1
     for key in range(len(C.COMMON)):
+        if key == R.race[race, RF_LACKS] - 1:
+            continue  # the Tree Men's 7-card estate (races.toml `lacks`)
         kind = C.K_STORES if key == C.WINTER_STORES else C.K_ACTION
         add_card(S, s, key, -1, kind, R.p[P_INFINITE + key])
     use = R.ab[ability, AF_USE]
