@@ -131,7 +131,9 @@ def test_beer_festival_event_example_any_magic_ingredient_for_six_gold():
 def test_profit_collection_example_three_beers_pay_seven_gold_and_four_vp():
     # L386: the Halfling's three beers earn her seven gold and four VP. Six estimated recipe cards
     # whose printed profits add up to that, brewed by the bot and paid in the Fall phase itself.
-    G = game(["halfling", "orc"], policy="greedy")
+    # max_spices bounds the bot's beer search (the rules set none): at 1 it brews barrel + spice
+    # pairs, three beers, instead of putting two spices in one beer and leaving a barrel over.
+    G = game(["halfling", "orc"], policy="greedy", sets=("max_spices=1",))
     cards = ["dunkel", "misty_stout", "misty_tripel", "glowing", "troll_bock", "pale_ale"]
     set_book(G, 0, [recipe(G.cfg, r) for r in cards])
     set_book(G, 1, [])
@@ -185,3 +187,23 @@ def test_ogre_ruled_example_the_ogre_wins_a_bitterness_tie_on_tombo():
     assert won(G, 0) == [True] and won(G, 1) == [False]
     assert (G.pl(0, C.PL_VP), G.pl(1, C.PL_VP)) == (G.cfg.judges[tombo]["vp"], 0)
     assert G.S.piles[C.ROW_OGRE, 0] == -1  # the brewer is off the judge after the award
+
+
+def test_tree_men_have_seven_cards_the_magic_trader_missing():
+    # L606: the Tree Men alone have 7 cards (the others 8: race card, ability, six common cards,
+    # L234). The estate here is the cards beside the race card: 6 for the Tree Men, 7 for the rest.
+    G = game(["tree_men", "human"])
+    assert (G.pl(0, C.PL_N_CARDS), G.pl(1, C.PL_N_CARDS)) == (6, 7)
+    assert G.ci(0, "magic_trader") == -1 and G.ci(0, "sacred_grove") >= 0
+    assert not any(m[0] == C.M_BREWER and G.S.est[0, m[1], C.CF_KEY] == C.MAGIC_TRADER for m in legal(G, 0))
+    W = game(["tree_men", "human"], sets=("races.tree_men.lacks=0",))  # the other reading
+    assert W.pl(0, C.PL_N_CARDS) == 7 and W.ci(0, "magic_trader") >= 0
+
+
+def test_printed_beer_scale_one_point_a_card_and_the_written_scale_as_a_switch():
+    # L358, L392: Sneaky Glowing Dunkel is three cards with three points (colour 2, strength 1).
+    new, old = game(["human", "orc"]).cfg, game(["human", "orc"], sets=("char_scale=0",)).cfg
+    assert all(sum(r["chars"]) == 1 for r in new.recipes)
+    assert all(r["chars"] == (r["color"], r["strength"], r["bitterness"]) for r in old.recipes)
+    beer = ("dunkel", "sneaky", "glowing")
+    assert [sum(r["chars"][k] for r in new.recipes if r["id"] in beer) for k in range(3)] == [2, 1, 0]

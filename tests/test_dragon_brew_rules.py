@@ -505,4 +505,4 @@ def test_leprechaun_pot_o_gold_and_tree_men_sacred_grove_and_giant_stomper():
     set_need(G, 1, wheat=4, toadstool=1)
     apply(G, 1, C.M_BREWER, G.ci(1, "grain_fields"), 0)
     assert inv(G, 1) == list(ing(wheat=4, toadstool=1))  # Sacred Grove: one magic ingredient
-    assert cfg.races[G.pl(2, C.PL_RACE)]["mash_mult"] == 1 and mash_mult(S, R, 2) == 3  # Mash Stomper: +2
+    assert cfg.races[G.pl(2, C.PL_RACE)]["mash_mult"] == 2 and mash_mult(S, R, 2) == 4  # Mash Stomper: +2
