@@ -310,11 +310,11 @@ def test_greedy_brews_well_over_four_beers_a_game():
 
 
 def _wort_plan(G, seat, inv, brewers):
-    """seat's book holds one beer, Sneaky Glowing Dunkel (barley, orange wort) + Pale Ale (wheat);
+    """seat's book holds one beer, the Dunkel barrel (barley, orange wort) + Pale Ale (wheat);
     an orange wort is mashed from wheat and barley. Returns the planner's value of each brewer
     move by card key."""
     S = G.S
-    set_book(G, seat, [recipe(G.cfg, "sneaky_glowing_dunkel"), recipe(G.cfg, "pale_ale")])
+    set_book(G, seat, [recipe(G.cfg, "dunkel"), recipe(G.cfg, "pale_ale")])
     S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS] = inv
     S.pl[seat, C.PL_OWN_AVAIL], S.pl[seat, C.PL_OWN_OUT] = brewers, G.pl(seat, C.PL_OWN_TOTAL) - brewers
     S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0

@@ -120,12 +120,13 @@ def test_three_way_tie_splits_talabrinas_two_points_one_each_with_ribbons():
 def test_sneaky_glowing_dunkel_wins_highest_color_once_per_year():
     G = game(["halfling", "orc"])
     cfg = G.cfg
-    dunkel = recipe(cfg, "sneaky_glowing_dunkel")
-    assert cfg.recipes[dunkel]["chars"] == (2, 1, 0)
+    # The printed beer is three cards (L358, L392): the Dunkel barrel with the Sneaky and Glowing spices.
+    dunkel = [recipe(cfg, r) for r in ("dunkel", "sneaky", "glowing")]
+    assert tuple(sum(cfg.recipes[r]["chars"][k] for r in dunkel) for k in range(3)) == (2, 1, 0)
     color_judges = [i for i, j in enumerate(cfg.judges) if j["primary"] == "color" and j["primary_dir"] == "high"
                     and not j["corrupt"] and j["vp"] == 2]
     set_judges(G, color_judges[:2])
-    set_beers(G, 0, [[dunkel]])
+    set_beers(G, 0, [dunkel])
     set_beers(G, 1, [(1, 0, 0)])
     rules.judge_all(G.S, G.R)
     assert vp(G, 0) == 2 and G.pl(0, C.PL_RIBBONS) == 1 and won(G, 0) == [True]  # ribbon on the beer
@@ -541,7 +542,7 @@ def test_leprechaun_pot_o_gold_and_tree_men_sacred_grove_and_giant_stomper():
     set_need(G, 1, wheat=4, toadstool=1)
     apply(G, 1, C.M_BREWER, G.ci(1, "grain_fields"), 0)
     assert inv(G, 1) == list(ing(wheat=4, toadstool=1))  # Sacred Grove: one magic ingredient
-    assert cfg.races[G.pl(2, C.PL_RACE)]["mash_mult"] == 1 and mash_mult(S, R, 2) == 3  # Mash Stomper: +2
+    assert cfg.races[G.pl(2, C.PL_RACE)]["mash_mult"] == 2 and mash_mult(S, R, 2) == 4  # Mash Stomper: +2
 
 
 def test_wizard_spell_book_casts_the_servant_spell_and_the_spinning_wheel():

@@ -88,7 +88,7 @@ def test_a_changed_cell_is_one_override_of_the_shipped_type(tmp_path):
      "sheet 'races', row 10: no row (table 'race', id 'hobbit') in the shipped data"),
     (("params", "corrupt_judge", "value", "maybe"),
      "column C (value): expected true or false like false, got 'maybe'"),
-    (("recipes", "sneaky_glowing_dunkel", "needs", '["barley"]'),
+    (("recipes", "dunkel", "needs", '["barley"]'),
      "column E (needs): this cell cannot be changed from a sheet (list values cannot be overridden)"),
     (("params", "years", "study", "true"),
      "column D (study): this row has no field 'study'"),

@@ -94,6 +94,19 @@ def _check(raw, stem, key, req, opt):
     return out
 
 
+def one_point_per_card(recipes: list[dict]) -> None:
+    """The printed-beer scale (params.char_scale = 1): each recipe card carries one point, in its
+    strongest characteristic as written; a tie goes to the characteristic its deck has fewest
+    points in so far (file order), so no characteristic gains from the tie rule."""
+    given = {"barrel": [0, 0, 0], "spice": [0, 0, 0]}
+    for r in recipes:
+        written, seen = r["chars_as_written"], given[r["deck"]]
+        top = max(written)
+        k = min((c for c in range(3) if written[c] == top), key=lambda c: seen[c])
+        seen[k] += 1
+        r["chars"] = tuple(int(c == k) for c in range(3))
+
+
 def build_config(data: GameData) -> DragonConfig:
     tree = data.tree
     est: list[dict] = []
@@ -105,7 +118,8 @@ def build_config(data: GameData) -> DragonConfig:
     params = dict(pnode.get("params", {}))
     ints = ("years", "draft_row", "offering_row", "clear_draft_cost", "clear_draft_n", "clear_offering_cost",
             "study_draw", "base_beers", "extra_gold_2nd", "extra_gold_3rd", "extra_gold_4th", "gnome_limit",
-            "judges_extra", "shadow_judges", "corrupt_removed", "tie_min_vp", "max_spices", "wort_per_mash")
+            "judges_extra", "shadow_judges", "corrupt_removed", "tie_min_vp", "max_spices", "wort_per_mash",
+            "char_scale")
     for k in ints:
         if k not in params:
             raise BrewError(f"params.toml: [params] missing field '{k}'")
@@ -124,6 +138,7 @@ def build_config(data: GameData) -> DragonConfig:
         raise BrewError(f"params.toml: [params] unknown field '{sorted(unknown)[0]}'")
     check_range(params["years"], 1, 10, "params.toml: [params]", "years")
     check_range(params["max_spices"], 1, 4, "params.toml: [params]", "max_spices")
+    check_range(params["char_scale"], 0, 1, "params.toml: [params]", "char_scale")
     for k, why in pnode.get("estimates", {}).items():
         est.append({"file": "params.toml", "entry": k, "why": why})
 
@@ -148,7 +163,7 @@ def build_config(data: GameData) -> DragonConfig:
     est += e
     ireq = {k: int for k in ("difficulty", "min_players", "max_players", "brewers", "wheat", "rye", "barley",
                              "gold", "barrel", "spice", "grain_yield", "mash_mult", "trader_mult", "trader_cost",
-                             "study_max", "stores")}
+                             "study_max", "stores", "lacks", "extra_beers")}
     races = _check(raw, "races", "race", {"id": str, "name": str, "ability": str, **ireq}, {})
     for r in races:
         w = f"races.toml: race '{r['id']}'"
@@ -157,6 +172,7 @@ def build_config(data: GameData) -> DragonConfig:
         check_range(r["min_players"], C.MIN_PLAYERS, C.MAX_PLAYERS, w, "min_players")
         check_range(r["max_players"], r["min_players"], C.MAX_PLAYERS, w, "max_players")
         check_range(r["brewers"], 1, 7, w, "brewers")
+        check_range(r["lacks"], 0, len(C.COMMON), w, "lacks")
         for k in ireq:
             check_range(r[k], 0, 50, w, k)
         if "estimate" in r:
@@ -220,7 +236,9 @@ def build_config(data: GameData) -> DragonConfig:
         for x in r["needs"]:
             _one_of(x, C.INGS[:9], w, "needs")
         r["need_idx"] = [C.ING_INDEX[x] for x in r["needs"]]
-        r["chars"] = (r["color"], r["strength"], r["bitterness"])
+        r["chars"] = r["chars_as_written"] = (r["color"], r["strength"], r["bitterness"])
+    if params["char_scale"] == 1:
+        one_point_per_card(recipes)
     for deck in ("barrel", "spice"):
         n = sum(1 for r in recipes if r["deck"] == deck)
         if n != DECK_SIZES[deck]:

@@ -59,6 +59,7 @@ from .state import (
     JF_P,
     JF_PD,
     JF_VP,
+    P_CHAR_UNIT,
     P_CLEAR_DRAFT_N,
     P_DRAFT_ROW,
     P_MAX_SPICES,
@@ -222,10 +223,16 @@ def req(B, seat, i):
 def pwin(R, j, c0, c1, c2):
     """Rough chance that a beer with these characteristics wins judge j."""
     p = R.jd[j, JF_P]
-    v = c0 if p == 0 else (c1 if p == 1 else c2)
+    v = (c0 if p == 0 else (c1 if p == 1 else c2)) / char_unit(R)  # on the scale the curve was set on
     if R.jd[j, JF_PD] > 0:
         return min(max((v - 3) / 4.0, 0.0), 0.9)
     return min(max((2.5 - v) / 3.0, 0.0), 0.85)
+
+
+@jit_inline
+def char_unit(R):
+    """Points a recipe card is played with per point written in recipes.toml (1.0 at char_scale 0)."""
+    return R.p[P_CHAR_UNIT] / 1000.0
 
 
 # ----------------------------------------------------------------------------- ingredient values
@@ -1380,7 +1387,7 @@ def recipe_score(S, R, B, seat, r):
     jv, found = 0, False
     for k in range(S.g[C.G_N_JUDGES]):
         j = S.piles[C.ROW_JUDGES, k]
-        c = R.rc[r, RC_C0 + R.jd[j, JF_P]]
+        c = R.rc[r, RC_C0 + R.jd[j, JF_P]] / char_unit(R)  # on the scale the weights were set on
         x = R.jd[j, JF_VP] * (c if R.jd[j, JF_PD] > 0 else 2 - c)
         if not found or x > jv:
             jv, found = x, True

@@ -87,6 +87,7 @@ from .state import (
     RF_BREWERS,
     RF_GOLD,
     RF_GRAIN_YIELD,
+    RF_LACKS,
     RF_MAX_PLAYERS,
     RF_MIN_PLAYERS,
     RF_TRADER_COST,
@@ -441,6 +442,8 @@ def setup_player(S, R, n, s, race, policy):
     S.pl[s, C.PL_OWN_AVAIL] = R.race[race, RF_BREWERS]
     S.pl[s, C.PL_BRIBE_SLOT] = -1
     for key in range(len(C.COMMON)):
+        if key == R.race[race, RF_LACKS] - 1:
+            continue  # the Tree Men's 7-card estate (races.toml `lacks`)
         kind = C.K_STORES if key == C.WINTER_STORES else C.K_ACTION
         add_card(S, s, key, -1, kind, R.p[P_INFINITE + key])
     use = R.ab[ability, AF_USE]

@@ -55,11 +55,12 @@ Rules = namedtuple("Rules", "p race ab bc evt rc jd pol_kind pol_w pol_y")
 (P_YEARS, P_DRAFT_ROW, P_OFFERING_ROW, P_CLEAR_DRAFT_COST, P_CLEAR_DRAFT_N, P_CLEAR_OFFERING_COST, P_STUDY_DRAW,
  P_BASE_BEERS, P_EXTRA_GOLD, _, _, _, P_GNOME_LIMIT, P_JUDGES_EXTRA, P_CORRUPT, P_CORRUPT_REMOVED, P_TIE_MIN_VP,
  P_MAX_SPICES, P_WORT_PER_MASH, P_INFINITE, _, _, _, _, _, P_LC_EVENT, P_LC_ABILITY, P_LC_JUDGE, P_LC_RECIPE,
- P_LC_COMMON, P_LC_DRAFT_POOL, P_N_REGULAR_JUDGES) = range(32)
-N_P = 32
+ P_LC_COMMON, P_LC_DRAFT_POOL, P_N_REGULAR_JUDGES, P_CHAR_UNIT) = range(33)
+N_P = 33
 (RF_GOLD, RF_WHEAT, RF_RYE, RF_BARLEY, RF_BREWERS, RF_BARREL, RF_SPICE, RF_STUDY_MAX, RF_STORES, RF_TRADER_COST,
- RF_TRADER_MULT, RF_MASH_MULT, RF_GRAIN_YIELD, RF_ABILITY, RF_MIN_PLAYERS, RF_MAX_PLAYERS) = range(16)
-N_RF = 16
+ RF_TRADER_MULT, RF_MASH_MULT, RF_GRAIN_YIELD, RF_ABILITY, RF_MIN_PLAYERS, RF_MAX_PLAYERS, RF_LACKS,
+ RF_EXTRA_BEERS) = range(18)
+N_RF = 18
 AF_USE, AF_N, AF_GOLD, AF_OWN_ONLY = range(4)
 N_AF = 4
 BC_COUNT, BC_COST, BC_KIND, BC_INFINITE, BC_EFFECT, BC_AMOUNT, BC_TARGET, BC_ING, BC_SPELL_COST, BC_SPELL_N = range(10)
@@ -85,6 +86,15 @@ def ing_code(name: str) -> int:
     return C.ING_INDEX[name] if name in C.ING_INDEX else C.CLASS_CODE[name]
 
 
+def char_unit_permil(recipes) -> int:
+    """Characteristic points of a recipe card played, per point written in recipes.toml (x1000):
+    1000 with char_scale = 0. The planner's judge curves were set on the written scale and
+    stretch by this factor (planner.pwin)."""
+    played = sum(sum(r["chars"]) for r in recipes)
+    written = sum(sum(r["chars_as_written"]) for r in recipes)
+    return round(1000 * played / written)
+
+
 def make_rules(cfg) -> Rules:
     P = cfg.params
     p = np.zeros(N_P, np.int64)
@@ -108,11 +118,13 @@ def make_rules(cfg) -> Rules:
     p[P_LC_DRAFT_POOL] = p[P_LC_COMMON] + len(C.COMMON)
     assert p[P_LC_DRAFT_POOL] == len(cfg.card_ids()) - 1
     p[P_N_REGULAR_JUDGES] = sum(1 for j in cfg.judges if not j["corrupt"])
+    p[P_CHAR_UNIT] = char_unit_permil(cfg.recipes)
 
     ab_index = {a: i for i, a in enumerate(C.ABILITIES)}
     race = np.array([[r["gold"], r["wheat"], r["rye"], r["barley"], r["brewers"], r["barrel"], r["spice"],
                       r["study_max"], r["stores"], r["trader_cost"], r["trader_mult"], r["mash_mult"],
-                      r["grain_yield"], ab_index[r["ability"]], r["min_players"], r["max_players"]]
+                      r["grain_yield"], ab_index[r["ability"]], r["min_players"], r["max_players"], r["lacks"],
+                      r["extra_beers"]]
                      for r in cfg.races], np.int64)
     ab = np.zeros((len(C.ABILITIES), N_AF), np.int64)
     for i, a in enumerate(C.ABILITIES):
@@ -213,7 +225,7 @@ def max_beers(S, R, seat):
     ci = find_card(S, seat, C.BREWERY)
     if ci < 0:
         return 0
-    return (R.p[P_BASE_BEERS] + S.est[seat, ci, C.CF_OWN] + S.est[seat, ci, C.CF_GNOME]
+    return (R.p[P_BASE_BEERS] + race_num(S, R, seat, RF_EXTRA_BEERS) + S.est[seat, ci, C.CF_OWN] + S.est[seat, ci, C.CF_GNOME]
             + n_upgrades(S, R, seat, ci, C.E_BEERS))
 
 
