@@ -27,15 +27,17 @@ def replay_game(config, pols, seed, game_id, player_counts) -> list[str]:
     lines = [f"Brewin' USA game {game_id} (seed {seed}), {rows} players: "
              + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
     demand: dict[str, int] = {}
+    who = -1
     for row in state.trace[: state.g[C.G_TRACE]]:
-        if row[0] == C.TR_DEMAND:  # one row per cap: gathered into one line per placement run
+        placing = row[0] == C.TR_DEMAND
+        if demand and not (placing and int(row[2]) == who):  # one line per seat's placement run
+            lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
+            demand = {}
+        if placing:  # one row per cap
             key = config.city_names[row[3]] if row[3] >= 0 else "the bag"
             demand[key] = demand.get(key, 0) + int(row[4])
             who = int(row[2])
             continue
-        if demand:
-            lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
-            demand = {}
         lines.append(describe(row, config, state))
     lines.append(f"End: {C.END_REASONS[games[0, 4]]} after {games[0, 2]} rounds")
     lines.append("Result: " + ", ".join(
