@@ -458,6 +458,10 @@ def fest(cfg, R, S, c, commits, discards):
     return winner, ru.settle_fest(S, R, c, n, winner, 0)
 
 
+# seeds on which the blind discards fall as printed (the quality-7 beer loses a 1, the other its 5)
+EXAMPLE_SEEDS = {"quality_10": 5, "quality_7": 0}
+
+
 @pytest.mark.parametrize("defender", ["quality_10", "quality_7"])
 def test_rulebook_brewfest_example_ten_against_eleven(defender):
     # As printed: the quality-7 beer enters 1 + 2 + 1 and loses a 1 at random, 7 + 2 + 1 = 10;
@@ -490,9 +494,6 @@ def test_rulebook_brewfest_example_ten_against_eleven(defender):
     assert S.hand[q7_seat, ing(cfg, "water_2")] == 1 and S.hand[q7_seat].sum() == 2  # a 1 was lost
     assert S.hand[q10_seat, ing(cfg, "yeast_1")] == 1 and S.hand[q10_seat].sum() == 1  # the 5 was lost
     assert inv.check_state(S, R, 2) == inv.OK
-
-
-EXAMPLE_SEEDS = {"quality_10": 0, "quality_7": 0}
 
 
 def test_the_defender_wins_a_tie():
