@@ -14,12 +14,13 @@ def config(sets=()):
     return GAME.build(prepare("brewin_usa", "base", list(sets), []))
 
 
-def blank(n: int = 4, sets=()):
+def blank(n: int = 4, sets=(), trace: int = 1):
     """(config, rules, state): n players with empty banks and hands, all 12 cities free and
-    empty, every beer card in the deck, the ingredient deck empty, the bag holding every cap."""
+    empty, every beer card in the deck, the ingredient deck empty, the bag holding every cap.
+    trace > 1 keeps that many replay rows."""
     cfg = config(sets)
     R = make_rules(cfg)
-    S = make_state(len(cfg.ing_ids), 1000)
+    S = make_state(len(cfg.ing_ids), 1000, trace)
     S.g[C.G_N] = n
     S.g[C.G_LAST_ROUND] = -1
     S.g[C.G_TOTAL_CAPS] = int(cfg.params[C.P_TOTAL_CAPS])
@@ -98,6 +99,30 @@ def stack_ingredients(cfg, S, card_ids: list[str]) -> None:
     for k, cid in enumerate(reversed(card_ids)):
         S.piles[C.PILE_IDECK, k] = ing(cfg, cid)
     S.g[C.G_IDECK] = len(card_ids)
+
+
+def full_ingredient_deck(cfg, S) -> None:
+    """Every ingredient card not in a hand goes into the deck, so that cards are conserved
+    (inv.check_state can then pass)."""
+    k = 0
+    for t in range(len(cfg.ing_ids)):
+        for _ in range(int(cfg.ing[t, C.IF_COUNT]) - int(S.hand[:, t].sum())):
+            S.piles[C.PILE_IDECK, k] = t
+            k += 1
+    S.g[C.G_IDECK] = k
+    S.g[C.G_IDISC] = 0
+
+
+def take_from_deck(cfg, S, seat: int, *card_ids: str) -> None:
+    """Move one copy of each card from the ingredient deck into a seat's hand (conserving cards)."""
+    for cid in card_ids:
+        t = ing(cfg, cid)
+        k = S.g[C.G_IDECK]
+        pile = list(S.piles[C.PILE_IDECK, :k])
+        pile.remove(t)
+        S.piles[C.PILE_IDECK, : k - 1] = pile
+        S.g[C.G_IDECK] = k - 1
+        S.hand[seat, t] += 1
 
 
 def seats_policy(cfg, name: str, n: int = C.MAX_PLAYERS) -> np.ndarray:

@@ -8,6 +8,8 @@ import pytest
 from brewin_usa_state import config
 
 from sim.brewin_usa import GAME
+from sim.brewin_usa import constants as C
+from sim.brewin_usa.replay import trace_lines
 
 GOLDEN = Path(__file__).parent / "golden" / "brewin_usa_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "challenger", "expander"]
@@ -32,8 +34,20 @@ def test_invariants_hold_after_every_phase(bot):
 
 
 def test_all_bots_together_at_five_players():
+    """Four bots at five seats, --check on: every game ends by a third beer after the extra
+    round, each bot sits in every seat, and the score is the sum of its parts."""
     shard = GAME.simulate(config(), 12, 0, 100, [5], BOTS, check=True)
-    assert shard.frames["games"].height == 100
+    games, players = shard.frames["games"], shard.frames["players"]
+    assert games.height == 100 and players.height == 500
+    assert (games["end_reason"].cast(pl.String) == "third_beer").all()
+    most = players.group_by("game_id").agg(pl.col("beers_launched").max().alias("top"))
+    assert (most["top"] >= 3).all() and players["beers_launched"].max() <= 5
+    seats = players.group_by(["policy", "seat"]).len()
+    assert seats.height == len(BOTS) * 5  # every bot in every seat
+    total = players["vp_cities"] + players["vp_regions"] + players["vp_beers"] + players["vp_bank"]
+    assert (total == players["score"]).all()
+    wins = players.group_by("game_id").agg(pl.col("win").sum())
+    assert np.allclose(wins["win"].to_numpy(), 1.0)
 
 
 def test_winner_is_consistent_with_the_score():
@@ -93,6 +107,21 @@ def test_replay_matches_the_golden_log():
     with: python tests/regen_golden.py (and say so in the commit message)."""
     lines = GAME.replay(config(), 7, 3, [4], ["greedy", "random"])
     assert "\n".join(lines) + "\n" == GOLDEN.read_text()
+
+
+def test_replay_credits_each_seat_with_its_own_market_demand():
+    """Two losers of a Brewfest place their piles one after the other: two lines, each under the
+    seat that placed it (the log once credited both to the last seat)."""
+    cfg = config()
+    denver, phoenix = cfg.city_ids.index("denver"), cfg.city_ids.index("phoenix")
+    rows = np.zeros((4, 8), np.int64)
+    rows[:, 0] = C.TR_DEMAND
+    rows[:, 4] = 1
+    rows[:, 2] = [0, 0, 1, 1]
+    rows[:, 3] = [denver, denver, phoenix, -1]
+    lines = trace_lines(rows, cfg, None)
+    assert lines == ["  seat 0 places Market Demand: Denver +2",
+                     "  seat 1 places Market Demand: Phoenix +1, the bag +1"]
 
 
 def test_replay_agrees_with_the_simulated_result():

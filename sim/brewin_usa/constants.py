@@ -133,15 +133,18 @@ PARAM_NAMES = (
     "start_organic_quality", "redraw_max", "small_game_max_players", "cities_removed_small",
     "batch_max", "min_opening_bid", "launches_per_round", "quality_cost", "relaunch_cost",
     "beers_drawn", "brewfest_cards", "end_beers", "extra_rounds", "income_per_city",
-    "style_multiplier", "coffee_caps", "pumpkin_cards", "max_rounds",
+    "style_multiplier", "coffee_caps", "pumpkin_cards", "max_rounds", "quality_purchase",
 )
 (
     P_START_CAPS, P_COLORED, P_TOTAL_CAPS, P_BEER_HAND, P_START_ORGANIC,
     P_START_ORGANIC_Q, P_REDRAW_MAX, P_SMALL_MAX, P_CITIES_REMOVED,
     P_BATCH_MAX, P_MIN_OPEN, P_LAUNCHES, P_QUALITY_COST, P_RELAUNCH_COST,
     P_BEERS_DRAWN, P_FEST_CARDS, P_END_BEERS, P_EXTRA_ROUNDS, P_INCOME,
-    P_STYLE_MULT, P_COFFEE, P_PUMPKIN, P_MAX_ROUNDS,
+    P_STYLE_MULT, P_COFFEE, P_PUMPKIN, P_MAX_ROUNDS, P_QUALITY_PURCHASE,
 ) = range(len(PARAM_NAMES))
+# readings of the 3-cap purchase (params.toml quality_purchase): one quality point on a card one
+# short; a held card of the slot raised to the printed quality; a whole core ingredient bought
+BUY_POINT, BUY_RAISE, BUY_INGREDIENT = range(3)
 
 # --- policy weights: columns of the policy matrix built from policies.toml ---------------------------
 POLICY_KINDS = ("random", "heuristic")

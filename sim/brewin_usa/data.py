@@ -166,6 +166,7 @@ def _parse_params(tree: dict):
     check_range(p["beer_hand"], 1, 8, where, "beer_hand")
     check_range(p["max_rounds"], 1, 200, where, "max_rounds")
     check_range(p["cities_removed_small"], 0, 2, where, "cities_removed_small")
+    check_range(p["quality_purchase"], C.BUY_POINT, C.BUY_INGREDIENT, where, "quality_purchase")
     if p["start_caps"] * C.MAX_PLAYERS > p["total_uncolored"]:
         raise BrewError(f"{where}: start_caps x {C.MAX_PLAYERS} players exceeds total_uncolored")
     if p["redraw_max"] > p["beer_hand"]:

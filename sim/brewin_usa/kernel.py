@@ -146,9 +146,14 @@ def adjunct_action(S, R, n, pols, seat, kind):
         mv = pol.citrus_beer(S, R, seat, p)
         a = mv
         if mv >= 0:
+            left = S.beer[mv, C.B_CITY] if S.beer[mv, C.B_LOC] == C.LOC_CITY else -1
             ru.lift_beer(S, mv)
+            if left >= 0:  # a move goes to a new location: the city just left is no choice
+                S.city[left, C.CT_ACTIVE] = 0
             decided(S)
             c = pol.choose_target(S, R, seat, p, mv)
+            if left >= 0:
+                S.city[left, C.CT_ACTIVE] = 1
             ru.place_beer(S, mv, seat, c)
             b = c
     else:

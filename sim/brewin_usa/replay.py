@@ -26,20 +26,33 @@ def replay_game(config, pols, seed, game_id, player_counts) -> list[str]:
     seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]
     lines = [f"Brewin' USA game {game_id} (seed {seed}), {rows} players: "
              + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
+    lines += trace_lines(state.trace[: state.g[C.G_TRACE]], config, state)
+    lines.append(f"End: {C.END_REASONS[games[0, 4]]} after {games[0, 2]} rounds")
+    lines.append("Result: " + ", ".join(
+        f"seat {s} {players[s, 3]} VP (rank {players[s, 4]})" for s in range(rows)))
+    return lines
+
+
+def trace_lines(rows, config, state) -> list[str]:
+    """One line per trace row, except Market Demand (one row per cap): a run of placements by one
+    seat becomes one line, and a new seat starts a new line (after a Brewfest each loser places
+    its own pile)."""
+    lines: list[str] = []
     demand: dict[str, int] = {}
-    for row in state.trace[: state.g[C.G_TRACE]]:
-        if row[0] == C.TR_DEMAND:  # one row per cap: gathered into one line per placement run
+    who = -1
+    for row in rows:
+        placing = row[0] == C.TR_DEMAND
+        if demand and not (placing and int(row[2]) == who):
+            lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
+            demand = {}
+        if placing:
             key = config.city_names[row[3]] if row[3] >= 0 else "the bag"
             demand[key] = demand.get(key, 0) + int(row[4])
             who = int(row[2])
             continue
-        if demand:
-            lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
-            demand = {}
         lines.append(describe(row, config, state))
-    lines.append(f"End: {C.END_REASONS[games[0, 4]]} after {games[0, 2]} rounds")
-    lines.append("Result: " + ", ".join(
-        f"seat {s} {players[s, 3]} VP (rank {players[s, 4]})" for s in range(rows)))
+    if demand:
+        lines.append(f"  seat {who} places Market Demand: " + ", ".join(f"{k} +{v}" for k, v in demand.items()))
     return lines
 
 

@@ -16,8 +16,8 @@ Paraphrase of the game, as modelled here:
   2. Launch: from the left of the dealer, each player may launch up to two beers. A beer needs
      Grain, Water, Hops and Yeast of at least the recipe's qualities (Organic stands in for any of
      them), its required adjunct if it prints one, and may take one adjunct; one quality point may
-     be bought for 3 caps. The beer gets a colored cap, then claims a free city or challenges a
-     controlled one (a Brewfest). Ingredients used are discarded; an adjunct's action follows
+     be bought for 3 caps (the reading is the data switch quality_purchase). The beer gets a
+     colored cap, then claims a free city or challenges a controlled one (a Brewfest). Ingredients used are discarded; an adjunct's action follows
      (Coffee: a cap from each rival; Pumpkin: two ingredient cards; Citrus: move one of one's beers
      in play; Berry: swap two cities' Market Demand). The player draws two beer cards and discards
      back to three. A skunked beer may be relaunched for 5 caps instead.
@@ -27,8 +27,9 @@ Paraphrase of the game, as modelled here:
      (they keep their quality VP). The city's Market Demand is split into equal piles per
      participant, the remainder to the winner, who banks any part of its pile and leaves the rest;
      losers spread their piles on unclaimed cities (or the bag).
-  Every beer holding a city then earns one cap from the bag. A player's third launched beer
-  triggers the end: the round is finished and one more round is played. Score: each city's Market
+  Every beer holding a city then earns one cap from the bag (players in turn from the left of the
+  dealer when the bag runs short). A player's third launched beer triggers the end: the round is
+  finished and one more round is played. Score: each city's Market
   Demand to its controller (doubled for the preferred style), each region's total Market Demand to
   the player holding most of its cities (ties: nobody), launched beers' quality, caps in the bank.
 """
@@ -338,53 +339,41 @@ def lowest_available(R, hand, use, kind, q):
     return -1
 
 
-@jit_inline
-def exact_available(R, hand, use, kind, q):
-    if q < 1 or q > C.MAX_Q:
-        return -1
-    t = R.kq[kind, q]
-    if t >= 0 and hand[t] - use[t] > 0:
-        return t
-    return -1
-
-
 @jit
-def match_recipe(S, R, hand, use, bt, can_buy):
-    """Fit the cards of `hand` to beer type bt's recipe; `use` receives the cards taken.
-
-    Each core slot takes the lowest-quality card of its kind that is good enough; slots left
-    open take the lowest sufficient Organic card, the most demanding slot first; with `can_buy`
-    one slot may take a card one quality short and buy the missing point (S.g[G_BUY_SLOT]
-    records that slot, else -1). The required adjunct takes its lowest card.
-    Returns how many of the five requirements (four slots and the adjunct) are met."""
+def fit_recipe(R, hand, use, bt, buy_slot, floor):
+    """Greedy fit of `hand` to beer type bt's recipe, slot `buy_slot` (-1: none) needing only
+    quality `floor` (0: no card at all). Each core slot takes the lowest good-enough card of its
+    kind; open slots take the lowest good-enough Organic card, the most demanding slot first
+    (exact for fixed needs: a core card serves one slot only, and sorted thresholds match).
+    Returns (requirements met of five, whether the buy slot falls short of the printed quality)."""
     for t in range(R.ing.shape[0]):
         use[t] = 0
-    S.g[C.G_BUY_SLOT] = -1
-    met = 0
-    mask = 0
+    met, mask, short = 0, 0, False
     for slot in range(4):
-        t = lowest_available(R, hand, use, slot, R.beer[bt, C.BF_REQ + slot])
+        need = floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
+        if need == 0:
+            met += 1
+            short = True
+            continue
+        t = lowest_available(R, hand, use, slot, need)
         if t >= 0:
             use[t] += 1
             met += 1
+            short = short or (slot == buy_slot and R.ing[t, C.IF_Q] < R.beer[bt, C.BF_REQ + slot])
         else:
             mask |= 1 << slot
     while mask:
-        best, req = np.int64(-1), np.int64(-1)
+        best, need = np.int64(-1), np.int64(-1)
         for slot in range(4):
-            if mask & (1 << slot) and R.beer[bt, C.BF_REQ + slot] > req:
-                best, req = slot, R.beer[bt, C.BF_REQ + slot]
+            q = floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
+            if mask & (1 << slot) and q > need:
+                best, need = slot, q
         mask &= ~(1 << best)
-        t = lowest_available(R, hand, use, C.ORGANIC, req)
-        if t < 0 and can_buy and S.g[C.G_BUY_SLOT] < 0:
-            t = exact_available(R, hand, use, best, req - 1)
-            if t < 0:
-                t = exact_available(R, hand, use, C.ORGANIC, req - 1)
-            if t >= 0:
-                S.g[C.G_BUY_SLOT] = best
+        t = lowest_available(R, hand, use, C.ORGANIC, need)
         if t >= 0:
             use[t] += 1
             met += 1
+            short = short or (best == buy_slot and R.ing[t, C.IF_Q] < R.beer[bt, C.BF_REQ + best])
     adj = R.beer[bt, C.BF_ADJ]
     if adj < 0:
         met += 1
@@ -393,6 +382,47 @@ def match_recipe(S, R, hand, use, bt, can_buy):
         if t >= 0:
             use[t] += 1
             met += 1
+    return met, short
+
+
+@jit_inline
+def bought_floor(R, bt, slot):
+    """What slot still needs when its purchase is made (quality_purchase reading), or -1 when
+    buying there gains nothing."""
+    req = R.beer[bt, C.BF_REQ + slot]
+    mode = param(R, C.P_QUALITY_PURCHASE)
+    if mode == C.BUY_INGREDIENT:
+        return np.int64(0)
+    floor = req - 1 if mode == C.BUY_POINT else np.int64(1)
+    return floor if 1 <= floor < req else np.int64(-1)
+
+
+@jit
+def match_recipe(S, R, hand, use, bt, can_buy):
+    """Fit the cards of `hand` to beer type bt's recipe; `use` receives the cards taken.
+
+    Without a purchase first; if that falls short and `can_buy`, the one purchase a launch
+    allows is tried on each slot in turn (S.g[G_BUY_SLOT] records the slot bought, else -1).
+    The required adjunct takes its lowest card. Returns the most of the five requirements (four
+    slots and the adjunct) any of these fits meets; `use` holds that fit."""
+    S.g[C.G_BUY_SLOT] = -1
+    met, _ = fit_recipe(R, hand, use, bt, np.int64(-1), np.int64(0))
+    if met == 5 or not can_buy:
+        return met
+    best_slot = np.int64(-1)
+    for slot in range(4):
+        floor = bought_floor(R, bt, slot)
+        if floor < 0:
+            continue
+        k, _ = fit_recipe(R, hand, use, bt, np.int64(slot), floor)
+        if k > met:
+            met, best_slot = k, np.int64(slot)
+            if k == 5:
+                break
+    floor = bought_floor(R, bt, best_slot) if best_slot >= 0 else np.int64(0)
+    _, short = fit_recipe(R, hand, use, bt, best_slot, floor)
+    if best_slot >= 0 and short:
+        S.g[C.G_BUY_SLOT] = best_slot
     return met
 
 
@@ -618,15 +648,19 @@ def settle_fest(S, R, c, n, winner, game_id):
 
 @jit_inline
 def income(S, R, n):
-    for c in range(C.N_CITIES):
-        b = S.city[c, C.CT_BEER]
-        if b < 0:
-            continue
-        o = S.beer[b, C.B_OWNER]
-        k = min(param(R, C.P_INCOME), S.g[C.G_BAG])
-        S.g[C.G_BAG] -= k
-        S.pl[o, C.BANK] += k
-        S.pl[o, C.ST_INCOME] += k
+    """One cap per city-holding beer from the bag. The rulebook gives no order for a bag that
+    runs short; players are paid in turn from the left of the dealer, as every phase is played."""
+    dealer = S.g[C.G_DEALER]
+    for k in range(n):
+        o = (dealer + 1 + k) % n
+        for c in range(C.N_CITIES):
+            b = S.city[c, C.CT_BEER]
+            if b < 0 or S.beer[b, C.B_OWNER] != o:
+                continue
+            got = min(param(R, C.P_INCOME), S.g[C.G_BAG])
+            S.g[C.G_BAG] -= got
+            S.pl[o, C.BANK] += got
+            S.pl[o, C.ST_INCOME] += got
 
 
 @jit_inline
