@@ -277,20 +277,22 @@ def test_charlie_who_cannot_move_advances_every_other_recipe():
 
 def test_charlie_turns_trade_then_end_after_two_passes():
     """2 players: turns from the start player, one die with Charlie or a pass, until both pass in
-    a row (rulebook L134-136). Seat 1 starts; it wants Charlie's brew for its flavor."""
+    a row (rulebook L134-136). Seat 1 starts; both want Charlie's brews (seat 1 has grain, seat 0
+    a grain die to brew with)."""
     cfg, R, S, pols = blank(2)
     S.g[C.G_START] = 1
     S.pl[1, C.GRAIN0 + ALE] = 2
-    S.dice[0] = (0, 1, 1, 1, 0)  # event, grain, flavor: nothing to brew, no trub
+    S.dice[0] = (0, 1, 1, 1, 0)  # sanitize, event, grain, flavor, brew
     S.dice[1] = (0, 1, 1, 1, 0)
     S.dice[C.CHARLIE] = (0, 0, 0, 0, 3)  # three brews: a triple nobody re-rolls (brews are wanted)
     for s in range(2):
         pol.prep_trade(S, R, s, pols[s])
     turns = K.charlie_turns(S, R, pols)
-    assert S.dice[1, C.BREW] >= 1 and S.pl[1, C.ST_TRADES] == S.dice[1, C.BREW]
-    assert S.dice[:2].sum() == 6 and S.dice[C.CHARLIE].sum() == 3
-    trades = S.g[C.G_TRADES]
-    assert turns == trades + 2  # every trade is one turn, then the two passes in a row
+    trades = [(r[2], r[4], r[5]) for r in S.trace[:S.g[C.G_TRACE]] if r[0] == C.TR_TRADE]
+    assert trades == [(1, C.EVENT, C.BREW), (0, C.EVENT, C.BREW), (1, C.GRAIN, C.BREW)]  # seat 1 first
+    assert turns == 3 + 2  # three trades, then the two passes in a row
+    assert list(S.dice[0]) == [0, 0, 1, 1, 1] and list(S.dice[1]) == [0, 0, 0, 1, 2]
+    assert list(S.dice[C.CHARLIE]) == [0, 2, 1, 0, 0]
 
 
 def test_own_triple_rerolled_on_a_charlie_turn():
