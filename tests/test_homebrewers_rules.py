@@ -383,3 +383,16 @@ def test_bad_data_names_file_entry_and_field():
     data.tree["characters"]["character"][2]["slots"] = []
     with pytest.raises(BrewError, match="character 'colt'"):
         GAME.build(data)
+
+
+def test_judge_potential_gives_partial_credit_and_full_credit_once_met():
+    """The bots' judge potential: a met judge counts in full, a partial one by its squared share."""
+    cfg, R, S, pols = blank(2)
+    ids = ("dessert_recipe", "seven_flavors", "trio_recipe", "three_recipes")
+    S.board[C.B_JUDGES, :5] = [0] + [cfg.judge_ids.index(j) for j in ids]
+    assert pol.judge_potential(S, R, 0) == 0.0
+    for f in ("chocolate", "vanilla", "caramel"):  # three Dessert flavors under Ale
+        under(cfg, S, 0, f, "ale")
+    assert ru.judges_total(S, R, 0, True) == 5  # only the Dessert-recipe judge is met
+    expected = 5 + 4 * (3 / 7) ** 2 + 4 * (1 / 3) ** 2 + 5 * (2 / 6) ** 2
+    assert pol.judge_potential(S, R, 0) == pytest.approx(expected)
