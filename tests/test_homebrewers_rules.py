@@ -14,6 +14,7 @@ from sim.homebrewers import constants as C
 from sim.homebrewers import kernel as K
 from sim.homebrewers import policies as pol
 from sim.homebrewers import rules as ru
+from sim.homebrewers.state import RNG_DICE0, make_rules
 
 ALE, PORTER, STOUT, IPA = range(4)
 
@@ -27,8 +28,9 @@ def medals(S, R, n, fest):
 # --- the rulebook's worked examples -------------------------------------------------------------
 
 def test_trade_example_both_sides_gain():
-    """Jenn holds two grain and a flavor and wants to sanitize; Chris holds two sanitize and a brew
-    and wants grain: they swap a grain for a sanitize."""
+    """Trade example (rulebook L114): Jenn rolls two grain and a flavor and wants to sanitize;
+    Chris rolls two sanitize and a brew and wants grain. They swap one grain for one sanitize,
+    and that single trade is all that happens."""
     cfg, R, S, pols = blank(2)
     jenn, chris = 0, 1
     S.pl[jenn, C.COVERED] = 3  # dirty garage, plenty of grain already
@@ -41,25 +43,25 @@ def test_trade_example_both_sides_gain():
     for s in range(2):
         pol.prep_trade(S, R, s, pols[s])
     K.player_trades(S, R, 2, pols)
-    assert S.dice[jenn, C.SANITIZE] >= 1 and S.dice[jenn, C.GRAIN] <= 1
-    assert S.dice[chris, C.GRAIN] >= 1 and S.dice[chris, C.SANITIZE] <= 1
-    assert S.dice[jenn].sum() == 3 and S.dice[chris].sum() == 3
-    assert S.pl[jenn, C.ST_TRADES] >= 1
+    assert list(S.dice[jenn]) == [1, 0, 1, 1, 0]  # sanitize, event, grain, flavor, brew
+    assert list(S.dice[chris]) == [1, 0, 1, 0, 1]
+    assert S.g[C.G_TRADES] == 1 and S.pl[jenn, C.ST_TRADES] == 1 and S.pl[chris, C.ST_TRADES] == 1
 
 
 def test_mark_action_phase_example():
-    """Mark: grain on Ale, leftmost uncovered spot at 2, Chocolate (+1 quality) and Raspberry
-    (+1 reputation) under Ale. He puts a grain on IPA, brews Ale +2, covers the spot with the
-    grain turned trub, gets +1 quality and 1 reputation from the flavors, $1 from the track space
-    he passes, and forgoes his last die for $2."""
-    cfg, R, S, pols = blank(4, factions=["tony"])  # Tony's garage 3/3/2/2: two covered -> level 2
+    """Action-phase example (rulebook L167-174), on the standard tile it is printed for: Mark has a
+    grain on Ale and two uncovered spaces, the leftmost at 2; Chocolate (+1 quality) and Raspberry
+    (+1 reputation) lie under Ale. He puts a grain on IPA, brews Ale +2, the grain turns trub on
+    that spot, the flavors give +1 quality and 1 reputation, he takes the $1 he passed on the
+    track, and forgoes his last die (the event) for $2."""
+    cfg, R, S, pols = blank(4)  # seat 0 plays the standard tile
     mark = 0
     S.pl[mark, C.COVERED] = 2
     S.pl[mark, C.GRAIN0 + ALE] = 1
     under(cfg, S, mark, "chocolate", "ale")
     under(cfg, S, mark, "raspberry", "ale")
-    assert ru.level(S, R, mark) == 2
-    S.pl[mark, C.GRAIN0 + IPA] += 1  # 1st action: grain on IPA
+    assert ru.n_slots(S, R, mark) - S.pl[mark, C.COVERED] == 2 and ru.level(S, R, mark) == 2
+    S.pl[mark, C.GRAIN0 + IPA] += 1  # 1st action: where the grain goes is his choice
     K.brew(S, R, mark, pols, ALE, False)  # 2nd action
     assert S.pl[mark, C.Q0 + ALE] == 3  # +2 from the garage, +1 from Chocolate
     assert S.pl[mark, C.REP] == 1  # Raspberry
@@ -68,17 +70,13 @@ def test_mark_action_phase_example():
     assert S.pl[mark, C.GRAIN0 + ALE] == 0 and S.pl[mark, C.GRAIN0 + IPA] == 1
     S.dice[mark] = 0
     S.dice[mark, C.EVENT] = 1
-    S.pl[mark, C.POWER_USED] = 1
-    S.pl[mark, C.EXTRA_USED] = 1
-    S.pl[mark, C.MONEY] = 0
-    K.action_turn(S, R, mark, pols)  # the event is worth less than $2 to him: forgone
-    # (greedy may take the event instead when it values it more; either way the die is resolved)
-    assert S.dice[mark].sum() == 0
+    K.resolve_step(S, R, mark, pols, C.STEP_FORGO, C.EVENT, 0)  # last die: the event, forgone
+    assert S.pl[mark, C.MONEY] == 1 + 2 and S.dice[mark].sum() == 0 and S.pl[mark, C.ST_FORGONE] == 1
 
 
 def test_porter_tie_split_four_players():
-    """4 players at Octoberfest: Porter 9, 9, 3, 0 -> 6 and 6 (13 split, no silver), bronze 2, and
-    nothing for level 0."""
+    """Tie example (rulebook L272), 4 players at Octoberfest: Porter 9, 9, 3, 0 -> 6 and 6 (8 + 5
+    = 13 split, no silver), bronze 2, and nothing for level 0."""
     cfg, R, S, pols = blank(4)
     for s, q in enumerate((9, 9, 3, 0)):
         quality(S, s, porter=q)
@@ -88,38 +86,50 @@ def test_porter_tie_split_four_players():
     assert sum(S.tmp[16 + 4 * s + 1] for s in range(4)) == 0  # no silver
 
 
-def test_five_player_octoberfest_example():
+@pytest.mark.parametrize("recipe, qualities, printed", [
+    # blue, purple, green, orange, red (rulebook L278-281)
+    ("ale", (10, 8, 8, 2, 0), (9, 4, 4, 2, 0)),  # gold; two tied for silver; no bronze; honorable
+    ("porter", (4, 4, 4, 9, 9), (1, 1, 1, 7, 7)),  # two tied for gold; no silver; three tied for bronze
+    ("stout", (0, 7, 9, 5, 0), (0, 6, 9, 3, 0)),  # gold, silver, bronze, no honorable mention
+    ("ipa", (5, 8, 0, 3, 11), (3, 6, 0, 2, 9)),  # gold, silver, bronze, honorable mention
+])
+def test_five_player_octoberfest_example(recipe, qualities, printed):
+    """The 5-player Octoberfest example, recipe by recipe, with the reputation it prints."""
     cfg, R, S, pols = blank(5)
-    blue, purple, green, orange, red = range(5)
-    quality(S, blue, ale=10, porter=4, stout=0, ipa=5)
-    quality(S, purple, ale=8, porter=4, stout=7, ipa=8)
-    quality(S, green, ale=8, porter=4, stout=9, ipa=0)
-    quality(S, orange, ale=2, porter=9, stout=5, ipa=3)
-    quality(S, red, ale=0, porter=9, stout=0, ipa=11)
-    out = medals(S, R, 5, 1)
-    # Ale 9 / 4 / 4 / - / 2; Porter 7 / 7 / 1 / 1 / 1; Stout 9 / 6 / 3; IPA 9 / 6 / 3 / 2
-    assert out[blue] == 9 + 1 + 0 + 3
-    assert out[purple] == 4 + 1 + 6 + 6
-    assert out[green] == 4 + 1 + 9 + 0
-    assert out[orange] == 2 + 7 + 3 + 2
-    assert out[red] == 0 + 7 + 0 + 9
+    for s, q in enumerate(qualities):
+        quality(S, s, **{recipe: q})
+    assert tuple(medals(S, R, 5, 1)[:5]) == printed
 
 
 def test_charlie_takes_medals_but_never_the_game():
-    """2 players: Charlie highest in Ale takes gold; the humans tied behind him split silver and
-    bronze; Charlie has no reputation and no rank."""
-    cfg, R, S, pols = blank(2)
+    """Charlie example (rulebook L285-287): Charlie highest in Ale takes the gold and the best human
+    the silver; a tie with Charlie splits like any other. The 2-3 player tile is not printed, so
+    the rule is checked on the printed 4-player Octoberfest values (8/5/2/1, L260)."""
+    cfg, _, S, pols = blank(2)
+    cfg.medals[0, 1] = (8, 5, 2, 1)  # the 2-3 player Octoberfest row
+    R = make_rules(cfg)
     quality(S, C.CHARLIE, ale=10)
     quality(S, 0, ale=8)
-    quality(S, 1, ale=8)
+    quality(S, 1, ale=7)
     out = medals(S, R, 2, 1)
-    gold, silver, bronze, _ = cfg.medals[0, 1]
-    assert out[C.CHARLIE] == gold
-    assert out[0] == out[1] == (silver + bronze) // 2
+    assert (out[C.CHARLIE], out[0], out[1]) == (8, 5, 2)
+    quality(S, 0, ale=10)  # tied with Charlie for gold: (8 + 5) // 2 each, bronze next
+    out = medals(S, R, 2, 1)
+    assert (out[C.CHARLIE], out[0], out[1]) == (6, 6, 2)
     shard = GAME.simulate(config(), 3, 0, 30, [2], ["greedy"])
     p = shard.frames["players"]
-    assert p.height == 60 and set(p["seat"].to_list()) == {0, 1}
+    assert p.height == 60 and set(p["seat"].to_list()) == {0, 1}  # Charlie has no player row
     assert abs(p["win"].sum() - 30) < 1e-9
+
+
+def test_lowest_recipe_judge_example():
+    """Pre-printed judge (rulebook L307): lowest recipe at 3 -> 6 reputation at Octoberfest; any
+    recipe at 0 -> nothing. Scored through the Octoberfest phase, with no flavors played."""
+    cfg, R, S, pols = blank(2)
+    quality(S, 0, ale=3, porter=5, stout=4, ipa=6)
+    quality(S, 1, ale=0, porter=5, stout=4, ipa=6)
+    K.festival(S, R, 2, 1)
+    assert S.pl[0, C.JUDGE_REP] == 6 and S.pl[1, C.JUDGE_REP] == 0
 
 
 def test_level_zero_never_scores():
@@ -215,24 +225,41 @@ def test_evie_draws_two_and_keeps_one():
 
 
 def test_colt_takes_a_revealed_top_action():
+    """Colt's power: the top action of a month already revealed (March-May here), never a later one."""
     cfg, R, S, pols = blank(2, factions=["colt"])
-    S.g[C.G_MONTH] = 4
+    S.g[C.G_MONTH] = 2
+    for m in (0, 2):
+        S.board[C.B_EVENTS, m] = cfg.event_ids.index("blind_tasting")  # top: $1
     S.board[C.B_EVENTS, 1] = cfg.event_ids.index("tasting_night")  # top: 1 reputation
-    S.board[C.B_EVENTS, 6] = cfg.event_ids.index("bottle_sale")  # not revealed yet
+    S.board[C.B_EVENTS, 6] = cfg.event_ids.index("bottle_sale")  # top: $2, not revealed yet
     power(S, R, pols, 0)
-    gained = S.pl[0, C.REP] + S.pl[0, C.MONEY] - 4
-    assert gained >= 1
+    assert S.pl[0, C.REP] == 1 and S.pl[0, C.MONEY] == 4  # tasting night; no bottle-sale $2
 
 
-def test_ananya_extra_die_cannot_be_changed_or_forgone():
+def test_ananya_extra_die_rolls_on_her_dice_stream_and_is_never_changed_or_forgone():
     cfg, R, S, pols = blank(2, factions=["ananya"])
+    rng = S.rng.copy()
+    expected = ru.roll_face(S._replace(rng=rng), R, RNG_DICE0)
     power(S, R, pols, 0)
-    face = S.pl[0, C.EXTRA_DIE]
-    assert 0 <= face < C.N_ACTIONS
+    assert S.pl[0, C.EXTRA_DIE] == expected and S.rng[RNG_DICE0] == rng[RNG_DICE0]
     step = pol.next_step(S, R, 0, pols[0])
     assert step // 64 == C.STEP_EXTRA_DIE  # the only thing to do with it is to use it (or lose it)
     K.action_turn(S, R, 0, pols)
-    assert S.pl[0, C.EXTRA_DIE] == -1 and S.pl[0, C.ST_FORGONE] == 0
+    assert S.pl[0, C.EXTRA_DIE] == -1 and S.pl[0, C.ST_FORGONE] == 0 and S.pl[0, C.ST_CHANGES] == 0
+
+
+def test_ananya_may_let_her_extra_die_go():
+    """The extra die is optional: used when its action is legal and worth something, else let go
+    (no $2 for it, no change)."""
+    cfg, R, S, pols = blank(2, factions=["ananya"])
+    S.pl[0, C.EXTRA_DIE] = C.GRAIN
+    assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8 + 1  # grain: used
+    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 0)  # she lets it go
+    assert S.pl[0, C.GRAIN0:C.GRAIN0 + 4].sum() == 0 and S.pl[0, C.MONEY] == 0
+    S.pl[0, C.EXTRA_DIE] = C.SANITIZE  # no trub: illegal, so it is lost
+    assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.SANITIZE * 8
+    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 1)
+    assert S.pl[0, C.GRAIN0:C.GRAIN0 + 4].sum() == 1 and S.pl[0, C.EXTRA_DIE] == -1
 
 
 # --- Charlie ----------------------------------------------------------------------------------------
@@ -248,9 +275,58 @@ def test_charlie_who_cannot_move_advances_every_other_recipe():
     assert [S.pl[C.CHARLIE, C.Q0 + r] for r in range(4)] == [11, 2, 1, 1]
 
 
-def test_charlie_trades_and_rolls_in_two_player_games():
-    shard = GAME.simulate(config(), 4, 0, 40, [2], ["greedy"])
-    assert (shard.frames["events"]["kind"].cast(str) == "trade").sum() > 0
+def test_charlie_turns_trade_then_end_after_two_passes():
+    """2 players: turns from the start player, one die with Charlie or a pass, until both pass in
+    a row (rulebook L134-136). Seat 1 starts; both want Charlie's brews (seat 1 has grain, seat 0
+    a grain die to brew with)."""
+    cfg, R, S, pols = blank(2)
+    S.g[C.G_START] = 1
+    S.pl[1, C.GRAIN0 + ALE] = 2
+    S.dice[0] = (0, 1, 1, 1, 0)  # sanitize, event, grain, flavor, brew
+    S.dice[1] = (0, 1, 1, 1, 0)
+    S.dice[C.CHARLIE] = (0, 0, 0, 0, 3)  # three brews: a triple nobody re-rolls (brews are wanted)
+    for s in range(2):
+        pol.prep_trade(S, R, s, pols[s])
+    turns = K.charlie_turns(S, R, pols)
+    trades = [(r[2], r[4], r[5]) for r in S.trace[:S.g[C.G_TRACE]] if r[0] == C.TR_TRADE]
+    assert trades == [(1, C.EVENT, C.BREW), (0, C.EVENT, C.BREW), (1, C.GRAIN, C.BREW)]  # seat 1 first
+    assert turns == 3 + 2  # three trades, then the two passes in a row
+    assert list(S.dice[0]) == [0, 0, 1, 1, 1] and list(S.dice[1]) == [0, 0, 0, 1, 2]
+    assert list(S.dice[C.CHARLIE]) == [0, 2, 1, 0, 0]
+
+
+def test_own_triple_rerolled_on_a_charlie_turn():
+    """The re-roll of one's own triple is allowed at any time of the trade phase (L120), so also
+    on a turn of trading with Charlie."""
+    cfg, R, S, pols = blank(2)
+    S.g[C.G_START] = 0
+    S.dice[0] = (3, 0, 0, 0, 0)  # three sanitize with a clean garage: worthless, re-rolled
+    S.dice[1] = (0, 1, 1, 1, 0)
+    S.dice[C.CHARLIE] = (0, 1, 1, 1, 0)
+    rng = S.rng[RNG_DICE0].copy()
+    for s in range(2):
+        pol.prep_trade(S, R, s, pols[s])
+    K.charlie_turns(S, R, pols)
+    rows = S.trace[:S.g[C.G_TRACE]]
+    assert S.rng[RNG_DICE0] != rng  # seat 0's dice stream rolled again
+    assert any(r[0] == C.TR_REROLL and r[2] == 0 for r in rows)
+
+
+def test_trade_phase_change_makes_a_triple_to_reroll():
+    """$1 die change in the trade phase (L122): with two sanitize and a grain in a clean garage,
+    the bot pays $1 to turn the grain into a third sanitize and re-rolls all three."""
+    cfg, R, S, pols = blank(3)
+    S.pl[0, C.MONEY] = 3
+    S.dice[0] = (2, 0, 1, 0, 0)
+    pol.prep_trade(S, R, 0, pols[0])
+    rng = S.rng[RNG_DICE0].copy()
+    K.change_to_reroll(S, R, 0, pols)
+    assert S.pl[0, C.MONEY] == 2 and S.pl[0, C.ST_CHANGES] == 1
+    assert S.rng[RNG_DICE0] != rng and S.dice[0].sum() == 3
+    S.pl[1, C.MONEY] = 0  # no money: no change
+    S.dice[1] = (2, 0, 1, 0, 0)
+    K.change_to_reroll(S, R, 1, pols)
+    assert list(S.dice[1]) == [2, 0, 1, 0, 0] and S.pl[1, C.ST_CHANGES] == 0
 
 
 # --- winner and data ----------------------------------------------------------------------------------
@@ -307,3 +383,16 @@ def test_bad_data_names_file_entry_and_field():
     data.tree["characters"]["character"][2]["slots"] = []
     with pytest.raises(BrewError, match="character 'colt'"):
         GAME.build(data)
+
+
+def test_judge_potential_gives_partial_credit_and_full_credit_once_met():
+    """The bots' judge potential: a met judge counts in full, a partial one by its squared share."""
+    cfg, R, S, pols = blank(2)
+    ids = ("dessert_recipe", "seven_flavors", "trio_recipe", "three_recipes")
+    S.board[C.B_JUDGES, :5] = [0] + [cfg.judge_ids.index(j) for j in ids]
+    assert pol.judge_potential(S, R, 0) == 0.0
+    for f in ("chocolate", "vanilla", "caramel"):  # three Dessert flavors under Ale
+        under(cfg, S, 0, f, "ale")
+    assert ru.judges_total(S, R, 0, True) == 5  # only the Dessert-recipe judge is met
+    expected = 5 + 4 * (3 / 7) ** 2 + 4 * (1 / 3) ** 2 + 5 * (2 / 6) ** 2
+    assert pol.judge_potential(S, R, 0) == pytest.approx(expected)

@@ -104,6 +104,7 @@ OCT_Q0 = 30  # OCT_Q0..+3 quality at Octoberfest
 EXTRA_DIE = 34  # Ananya's extra die this month: its face, or -1
 N_PL = 35
 STEP_DONE, STEP_USE, STEP_CHANGE, STEP_FORGO, STEP_POWER, STEP_EXTRA, STEP_EXTRA_DIE = range(7)
+# STEP_EXTRA_DIE carries b = 1 to use Ananya's extra die, b = 0 to let it go
 PLAYER_STATS = ("powers_used", "extra_actions", "trades", "flavor_drawn", "flavor_top", "flavor_bottom", "brews",
                 "dice_changed", "dice_forgone", "summerfest_rep", "medal_rep", "judge_rep", "gold", "silver",
                 "bronze", "honorable", "q_ale", "q_porter", "q_stout", "q_ipa")
@@ -136,8 +137,8 @@ N_JUDGES_IN_PLAY = 5
 POLICY_KINDS = ("random", "heuristic")
 KIND_RANDOM, KIND_HEURISTIC = range(2)
 WEIGHT_NAMES = ("quality", "medal", "reputation", "money", "grain", "sanitize", "card", "judge", "top",
-                "lowest", "reserve", "trade_margin", "focus")
-(W_QUALITY, W_MEDAL, W_REP, W_MONEY, W_GRAIN, W_SANITIZE, W_CARD, W_JUDGE, W_TOP, W_LOWEST, W_RESERVE,
+                "lowest", "progress", "trade_margin", "focus")
+(W_QUALITY, W_MEDAL, W_REP, W_MONEY, W_GRAIN, W_SANITIZE, W_CARD, W_JUDGE, W_TOP, W_LOWEST, W_PROGRESS,
  W_TRADE_MARGIN, W_FOCUS) = range(13)
 
 # --- event log kinds --------------------------------------------------------------------------

@@ -323,43 +323,51 @@ def use_power(S, R, seat, pols):
 
 
 @jit
+def resolve_step(S, R, seat, pols, kind, a, b):
+    """One step of an action turn (see STEP_*): a die of face a used, changed to b, forgone, the
+    power, the extra action of face a, or Ananya's extra die of face a (b = 1 to use it)."""
+    if kind == C.STEP_USE:
+        S.dice[seat, a] -= 1
+        ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
+        take_action(S, R, seat, pols, a)
+    elif kind == C.STEP_CHANGE:
+        S.dice[seat, a] -= 1
+        S.dice[seat, b] += 1
+        S.pl[seat, C.MONEY] -= ru.param(R, C.P_CHANGE)
+        S.pl[seat, C.ST_CHANGES] += 1
+        ru.trace(S, C.TR_CHANGE, seat, a, b, 0, 0, 0)
+    elif kind == C.STEP_FORGO:
+        S.dice[seat, a] -= 1
+        S.pl[seat, C.MONEY] += ru.param(R, C.P_FORGO)
+        S.pl[seat, C.ST_FORGONE] += 1
+        ru.trace(S, C.TR_FORGO, seat, a, 0, 0, 0, 0)
+    elif kind == C.STEP_POWER:
+        use_power(S, R, seat, pols)
+    elif kind == C.STEP_EXTRA:
+        S.pl[seat, C.EXTRA_USED] = 1
+        S.pl[seat, C.MONEY] -= ru.param(R, C.P_EXTRA)
+        S.pl[seat, C.ST_EXTRAS] += 1
+        ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_EXTRA, C.LOG_EXTRA, ru.param(R, C.P_EXTRA), a)
+        ru.trace(S, C.TR_EXTRA, seat, a, 0, 0, 0, 0)
+        take_action(S, R, seat, pols, a)
+    else:  # Ananya's extra die: used (b = 1, when legal) or let go; never changed or sold
+        S.pl[seat, C.EXTRA_DIE] = -1
+        use = b == 1 and pol.legal_use(S, R, seat, a)
+        ru.trace(S, C.TR_DIE, seat, a, 1, 0 if use else 1, 0, 0)
+        if use:
+            take_action(S, R, seat, pols, a)
+
+
+@jit
 def action_turn(S, R, seat, pols):
     p = pols[seat]
     for _ in range(60):  # a turn has at most ~10 steps; the bound only guards against a bot bug
         decided(S)
         step = pol.next_step(S, R, seat, p)
-        kind, a, b = step // 64, (step // 8) % 8, step % 8
+        kind = step // 64
         if kind == C.STEP_DONE:
             break
-        if kind == C.STEP_USE:
-            S.dice[seat, a] -= 1
-            ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
-            take_action(S, R, seat, pols, a)
-        elif kind == C.STEP_CHANGE:
-            S.dice[seat, a] -= 1
-            S.dice[seat, b] += 1
-            S.pl[seat, C.MONEY] -= ru.param(R, C.P_CHANGE)
-            S.pl[seat, C.ST_CHANGES] += 1
-            ru.trace(S, C.TR_CHANGE, seat, a, b, 0, 0, 0)
-        elif kind == C.STEP_FORGO:
-            S.dice[seat, a] -= 1
-            S.pl[seat, C.MONEY] += ru.param(R, C.P_FORGO)
-            S.pl[seat, C.ST_FORGONE] += 1
-            ru.trace(S, C.TR_FORGO, seat, a, 0, 0, 0, 0)
-        elif kind == C.STEP_POWER:
-            use_power(S, R, seat, pols)
-        elif kind == C.STEP_EXTRA:
-            S.pl[seat, C.EXTRA_USED] = 1
-            S.pl[seat, C.MONEY] -= ru.param(R, C.P_EXTRA)
-            S.pl[seat, C.ST_EXTRAS] += 1
-            ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_EXTRA, C.LOG_EXTRA, ru.param(R, C.P_EXTRA), a)
-            ru.trace(S, C.TR_EXTRA, seat, a, 0, 0, 0, 0)
-            take_action(S, R, seat, pols, a)
-        else:  # Ananya's extra die: use it if its action is legal, else it is lost
-            S.pl[seat, C.EXTRA_DIE] = -1
-            ru.trace(S, C.TR_DIE, seat, a, 1, 0, 0, 0)
-            if pol.legal_use(S, R, seat, a):
-                take_action(S, R, seat, pols, a)
+        resolve_step(S, R, seat, pols, kind, (step // 8) % 8, step % 8)
     # unresolved dice (only after the guard) are forgone
     for a in range(C.N_ACTIONS):
         while S.dice[seat, a] > 0:
@@ -371,13 +379,35 @@ def action_turn(S, R, seat, pols):
 # --- trade phase -------------------------------------------------------------------------------------
 
 @jit
+def reroll_own(S, R, s, pols, force):
+    """Seat s re-rolls its triple if it wants to (or, with force, because it just made one to re-roll)."""
+    if ru.triple(S, s):
+        decided(S)
+        if force or pol.wants_reroll(S, R, s, pols[s], s):
+            ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
+            ru.trace(S, C.TR_REROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
+
+
+@jit
 def reroll_triples(S, R, n, pols):
     for s in range(n):
-        if ru.triple(S, s):
-            decided(S)
-            if pol.wants_reroll(S, R, s, pols[s], s):
-                ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
-                ru.trace(S, C.TR_REROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
+        reroll_own(S, R, s, pols, False)
+
+
+@jit
+def change_to_reroll(S, R, s, pols):
+    """Trade phase: seat s may pay $1 to change a die, here to complete a triple and re-roll it."""
+    decided(S)
+    code = pol.trade_change(S, R, s, pols[s])
+    if code < 0:
+        return
+    a, b = code // 8, code % 8
+    S.dice[s, a] -= 1
+    S.dice[s, b] += 1
+    S.pl[s, C.MONEY] -= ru.param(R, C.P_CHANGE)
+    S.pl[s, C.ST_CHANGES] += 1
+    ru.trace(S, C.TR_CHANGE, s, a, b, 1, 0, 0)
+    reroll_own(S, R, s, pols, True)
 
 
 @jit
@@ -440,17 +470,25 @@ def player_trades(S, R, n, pols):
 
 @jit_inline
 def charlie_phase(S, R, pols):
-    """2 players: the start player rolls Charlie's dice; turns of single trades with Charlie until
-    both pass in a row; then Charlie's top card advances him."""
-    start = S.g[C.G_START]
+    """2 players: the start player rolls Charlie's dice, then the turns of trading with him."""
     ru.roll_dice(S, R, C.CHARLIE, RNG_DICE0 + C.CHARLIE, 3)
     ru.trace(S, C.TR_ROLL, C.CHARLIE, S.dice[C.CHARLIE, 0], S.dice[C.CHARLIE, 1], S.dice[C.CHARLIE, 2],
              S.dice[C.CHARLIE, 3], S.dice[C.CHARLIE, 4])
+    charlie_turns(S, R, pols)
+
+
+@jit
+def charlie_turns(S, R, pols):
+    """Turns from the start player until both pass in a row: on their turn a player may re-roll
+    their own triple (allowed at any time of the trade phase) and Charlie's, then trade one die
+    with Charlie or pass. Returns the number of turns taken."""
+    start = S.g[C.G_START]
     passes = 0
     turn = 0
     while passes < 2 and turn < ru.param(R, C.P_CHARLIE_TURNS):
         s = (start + turn) % 2
         turn += 1
+        reroll_own(S, R, s, pols, False)
         if ru.triple(S, C.CHARLIE):
             decided(S)
             if pol.wants_reroll(S, R, s, pols[s], C.CHARLIE):
@@ -464,6 +502,7 @@ def charlie_phase(S, R, pols):
         else:
             passes = 0
             do_trade(S, R, s, C.CHARLIE, code // 8, code % 8)
+    return turn
 
 
 @jit_inline
@@ -511,6 +550,8 @@ def trade_phase(S, R, n, pols):
     for s in range(n):
         ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
         ru.trace(S, C.TR_ROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
+    for s in range(n):
+        change_to_reroll(S, R, s, pols)
     if n == 2:
         charlie_phase(S, R, pols)
     player_trades(S, R, n, pols)

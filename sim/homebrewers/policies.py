@@ -10,17 +10,23 @@ The heuristic ("greedy" and its styles "judge_hunter" and "racer"):
   * an effect is worth: money x `money`, reputation x `reputation`, grain x `grain`, a trub removed
     x `sanitize`, a flavor card x `card`, a level on the lowest recipe `quality` + `lowest`;
   * a flavor card played under a recipe is worth `judge` x the rise in judge reputation (judges other
-    than the lowest-recipe one) + `top` x its top benefit x the brews still expected on that recipe;
-    played for its bottom benefit it is worth the effect;
+    than the lowest-recipe one) + `progress` x the rise in judge potential (each flavor judge's
+    reputation x the squared share of its threshold reached: partial credit on the way to a judge)
+    + `top` x its top benefit x the brews still expected on that recipe; played for its bottom
+    benefit it is worth the effect; a Flavor action is worth its best use: playing the best card in
+    hand, or drawing the best face-up card (or the deck top);
   * a hand of dice is worth what the plan can do with it: brews possible with the grain and clean
     spots (helped by grain and sanitize dice), then the rest at their effect values, never less than
     the $2 of forgoing a die; a trade is accepted when it raises this by `trade_margin`;
+  * in the trade phase, holding a pair and an odd die, it pays $1 to match the odd die and re-roll
+    the triple when the expected worth of three fresh dice beats the hand by more than the $1;
   * in the action phase the bot resolves its dice in the order flavor, event, sanitize, grain, brew,
     using a die when its action is worth at least the forgo money, else changing it for $1 to the
-    most needed action (keeping `reserve` dollars) or forgoing it; it buys the extra action when the
-    best action is worth more than its $3, and uses its character's power when it pays, at the
-    moment it helps most (Ananya and Evie first, Katherine before brewing, Tony and Gabriel last,
-    Andrew on every brew, Colt for the best revealed event).
+    most needed action or forgoing it; it buys the extra action when the best action is worth more
+    than its $3, and uses its character's power when it pays, at the moment it helps most (Ananya
+    and Evie first, Katherine before brewing, Tony and Gabriel last, Andrew on every brew, Colt for
+    the best revealed event). Ananya's extra die is used when its action is legal and worth
+    anything to the plan, else let go.
 Random bots choose uniformly among the legal steps and accept trades at even odds.
 """
 
@@ -182,16 +188,81 @@ def choose_grain(S, R, seat, p):
     return arg
 
 
+@jit_inline
+def progress(have, need):
+    """Squared share of a threshold reached: 0 with nothing, 1 once met, rising faster near it."""
+    f = min(have, need) / max(need, 1)
+    return f * f
+
+
+@jit_inline
+def top_k_sum(a, b, c, d, k):
+    """Sum of the k largest of four values (without allocating)."""
+    tot = a + b + c + d
+    if k >= 4:
+        return tot
+    smallest = min(min(a, b), min(c, d))
+    if k == 3:
+        return tot - smallest
+    largest = max(max(a, b), max(c, d))
+    if k == 1:
+        return largest
+    return tot - smallest - min(max(min(a, b), min(c, d)), min(max(a, b), max(c, d)))
+
+
+@jit
+def judge_potential(S, R, seat):
+    """What the flavor judges in play would pay for seat's flavors under recipes, with partial
+    credit: each judge's reputation x progress() towards its threshold (per recipe for the
+    per-recipe judges). Equals the real judge reputation once every threshold is met."""
+    fl = S.fl[seat]
+    tot = 0.0
+    for i in range(C.N_JUDGES_IN_PLAY):
+        j = S.board[C.B_JUDGES, i]
+        kind, fk, mn, rep = R.judges[j, C.JF_KIND], R.judges[j, C.JF_FLAVOR], R.judges[j, C.JF_MIN], \
+            R.judges[j, C.JF_REP]
+        if kind == C.J_LOWEST:
+            continue
+        if kind == C.J_TOTAL:
+            tot += rep * progress(fl[:, 0].sum() + fl[:, 1].sum() + fl[:, 2].sum(), mn)
+        elif kind == C.J_EACH_KIND:
+            got = 0
+            for k in range(C.N_KINDS):
+                got += min(fl[:, k].sum(), mn)
+            tot += rep * progress(got, C.N_KINDS * mn)
+        elif kind == C.J_TOTAL_KIND:
+            tot += rep * progress(fl[:, fk].sum(), mn)
+        elif kind == C.J_SPREAD:
+            k = R.judges[j, C.JF_RECIPES]
+            m = np.int64(mn)
+            got = top_k_sum(min(fl[0].sum(), m), min(fl[1].sum(), m), min(fl[2].sum(), m),
+                            min(fl[3].sum(), m), k)
+            tot += rep * progress(got, k * mn)
+        else:
+            for r in range(C.N_RECIPES):
+                if kind == C.J_RECIPE_ALL_KINDS:
+                    have = min(fl[r, 0], 1) + min(fl[r, 1], 1) + min(fl[r, 2], 1)
+                    tot += rep * progress(have, C.N_KINDS)
+                elif kind == C.J_RECIPE_KIND:
+                    tot += rep * progress(fl[r, fk], mn)
+                else:
+                    tot += rep * progress(fl[r, 0] + fl[r, 1] + fl[r, 2], mn)
+    return tot
+
+
 @jit
 def play_top_value(S, R, seat, p, c, r):
     kind = R.cards[R.phys[c], C.CF_KIND]
     before = ru.judges_total(S, R, seat, True)
+    pot_before = judge_potential(S, R, seat)
     S.fl[seat, r, kind] += 1
     after = ru.judges_total(S, R, seat, True)
+    pot_after = judge_potential(S, R, seat)
     S.fl[seat, r, kind] -= 1
     brews = months_left(S) * (0.6 if S.pl[seat, C.GRAIN0 + r] > 0 else 0.35) + 0.3
-    return w(R, p, C.W_JUDGE) * (after - before) + w(R, p, C.W_TOP) * brews * \
-        top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) + 0.15 * w(R, p, C.W_JUDGE)
+    return w(R, p, C.W_JUDGE) * (after - before) + w(R, p, C.W_PROGRESS) * (pot_after - pot_before) + \
+        w(R, p, C.W_TOP) * brews * top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) + \
+        0.15 * w(R, p, C.W_JUDGE)
 
 
 @jit
@@ -252,6 +323,27 @@ def choose_draw(S, R, seat, p):
             if v > best:
                 best, arg = v, i
     return arg
+
+
+@jit
+def best_draw_value(S, R, seat, p):
+    """Worth of drawing a flavor card now: the best face-up card or the deck top."""
+    best = card_draw_value(S, R, seat, p, -1)
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            best = max(best, card_draw_value(S, R, seat, p, c))
+    return best
+
+
+@jit
+def flavor_action_value(S, R, seat, p):
+    """Worth of a Flavor action: the better of drawing and playing the best card in hand."""
+    v = best_draw_value(S, R, seat, p)
+    if ru.hand_size(S, seat) > 0:
+        best_play(S, R, seat, p)
+        v = max(v, S.vals[0])
+    return v
 
 
 @jit_inline
@@ -338,11 +430,7 @@ def need(S, R, seat, p, a):
             return 0.0
         return brew_value(S, R, seat, p, r, ru.level(S, R, seat))
     if a == C.FLAVOR:
-        v = card_draw_value(S, R, seat, p, -1)
-        if ru.hand_size(S, seat) > 0:
-            best_play(S, R, seat, p)
-            v = max(v, S.vals[0])
-        return v
+        return flavor_action_value(S, R, seat, p)
     return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
 
 
@@ -352,7 +440,7 @@ def prep_trade(S, R, seat, p):
     month's event), cached in S.vals[10 + seat] and S.vals[20 + seat]."""
     if is_random(R, p):
         return
-    S.vals[10 + seat] = card_draw_value(S, R, seat, p, -1)
+    S.vals[10 + seat] = flavor_action_value(S, R, seat, p)
     S.vals[20 + seat] = event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
 
 
@@ -418,6 +506,63 @@ def wants_reroll(S, R, seat, p, row):
                 return False
             return True
     return False
+
+
+@jit
+def set_dice(S, seat, x, y, z):
+    for a in range(C.N_ACTIONS):
+        S.dice[seat, a] = 0
+    S.dice[seat, x] += 1
+    S.dice[seat, y] += 1
+    S.dice[seat, z] += 1
+
+
+@jit
+def fresh_roll_value(S, R, seat, p):
+    """Expected dice_value of three freshly rolled dice (over the 35 multisets of faces, weighted
+    by the die's faces); seat's dice are restored afterwards."""
+    d0, d1, d2, d3, d4 = S.dice[seat, 0], S.dice[seat, 1], S.dice[seat, 2], S.dice[seat, 3], S.dice[seat, 4]
+    ev = 0.0
+    for x in range(C.N_ACTIONS):
+        for y in range(x, C.N_ACTIONS):
+            for z in range(y, C.N_ACTIONS):
+                orders = 6.0 if x != y and y != z else (1.0 if x == z else 3.0)
+                pr = orders * R.p[C.P_FACE0 + x] * R.p[C.P_FACE0 + y] * R.p[C.P_FACE0 + z] / 216.0
+                if pr > 0.0:
+                    set_dice(S, seat, x, y, z)
+                    ev += pr * dice_value(S, R, seat, p, seat)
+    S.dice[seat, 0], S.dice[seat, 1], S.dice[seat, 2], S.dice[seat, 3], S.dice[seat, 4] = d0, d1, d2, d3, d4
+    return ev
+
+
+@jit
+def trade_change(S, R, seat, p):
+    """Trade phase: the odd die to turn into the pair's face (paying $1) so as to re-roll the
+    triple, as odd_face * 8 + pair_face; -1 for no change. Needs exactly a pair and the money."""
+    pair, odd = -1, -1
+    for a in range(C.N_ACTIONS):
+        if S.dice[seat, a] == 2:
+            pair = a
+        elif S.dice[seat, a] == 1:
+            odd = a
+    if pair < 0 or odd < 0 or S.pl[seat, C.MONEY] < ru.param(R, C.P_CHANGE):
+        return -1
+    if is_random(R, p):
+        return odd * 8 + pair if rnd(S, seat, 2) == 1 else -1
+    gain = fresh_roll_value(S, R, seat, p) - dice_value(S, R, seat, p, seat)
+    if gain - ru.param(R, C.P_CHANGE) * w(R, p, C.W_MONEY) > w(R, p, C.W_TRADE_MARGIN):
+        return odd * 8 + pair
+    return -1
+
+
+@jit
+def extra_die_use(S, R, seat, p, a):
+    """Ananya's extra die showing a: 1 to use it, 0 to let it go (it is lost either way if illegal)."""
+    if not legal_use(S, R, seat, a):
+        return 0
+    if is_random(R, p):
+        return rnd(S, seat, 2)
+    return 1 if need(S, R, seat, p, a) > 0.0 else 0
 
 
 @jit_inline
@@ -558,7 +703,8 @@ def next_step(S, R, seat, p):
     if power_step(S, R, seat, p, 0):
         return C.STEP_POWER * 64
     if S.pl[seat, C.EXTRA_DIE] >= 0:
-        return C.STEP_EXTRA_DIE * 64 + S.pl[seat, C.EXTRA_DIE] * 8
+        a = S.pl[seat, C.EXTRA_DIE]
+        return C.STEP_EXTRA_DIE * 64 + a * 8 + extra_die_use(S, R, seat, p, a)
     forgo = ru.param(R, C.P_FORGO) * w(R, p, C.W_MONEY)
     for k in range(5):
         a = ORDER[k]
@@ -570,7 +716,7 @@ def next_step(S, R, seat, p):
         if va >= forgo and va > 0:
             return C.STEP_USE * 64 + a * 8
         best, arg = forgo, -1
-        if money - change >= w(R, p, C.W_RESERVE) * 0 and money >= change:
+        if money >= change:
             for b in range(C.N_ACTIONS):
                 if b == a:
                     continue
@@ -611,7 +757,8 @@ def random_step(S, R, seat, p):
     other face ($1); the power; the extra action for each legal face; done once no dice are left."""
     money = S.pl[seat, C.MONEY]
     if S.pl[seat, C.EXTRA_DIE] >= 0:
-        return C.STEP_EXTRA_DIE * 64 + S.pl[seat, C.EXTRA_DIE] * 8
+        a = S.pl[seat, C.EXTRA_DIE]
+        return C.STEP_EXTRA_DIE * 64 + a * 8 + extra_die_use(S, R, seat, p, a)
     k = 0
     x = -1
     for pass_ in range(2):

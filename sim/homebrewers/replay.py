@@ -65,9 +65,12 @@ def describe(row, config) -> str:
         return f"  Charlie reveals {config.charlie_ids[a]}{how}: " + ", ".join(
             f"{r} {x}" for r, x in zip(C.RECIPES, q, strict=True))
     if code == C.TR_DIE:
-        return f"{w} uses {'the extra die' if b else 'a die'}: {C.ACTIONS[a]}"
+        if b:
+            return f"{w} {'lets the extra die go' if c else 'uses the extra die'}: {C.ACTIONS[a]}"
+        return f"{w} uses a die: {C.ACTIONS[a]}"
     if code == C.TR_CHANGE:
-        return f"{w} pays to change {C.ACTIONS[a]} to {C.ACTIONS[b]}"
+        when = " in the trade phase, to re-roll the triple" if c else ""
+        return f"{w} pays to change {C.ACTIONS[a]} to {C.ACTIONS[b]}{when}"
     if code == C.TR_FORGO:
         return f"{w} forgoes {C.ACTIONS[a]} for money"
     if code == C.TR_SANITIZE:

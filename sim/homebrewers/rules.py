@@ -8,13 +8,14 @@ Paraphrase of the game, as modelled here:
   cards, and places one grain on a recipe in turn order. With 2 players Charlie joins: 5 of his 10
   cards form his deck and he has 3 dice.
   A month: the event is revealed; everyone rolls 3 dice; dice are traded one for one (bots propose
-  swaps both sides gain from); three matching dice may be re-rolled; $1 changes a die. With two
-  players, the players first take turns trading single dice with Charlie (re-rolling his triple first
-  if they like) until both pass in a row, and Charlie's top card advances his quality markers (if he
-  cannot move on it at all, +1 on every other recipe instead).
+  swaps both sides gain from); three matching dice may be re-rolled at any time of the trade phase;
+  $1 changes a die in the trade phase too (bots do it to complete a triple and re-roll it). With
+  two players, the players first take turns trading single dice with Charlie (re-rolling their own
+  triple and his first if they like) until both pass in a row, and Charlie's top card advances his
+  quality markers (if he cannot move on it at all, +1 on every other recipe instead).
   Actions, from the start player round the table: each die is one action (any order), $1 changes a
   die, a die may be forgone for $2, one extra action a month costs $3, a character power costs $1
-  once per action phase. Sanitize removes the rightmost trub; Event takes the month's top action or
+  once per action phase (Ananya's extra die is used or let go, never changed or sold). Sanitize removes the rightmost trub; Event takes the month's top action or
   pays $2 for the bottom; Grain goes at once onto one recipe; Flavor draws a card (face-up row or
   deck; $1 first refreshes the row) or plays one from hand (discarded for its bottom benefit, or
   under a recipe for its top benefit on every brew of that recipe); Brew moves a recipe up by the
