@@ -48,3 +48,28 @@ def fill_customer_deck(state, cards: list[int]) -> None:
 
 def ids(values) -> np.ndarray:
     return np.array(values, np.int64)
+
+
+def copy_state(state):
+    return type(state)(*(a.copy() for a in state))
+
+
+def seats_with(cfg, policy: str, n: int) -> np.ndarray:
+    """The bot column of State.seats: `policy` in every seat."""
+    return np.full(C.MAX_PLAYERS, cfg.policy_index(policy), np.int64)
+
+
+def service_with_flicks(rules, state, seats_pol, n: int, seat: int, landed: int, tries: int = 5000):
+    """Run the kernel's Table Service phase on a copy of `state` with the random streams seeded
+    so that `seat` keeps all its Customer cards and lands exactly `landed` Bar flicks (the
+    rulebook examples fix those two facts); returns the played copy. The chance is only chosen
+    by seed: every rule is applied by the phase itself."""
+    from sim.dwarfest import kernel as K
+
+    for seed in range(1, tries):
+        played = copy_state(state)
+        K.seed_streams(played, np.uint64(seed), 0)
+        K.table_service(played, rules, n, seats_pol)
+        if played.st[seat, C.ST_REFUSED] == 0 and played.st[seat, C.ST_SERVED_BAR] == landed:
+            return played
+    raise AssertionError("no seed gives the example's flicks")

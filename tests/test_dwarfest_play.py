@@ -7,10 +7,11 @@ import polars as pl
 import pytest
 from dwarfest_state import blank, card, config, give
 
-from sim.dwarfest import GAME
+from sim.core.errors import STATUS_OK, STATUS_OVERFLOW, BrewError
+from sim.dwarfest import GAME, events_bound
 from sim.dwarfest import constants as C
 from sim.dwarfest import kernel as K
-from sim.dwarfest import rules as ru
+from sim.dwarfest.state import make_rules, make_state
 
 GOLDEN = Path(__file__).parent / "golden" / "dwarfest_replay_seed7_game3.txt"
 VARIANTS = ["base", "epic", "alcoholic", "alcoholic_epic"]
@@ -33,9 +34,24 @@ def test_invariants_hold_after_every_phase(variant, bot):
     assert players["tables"].max() <= 10 and players["barrels"].max() <= 10
     assert players["dancers"].max() <= 3
     if variant.startswith("alcoholic"):
-        assert players["sips_used"].max() <= 15
+        assert players["sips_used"].min() >= 1  # the opening toast
     else:
         assert players["sips_used"].max() == 0
+
+
+def test_a_sip_budget_is_never_overspent():
+    cfg = config("alcoholic_epic", ["sip_budget=1"])
+    players = GAME.simulate(cfg, 12, 0, 400, [2, 4, 6], ["greedy", "random"], check=True).frames["players"]
+    assert players["sips_used"].max() == 15  # the whole-table drinks use budgets up
+
+
+def test_no_destroyed_tavern_scores_the_restart_nuggets_after_the_last_evening():
+    """With nothing but the last Evening, every destroyed Tavern ends on 0 Nuggets."""
+    cfg = config("epic", ["evenings=1"])
+    p = GAME.simulate(cfg, 13, 0, 600, [4], ["random"]).frames["players"]
+    destroyed = p.filter(pl.col("taverns_destroyed") > 0)
+    assert destroyed.height > 20
+    assert (destroyed["score"] == 0).all()
 
 
 def test_winner_is_consistent_with_nuggets():
@@ -131,8 +147,49 @@ def test_same_seed_same_games_and_streams_are_independent_of_the_chunking():
     assert not a["players"].equals(c["players"])
 
 
-def test_overflow_guard_never_truncates():
-    assert ru.param is not None  # the kernel reports overflow as a status, see simulate()
+def overflowing_chunk(cfg, ev_capacity, n_games=200):
+    """run_chunk on 6-player random games with an event buffer of `ev_capacity` rows and a
+    per-game bound of 1 row, far below what a game writes."""
+    R = make_rules(cfg)
+    S = make_state(len(cfg.cards.ids), ev_capacity, rounds_capacity=n_games * 30)
+    games = np.zeros((n_games, 8), np.int64)
+    players = np.zeros((n_games * 6, 10 + C.N_ST), np.int64)
+    wins = np.zeros(n_games * 6, np.float64)
+    bots = np.array([cfg.policy_index("random")], np.int64)
+    out = K.run_chunk(S, R, np.uint64(1), 0, n_games, np.array([6], np.int64), bots, games, players, wins, 1, False)
+    return out, S, games, players
+
+
+def test_overflow_guard_stops_before_the_overflowing_game_and_raises():
     cfg = config()
-    shard = GAME.simulate(cfg, 1, 0, 50, [6], ["random"])
-    assert shard.frames["games"].height == 50
+    (done, prow, ev_rows, status), S, games, players = overflowing_chunk(cfg, 40)
+    assert status == STATUS_OVERFLOW
+    assert S.g[C.G_OVERFLOW] == 1
+    assert done >= 0 and prow == 6 * done  # only whole games are reported
+    assert list(games[:done, 0]) == list(range(done))
+    assert ev_rows <= 40 and (S.ev[:ev_rows, 0] < done).all()  # no row of the broken game counted
+    assert not games[done:].any()  # nothing written for the game that overflowed
+
+
+def test_simulate_raises_on_an_overflow_instead_of_returning_truncated_rows(monkeypatch):
+    import sim.dwarfest as game_module
+
+    monkeypatch.setattr(game_module, "events_bound", lambda cfg: 1)
+    monkeypatch.setattr(game_module, "CHUNK", 1)  # an event buffer of 41 rows
+    with pytest.raises(BrewError, match="buffer overflowed"):
+        GAME.simulate(config(), 1, 0, 200, [6], ["random"])
+
+
+def test_the_real_event_bound_never_overflows_a_buffer_that_just_fits_it():
+    cfg = config()
+    bound = events_bound(cfg)
+    R = make_rules(cfg)
+    S = make_state(len(cfg.cards.ids), bound, rounds_capacity=60)
+    games = np.zeros((1, 8), np.int64)
+    players = np.zeros((6, 10 + C.N_ST), np.int64)
+    wins = np.zeros(6, np.float64)
+    bots = np.array([cfg.policy_index("random")], np.int64)
+    for g in range(200):
+        done, _, _, status = K.run_chunk(S, R, np.uint64(3), g, 1, np.array([6], np.int64), bots, games,
+                                         players, wins, bound, False)
+        assert (done, status) == (1, STATUS_OK)

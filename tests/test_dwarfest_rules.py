@@ -1,60 +1,94 @@
 """Dwarfest rules, scenario by scenario, including every worked example of the rulebook.
 
-Chance is forced: Bar flicks are settled with a given number of landed Beers, decks are
-stacked by hand.
+Chance is forced: the Bar flicks of an example are fixed by choosing the dice stream's seed,
+decks are stacked by hand.
 """
 
+import numpy as np
 import pytest
-from dwarfest_state import blank, card, deal_customers, fill_customer_deck, give
+from dwarfest_state import (
+    blank,
+    card,
+    config,
+    copy_state,
+    deal_customers,
+    fill_customer_deck,
+    give,
+    seats_with,
+    service_with_flicks,
+)
 
 from sim.dwarfest import constants as C
 from sim.dwarfest import rules as ru
+from sim.dwarfest.state import make_rules, make_state
 
 
-def serve_forced(R, S, seat, barrels, landed):
-    """Table Service with the Bar flick result forced to `landed` Beers."""
-    dwarves = ru.dwarves_in(S, seat)
-    S.pl[seat, C.BARRELS] -= barrels
-    at_tables, at_bar, unserved = ru.split_service(dwarves, ru.seats_of(S, R, seat), barrels * 5)
-    ru.settle_service(S, R, seat, at_tables, at_bar, landed, unserved)
-    return at_tables, at_bar, unserved
+def one_tavern(tables, barrels, cards):
+    """A lone Tavern (Fame 1, Brawl 1) with its Customer cards in front of it, run by the
+    random bot so that the examples' choices are only what the rules leave open."""
+    cfg, R, S = blank(1)
+    give(S, 0, TABLES=tables, BARRELS=barrels, FAME=1, BRAWL=1)
+    deal_customers(S, 0, cards)
+    return cfg, R, S, seats_with(cfg, "random", 1)
 
 
-# --- the rulebook's Table Service examples ------------------------------------------------------
+# --- the rulebook's Table Service examples, through the kernel's Table Service phase ----------
 
 def test_gorma_fifteen_dwarves_three_tables_three_barrels_two_spilled():
-    # 15 dwarves, 3 Tables (12 seats), 3 Barrels: 3 served at the Bar, 2 spilled.
-    _, R, S = blank()
-    give(S, 0, TABLES=3, BARRELS=3, FAME=1, BRAWL=1)
-    deal_customers(S, 0, [4, 4, 4, 3])
-    at_tables, at_bar, unserved = serve_forced(R, S, 0, barrels=3, landed=1)
-    assert (at_tables, at_bar, unserved) == (12, 3, 0)
-    assert S.pl[0, C.EVENING] == 13  # 12 at Tables + 1 at the Bar
+    # L107: 15 dwarves, 3 Tables (12 seats), 3 Barrels; 3 Beers at the Bar, 2 spilled:
+    # Brawl +4, 13 Nuggets, 1 Fame.
+    _, R, S, bots = one_tavern(3, 3, [4, 4, 4, 3])
+    S = service_with_flicks(R, S, bots, 1, 0, landed=1)
+    assert (S.st[0, C.ST_SERVED_TABLE], S.st[0, C.ST_WASTED], S.st[0, C.ST_UNSERVED]) == (12, 2, 0)
+    assert S.pl[0, C.BARRELS] == 0  # all 3 opened
+    assert S.pl[0, C.EVENING] == 13
     assert S.pl[0, C.FAME] == 1 + 1
-    assert S.pl[0, C.BRAWL] == 1 + 4  # two wasted Beers
+    assert S.pl[0, C.BRAWL] == 1 + 4
 
 
 def test_harkaz_twelve_dwarves_three_barrels_surplus_to_the_bar():
-    # 12 dwarves, 12 seats, 3 Barrels = 15 Beers: 3 surplus flicked at the Bar, 1 wasted.
-    _, R, S = blank()
-    give(S, 0, TABLES=3, BARRELS=3, FAME=1, BRAWL=1)
-    deal_customers(S, 0, [6, 6])
-    at_tables, at_bar, unserved = serve_forced(R, S, 0, barrels=3, landed=2)
-    assert (at_tables, at_bar, unserved) == (12, 3, 0)
+    # L109: 12 dwarves on 12 seats, 3 Barrels = 15 Beers; the 3 extra go to the Bar, 1 wasted:
+    # Brawl +2, 14 Nuggets, 2 Fame.
+    _, R, S, bots = one_tavern(3, 3, [6, 6])
+    S = service_with_flicks(R, S, bots, 1, 0, landed=2)
+    assert (S.st[0, C.ST_SERVED_TABLE], S.st[0, C.ST_WASTED], S.st[0, C.ST_UNSERVED]) == (12, 1, 0)
     assert S.pl[0, C.EVENING] == 14
     assert S.pl[0, C.FAME] == 1 + 2
     assert S.pl[0, C.BRAWL] == 1 + 2
 
 
 def test_strom_sixteen_dwarves_but_fifteen_beers():
-    # 16 dwarves on 16 seats, only 3 Barrels: one dwarf without Beer, Brawl +2.
-    _, R, S = blank()
-    give(S, 0, TABLES=4, BARRELS=3, FAME=1, BRAWL=1)
-    deal_customers(S, 0, [4, 4, 4, 4])
-    at_tables, at_bar, unserved = serve_forced(R, S, 0, barrels=3, landed=0)
-    assert (at_tables, at_bar, unserved) == (15, 0, 1)
+    # L111: 16 dwarves on 16 seats, only 3 Barrels: 15 served, one dwarf dry, Brawl +2.
+    _, R, S, bots = one_tavern(4, 3, [4, 4, 4, 4])
+    S = service_with_flicks(R, S, bots, 1, 0, landed=0)
+    assert (S.st[0, C.ST_SERVED_TABLE], S.st[0, C.ST_WASTED], S.st[0, C.ST_UNSERVED]) == (15, 0, 1)
     assert S.pl[0, C.EVENING] == 15
     assert S.pl[0, C.BRAWL] == 1 + 2
+
+
+def test_table_service_goes_in_the_order_the_players_drew():
+    # L97: Thorgrim draws 4 cards and decides first, Balin ("the second player") draws 3,
+    # Magnar ("the third") 2: the Opening's Fame order. Magnar deals here, so the Dealer
+    # order would start with him.
+    from sim.dwarfest import kernel as K
+
+    for service_order, expected in ((C.SERVICE_BY_FAME, [0, 1, 2]), (C.SERVICE_FROM_DEALER, [2, 0, 1])):
+        cfg = config(sets=[f"service_order={service_order}"])
+        R = make_rules(cfg)
+        S = make_state(len(cfg.cards.ids), 1000, trace_capacity=100)
+        S.g[C.G_N] = 3
+        fill_customer_deck(S, [3] * 9)
+        for seat, fame in enumerate([5, 2, 0]):  # Thorgrim, Balin, Magnar
+            give(S, seat, FAME=fame, BRAWL=1, TABLES=3, BARRELS=3)
+        S.g[C.G_DEALER] = 2
+        ru.set_dealer_order(S, 3, 2)
+        K.opening(S, R, 3)
+        assert [int(r[3]) for r in S.trace[:3]] == [4, 3, 2]  # cards drawn by the Fame table
+        K.table_service(S, R, 3, seats_with(cfg, "greedy", 3))
+        rows = S.trace[:S.g[C.G_TRACE]]
+        served = [int(r[2]) for r in rows if r[0] == C.TR_SERVE]
+        assert served == expected, service_order
+        assert np.all(S.pl[:3, C.N_DRAWN] == 0)
 
 
 def test_thorgrim_balin_magnar_refusals_and_taking_refused_cards():
@@ -89,6 +123,38 @@ def test_barrels_to_open_at_most_one_extra_for_the_bar():
     assert ru.max_barrels_to_open(S, R, 0, 0) == 1  # a whole Barrel served at the Bar
     give(S, 0, BARRELS=2)
     assert ru.max_barrels_to_open(S, R, 0, 20) == 2  # only what you own
+
+
+def test_every_dwarf_is_served_while_barrels_last_whatever_the_bot_asks():
+    # L101: each dwarf must be served a Beer. 12 dwarves need 3 Barrels (one more may go to
+    # the Bar); asking for 0 or for 9 still opens 3 or 4.
+    _, R, S = blank(1)
+    give(S, 0, TABLES=3, BARRELS=10, FAME=1, BRAWL=1)
+    assert [ru.legal_barrels(S, R, 0, 12, k) for k in (0, 2, 3, 4, 9)] == [3, 3, 3, 4, 4]
+    give(S, 0, BARRELS=2)
+    assert ru.legal_barrels(S, R, 0, 12, 0) == 2  # all one has
+    deal_customers(S, 0, [6, 6])
+    give(S, 0, BARRELS=5)
+    ru.serve(S, R, 0, 0, 1.0)
+    assert S.st[0, C.ST_UNSERVED] == 0 and S.pl[0, C.BARRELS] == 2
+    assert S.pl[0, C.EVENING] == 15  # 12 at Tables + 3 surplus landed at the Bar
+
+
+def test_random_bot_never_leaves_a_dwarf_dry_while_it_has_barrels():
+    from sim.dwarfest import kernel as K
+
+    cfg, R, S = blank(1)
+    give(S, 0, TABLES=3, BARRELS=10, FAME=1, BRAWL=1)
+    deal_customers(S, 0, [5, 4, 4])
+    opened = set()
+    for seed in range(1, 60):
+        T = copy_state(S)
+        K.seed_streams(T, np.uint64(seed), 0)
+        K.table_service(T, R, 1, seats_with(cfg, "random", 1))
+        if T.st[0, C.ST_REFUSED] == 0:
+            assert T.st[0, C.ST_UNSERVED] == 0
+            opened.add(10 - int(T.pl[0, C.BARRELS]))
+    assert opened == {3, 4}  # the bot still chooses the optional Bar Barrel
 
 
 def test_bar_flicks_land_with_the_given_chance_and_use_the_seat_stream():
@@ -135,6 +201,32 @@ def test_brawl_still_above_the_limit_destroys_the_tavern_and_it_starts_over():
     assert S.g[C.G_TDISC] == 1  # the Barmaid went to the discard pile
 
 
+def test_tavern_destroyed_in_the_last_evening_has_no_next_turn_and_scores_nothing():
+    # L121: the restart happens on the next turn; after Evening 5 there is none.
+    for evening, till in ((3, 10), (4, 0)):
+        _, R, S = blank()
+        S.g[C.G_EVENING] = evening
+        give(S, 0, TABLES=1, BRAWL=9, TILL=3, EVENING=4)
+        ru.wreck(S, R, 0, 0)
+        assert S.st[0, C.ST_DESTROYED] == 1
+        assert (S.pl[0, C.TILL], S.pl[0, C.EVENING]) == (till, 0), evening
+        assert S.pl[0, C.TABLES] == (2 if till else 0)
+
+
+def test_bouncer_can_be_sacrificed_at_the_last_moment_after_the_tables_went():
+    # L119: a Bouncer may be sacrificed at any moment, also when only destruction is left.
+    from sim.dwarfest import kernel as K
+
+    cfg, R, S = blank(sets=["policies.greedy.bouncer_excess=5"])  # keep the Bouncer while it can
+    bouncer = card(cfg, "bouncer")
+    S.tav[0, bouncer] = 1
+    give(S, 0, TABLES=1, BRAWL=8, TILL=20)
+    K.fight(S, R, 0, cfg.policy_index("greedy"), 0)
+    assert S.pl[0, C.TABLES] == 0 and S.tav[0, bouncer] == 0  # Table first, then the Bouncer
+    assert S.pl[0, C.BRAWL] == 5
+    assert S.st[0, C.ST_DESTROYED] == 0 and S.pl[0, C.TILL] == 20
+
+
 def test_bouncer_sacrifice_lowers_the_brawl_by_two():
     cfg, R, S = blank()
     bouncer = card(cfg, "bouncer")
@@ -160,6 +252,42 @@ def test_alcoholic_sips_calm_a_brawl_by_one_each_at_most_three():
     ru.calm_with_sips(S, R, 0, 5)
     assert S.pl[0, C.BRAWL] == 8 and S.pl[0, C.SIPS] == 7
     assert S.st[0, C.ST_SIPS_USED] == 3
+
+
+@pytest.mark.parametrize("variant", ["alcoholic", "alcoholic_epic"])
+def test_alcoholic_opening_toast_and_no_sip_limit_unless_a_budget_is_set(variant):
+    # L143: everyone toasts when play begins; L145-L147 set no limit on sips.
+    from sim.dwarfest.kernel import seed_streams
+
+    for sets, left in (([], C.UNLIMITED_SIPS - 1), (["sip_budget=1"], 15 - 1)):
+        _, R, S = blank(3, variant=variant, sets=sets)
+        seed_streams(S, np.uint64(1), 0)
+        ru.setup_decks(S, R)
+        ru.setup_players(S, R, 3)
+        assert list(S.pl[:3, C.SIPS]) == [left] * 3
+        assert list(S.st[:3, C.ST_SIPS_USED]) == [1, 1, 1]
+
+
+def test_wasted_beer_makes_everyone_drink_but_drains_no_budget_by_default():
+    # L158 (ALCOHOLIC+EPIC): every wasted Beer makes everyone drink; drinking costs nothing.
+    _, R, S = blank(3, variant="alcoholic_epic")
+    for seat in range(3):
+        give(S, seat, SIPS=C.UNLIMITED_SIPS)
+    S.rng[ru.dice_stream(0)] = 5
+    assert ru.flick_beers(S, R, 0, 4, 0.0) == 0
+    assert list(S.st[:3, C.ST_SIPS_USED]) == [4, 4, 4]
+    give(S, 1, BRAWL=9)
+    ru.calm_with_sips(S, R, 1, 3)  # a rival's spills leave its Brawl sips intact
+    assert S.pl[1, C.BRAWL] == 6
+
+
+def test_with_a_sip_budget_rivals_spills_drain_it():
+    _, R, S = blank(2, variant="alcoholic_epic", sets=["sip_budget=1"])
+    give(S, 0, SIPS=2)
+    give(S, 1, SIPS=2)
+    S.rng[ru.dice_stream(0)] = 5
+    ru.flick_beers(S, R, 0, 3, 0.0)
+    assert list(S.pl[:2, C.SIPS]) == [0, 0]  # the budget is spent, never below zero
 
 
 def test_alcoholic_card_costs_one_nugget_plus_sips():
@@ -206,8 +334,6 @@ def test_nuggets_set_aside_for_an_unplayable_card_are_lost():
 
 
 def test_opening_order_by_fame_ties_to_the_dealer_then_clockwise():
-    import numpy as np
-
     _, R, S = blank(4)
     for seat, fame in enumerate([3, 5, 3, 3]):
         give(S, seat, FAME=fame)
@@ -255,8 +381,6 @@ def test_event_effects():
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_setup_deals_five_cards_each_and_the_starting_resources(n):
-    import numpy as np
-
     from sim.dwarfest.kernel import seed_streams
 
     _, R, S = blank(n)
@@ -269,3 +393,17 @@ def test_setup_deals_five_cards_each_and_the_starting_resources(n):
         assert (S.pl[seat, C.FAME], S.pl[seat, C.BRAWL]) == (1, 1)
     assert S.g[C.G_TDECK] == 61 - 5 * n
     assert S.g[C.G_CDECK] == 54
+
+
+def test_the_bank_pays_out_no_more_than_the_printed_240_nuggets():
+    # L26-L28: 60 x 1 + 30 x 4 + 6 x 10 = 240 Nuggets in the box.
+    _, R, S = blank(2)
+    assert ru.bank_left(S, R) == 240
+    give(S, 0, TILL=200, TABLES=3)
+    give(S, 1, TILL=35)
+    ru.settle_service(S, R, 0, 12, 0, 0, 0)  # 12 Beers at Tables, but 5 Nuggets left in the bank
+    assert S.pl[0, C.EVENING] == 5 and ru.bank_left(S, R) == 0
+    S.g[C.G_EVENING] = 1
+    give(S, 1, TABLES=0, BRAWL=9)
+    ru.wreck(S, R, 1, 0)  # 35 Nuggets go back to the bank, 10 come out for the restart
+    assert S.pl[1, C.TILL] == 10 and ru.bank_left(S, R) == 25

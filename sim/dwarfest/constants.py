@@ -15,7 +15,7 @@ BRAWL = 3
 TABLES = 4
 BARRELS = 5
 DANCERS = 6
-SIPS = 7  # ALCOHOLIC variant budget left
+SIPS = 7  # ALCOHOLIC: sips left (UNLIMITED_SIPS when no budget is set)
 DWARVES = 8  # dwarves accepted into the Tavern this Evening
 N_DRAWN = 9  # Customer cards in front of the player (State.drawn[seat, :N_DRAWN])
 BUY_TABLES = 10  # the hidden Restocking choice ...
@@ -117,7 +117,7 @@ PARAM_NAMES = (
     "brawl_limit", "refuse_fame", "refuse_brawl", "wasted_brawl", "unserved_brawl",
     "bar_barrels_max", "bouncer_relief", "fame_max", "alcoholic", "sips_per_player",
     "brawl_sips_max", "everyone_drinks_on_waste", "restart_nuggets", "restart_tables",
-    "restart_barrels",
+    "restart_barrels", "sip_budget", "service_order", "nugget_supply",
 )
 (
     P_EVENINGS, P_START_NUGGETS, P_START_TABLES, P_START_BARRELS, P_START_FAME,
@@ -126,8 +126,16 @@ PARAM_NAMES = (
     P_BRAWL_LIMIT, P_REFUSE_FAME, P_REFUSE_BRAWL, P_WASTED_BRAWL, P_UNSERVED_BRAWL,
     P_BAR_BARRELS, P_BOUNCER, P_FAME_MAX, P_ALCOHOLIC, P_SIPS,
     P_BRAWL_SIPS, P_DRINK_ON_WASTE, P_RESTART_NUGGETS, P_RESTART_TABLES,
-    P_RESTART_BARRELS,
+    P_RESTART_BARRELS, P_SIP_BUDGET, P_SERVICE_ORDER, P_NUGGET_SUPPLY,
 ) = range(len(PARAM_NAMES))
+
+# service_order: who decides first in Table Service
+SERVICE_FROM_DEALER = 0  # the Dealer, then clockwise
+SERVICE_BY_FAME = 1  # the Opening's order: most Fame first
+
+# The rulebook sets no sip limit (ALCOHOLIC); without a budget (sip_budget = 0) each player
+# starts with this many, more than any five Evenings can use.
+UNLIMITED_SIPS = 1_000_000
 
 # --- policy weights: columns of the policy matrix built from policies.toml ----------------
 POLICY_KINDS = ("random", "heuristic")

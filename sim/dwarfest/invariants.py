@@ -33,7 +33,7 @@ def check_player(S, R, seat):
         return DANCERS_MAX
     if S.pl[seat, C.FAME] > param(R, C.P_FAME_MAX):
         return FAME_RANGE
-    if S.pl[seat, C.SIPS] > param(R, C.P_SIPS):
+    if R.p[C.P_SIP_BUDGET] > 0 and S.pl[seat, C.SIPS] > param(R, C.P_SIPS):
         return SIPS
     held = 0
     for t in range(R.card.shape[0]):

@@ -129,11 +129,21 @@ def opening(S, R, n):
         ru.trace(S, C.TR_DRAW, seat, cards, got, S.pl[seat, C.FAME], 0, 0)
 
 
+@jit_inline
+def service_row(R):
+    """Turn order of Table Service: the Opening's Fame order by default, since the worked
+    example (4, then 3, then 2 Customer cards) has players decide in the order they drew."""
+    if R.p[C.P_SERVICE_ORDER] == C.SERVICE_BY_FAME:
+        return C.ROW_BY_FAME
+    return C.ROW_ORDER
+
+
 @jit
 def table_service(S, R, n, seats_pol):
     refuse, take = S.picks[C.PICK_REFUSE], S.picks[C.PICK_TAKE]
+    row = service_row(R)
     for k in range(n):
-        seat = S.seats[C.ROW_ORDER, k]
+        seat = S.seats[row, k]
         p = seats_pol[seat]
         decided(S)
         nr, nt = pol.choose_service(S, R, seat, p, refuse, take)
@@ -159,13 +169,21 @@ def brawls(S, R, n, seats_pol, game_id):
         if R.p[C.P_ALCOHOLIC] > 0 and S.pl[seat, C.SIPS] > 0:
             decided(S)
             ru.calm_with_sips(S, R, seat, pol.choose_brawl_sips(S, R, seat, seats_pol[seat]))
-        while S.pl[seat, C.BRAWL] > limit and ru.bouncers_of(S, R, seat) > 0:
+        fight(S, R, seat, seats_pol[seat], game_id)
+
+
+@jit
+def fight(S, R, seat, p, game_id):
+    """Wreck step by step until the Brawl is back at the limit. A Bouncer may be sacrificed
+    at any moment, so the player is asked before every step, the last one included."""
+    while S.pl[seat, C.BRAWL] > ru.param(R, C.P_BRAWL_LIMIT):
+        if ru.bouncers_of(S, R, seat) > 0:
             decided(S)
-            if not pol.wants_bouncer(S, R, seat, seats_pol[seat]):
-                break
-            ru.sacrifice_bouncer(S, R, seat, game_id)
-        if S.pl[seat, C.BRAWL] > limit:
-            ru.wreck(S, R, seat, game_id)
+            if pol.wants_bouncer(S, R, seat, p):
+                ru.sacrifice_bouncer(S, R, seat, game_id)
+                continue
+        if not ru.wreck_step(S, R, seat, game_id):
+            return
 
 
 @jit

@@ -27,6 +27,7 @@ from .rules import (
     can_host,
     dwarves_in,
     max_barrels_to_open,
+    min_barrels_to_open,
     nugget_price,
     param,
     policy_stream,
@@ -495,9 +496,9 @@ def heuristic_service(S, R, seat, pol, refuse, take):
 @jit
 def choose_barrels(S, R, seat, pol):
     dwarves = dwarves_in(S, seat)
-    top = max_barrels_to_open(S, R, seat, dwarves)
     if kind_of(R, pol) == C.KIND_RANDOM:
-        return pick(S, seat, top + 1)
+        low = min_barrels_to_open(S, R, seat, dwarves)
+        return low + pick(S, seat, max_barrels_to_open(S, R, seat, dwarves) - low + 1)
     fill_service_context(S, R, seat, pol)
     k, _ = best_barrels(R, S.ctx, dwarves, S.pl[seat, C.BRAWL], 0)
     return k
@@ -523,6 +524,8 @@ def wants_bouncer(S, R, seat, pol):
     """Sacrifice one more Bouncer now? (called while the Brawl is above the limit)"""
     if kind_of(R, pol) == C.KIND_RANDOM:
         return coin(S, seat, 0.5)
+    if S.pl[seat, C.TABLES] + S.pl[seat, C.BARRELS] + S.pl[seat, C.DANCERS] == 0:
+        return True  # the next step destroys the Tavern: any Bouncer is worth less
     return S.pl[seat, C.BRAWL] - param(R, C.P_BRAWL_LIMIT) >= R.pol_w[pol, C.W_BOUNCER_EXCESS]
 
 

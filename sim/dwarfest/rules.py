@@ -8,22 +8,29 @@ An Evening has four phases, then Cash-in:
      cannot be played are lost.
   2. Opening: in Fame order (ties: Dealer, then clockwise) players draw as many Customer cards
      as the Fame table gives.
-  3. Table Service: from the Dealer, each player keeps or refuses their Customer cards (each
-     refusal: -1 Fame, +1 Brawl, the card stays on the table for later players to take), then
-     opens Barrels: every opened Barrel is fully served; seated dwarves are served at Tables,
-     standing dwarves and surplus Beer at the Bar (plus at most one extra Barrel for the Bar).
-     A Bar flick lands with the player's skill. Table Beer: +1 Nugget; Bar Beer: +1 Nugget and
-     +1 Fame; wasted Beer and dwarves without Beer: +2 Brawl each.
+  3. Table Service: in the Opening's Fame order (data switch service_order; 0 = from the
+     Dealer), each player keeps or refuses their Customer cards (each refusal: -1 Fame,
+     +1 Brawl, the card stays on the table for later players to take), then opens Barrels:
+     enough for every dwarf while Barrels last (an engine rule, whatever the bot asks), at most
+     one more for the Bar; every opened Barrel is fully served; seated dwarves are served at
+     Tables, standing dwarves and surplus Beer at the Bar. A Bar flick lands with the player's
+     skill. Table Beer: +1 Nugget; Bar Beer: +1 Nugget and +1 Fame; wasted Beer and dwarves
+     without Beer: +2 Brawl each. The bank holds nugget_supply Nuggets (240 printed): it pays
+     out no more than it holds.
   4. Brawls: from the Dealer, a Tavern whose Brawl is above the limit (5; EPIC 4) loses Tables
      one point each, then all Barrels for one point, then all Dancers for one point (and 2 Fame
-     each), until the Brawl is back at the limit; Bouncers may be sacrificed for -2 each; a
-     Tavern still above the limit is destroyed and starts over.
+     each), until the Brawl is back at the limit; before any of these steps a Bouncer may be
+     sacrificed for -2; a Tavern still above the limit is destroyed and starts over (after the
+     last Evening there is no next turn, so it keeps nothing).
   Cash-in: Evening Nuggets are cashed; each player may discard one card, then draws back to 5
   (from the first player); Brawl returns to 1 plus permanent card bonuses. After 5 Evenings the
   most cashed Nuggets wins; ties share the win.
 Event cards may be played at any moment except Cash-in; bots consider them at three moments
 (constants WIN_*). An Event may be cancelled by another (cancel) Event, which may itself be
 cancelled.
+ALCOHOLIC: everyone drinks a toast when play begins; a card may cost 1 Nugget plus a sip per
+other Nugget; up to 3 sips lower a breaking Brawl by 1 each. The rulebook sets no sip limit
+(sip_budget = 1 imposes sips_per_player). ALCOHOLIC+EPIC: every wasted Beer makes everyone drink.
 """
 
 import numpy as np
@@ -134,6 +141,23 @@ def bar_chance(S, R, seat, skill):
 def starting_brawl(S, R, seat):
     """Brawl at the start of an Evening: 1 plus permanent card bonuses, never below 0."""
     return max(param(R, C.P_START_BRAWL) + tavern_sum(S, R, seat, C.CF_BRAWL), 0)
+
+
+# --- the Nugget bank ---------------------------------------------------------------------------
+
+@jit
+def bank_left(S, R):
+    """Nuggets still in the bank: the printed supply less what the players hold."""
+    held = 0
+    for seat in range(S.g[C.G_N]):
+        held += S.pl[seat, C.TILL] + S.pl[seat, C.EVENING]
+    return max(param(R, C.P_NUGGET_SUPPLY) - held, 0)
+
+
+@jit_inline
+def from_bank(S, R, want):
+    """Nuggets the bank can pay of `want`."""
+    return min(want, bank_left(S, R))
 
 
 # --- decks ------------------------------------------------------------------------------------
@@ -257,7 +281,8 @@ def setup_players(S, R, n):
         reset_tavern(S, R, seat, param(R, C.P_START_NUGGETS), param(R, C.P_START_TABLES),
                      param(R, C.P_START_BARRELS))
         if R.p[C.P_ALCOHOLIC] > 0:
-            S.pl[seat, C.SIPS] = param(R, C.P_SIPS)
+            S.pl[seat, C.SIPS] = param(R, C.P_SIPS) if R.p[C.P_SIP_BUDGET] > 0 else C.UNLIMITED_SIPS
+            toast(S, seat)
     # Deal five cards each, one at a time around the table.
     for _ in range(param(R, C.P_HAND)):
         for seat in range(n):
@@ -289,6 +314,13 @@ def sips_for(R, card, available):
 def drink(S, seat, sips):
     S.pl[seat, C.SIPS] -= sips
     S.st[seat, C.ST_SIPS_USED] += sips
+
+
+@jit_inline
+def toast(S, seat):
+    """ALCOHOLIC: the toast to Glory when play begins is everyone's first sip."""
+    if S.pl[seat, C.SIPS] > 0:
+        drink(S, seat, 1)
 
 
 @jit_inline
@@ -419,12 +451,29 @@ def dwarves_in(S, seat):
     return total
 
 
+@jit_inline
+def barrels_needed(R, dwarves):
+    beers = param(R, C.P_BEERS)
+    return (dwarves + beers - 1) // beers
+
+
 @jit
 def max_barrels_to_open(S, R, seat, dwarves):
     """Enough Barrels for every dwarf, plus at most one Barrel served at the Bar."""
-    beers = param(R, C.P_BEERS)
-    needed = (dwarves + beers - 1) // beers
-    return min(S.pl[seat, C.BARRELS], needed + param(R, C.P_BAR_BARRELS))
+    return min(S.pl[seat, C.BARRELS], barrels_needed(R, dwarves) + param(R, C.P_BAR_BARRELS))
+
+
+@jit
+def min_barrels_to_open(S, R, seat, dwarves):
+    """Every dwarf must be served a Beer: as many Barrels as that takes, or all one has."""
+    return min(S.pl[seat, C.BARRELS], barrels_needed(R, dwarves))
+
+
+@jit
+def legal_barrels(S, R, seat, dwarves, wanted):
+    """The Barrels opened when `wanted` are asked for: never fewer than serving every dwarf
+    takes (while Barrels last), never more than one beyond that for the Bar."""
+    return min(max(wanted, min_barrels_to_open(S, R, seat, dwarves)), max_barrels_to_open(S, R, seat, dwarves))
 
 
 @jit
@@ -461,7 +510,7 @@ def flick_beers(S, R, seat, beers, chance):
 def settle_service(S, R, seat, at_tables, at_bar, landed, unserved):
     """Nuggets, Fame and Brawl of an Evening's service (plus permanent card income)."""
     wasted = at_bar - landed
-    S.pl[seat, C.EVENING] += at_tables + landed + tavern_sum(S, R, seat, C.CF_INCOME)
+    S.pl[seat, C.EVENING] += from_bank(S, R, at_tables + landed + tavern_sum(S, R, seat, C.CF_INCOME))
     add_fame(S, R, seat, landed)
     S.pl[seat, C.BRAWL] += wasted * param(R, C.P_WASTED_BRAWL) + unserved * param(R, C.P_UNSERVED_BRAWL)
     S.st[seat, C.ST_SERVED_TABLE] += at_tables
@@ -472,8 +521,10 @@ def settle_service(S, R, seat, at_tables, at_bar, landed, unserved):
 
 @jit
 def serve(S, R, seat, barrels, skill):
-    """Open `barrels` Barrels and serve every Beer, then discard the Evening's Customer cards."""
+    """Open the Barrels (`barrels` asked for, made legal) and serve every Beer, then discard
+    the Evening's Customer cards."""
     dwarves = dwarves_in(S, seat)
+    barrels = legal_barrels(S, R, seat, dwarves, barrels)
     S.pl[seat, C.DWARVES] = dwarves
     S.pl[seat, C.BARRELS] -= barrels
     at_tables, at_bar, unserved = split_service(dwarves, seats_of(S, R, seat), barrels * param(R, C.P_BEERS))
@@ -519,38 +570,42 @@ def calm_with_sips(S, R, seat, sips):
 
 
 @jit
-def wreck(S, R, seat, game_id):
-    """The dwarves wreck the Tavern until its Brawl is back at the limit, or destroy it."""
-    limit = param(R, C.P_BRAWL_LIMIT)
-    excess = S.pl[seat, C.BRAWL] - limit
-    tables = min(excess, S.pl[seat, C.TABLES])
-    if tables > 0:
-        S.pl[seat, C.TABLES] -= tables
-        S.pl[seat, C.BRAWL] -= tables
-        S.st[seat, C.ST_TABLES_LOST] += tables
-        excess -= tables
-    barrels = 0
-    if excess > 0 and S.pl[seat, C.BARRELS] > 0:
+def wreck_step(S, R, seat, game_id):
+    """One step of a Brawl above the limit: a Table (-1), else all Barrels (-1), else all
+    Dancers (-1, and their Fame), else the Tavern is destroyed. Returns False once destroyed."""
+    tables, barrels, dancers = 0, 0, 0
+    if S.pl[seat, C.TABLES] > 0:
+        tables = 1
+        S.pl[seat, C.TABLES] -= 1
+        S.st[seat, C.ST_TABLES_LOST] += 1
+    elif S.pl[seat, C.BARRELS] > 0:
         barrels = S.pl[seat, C.BARRELS]
         S.pl[seat, C.BARRELS] = 0
-        S.pl[seat, C.BRAWL] -= 1
-        excess -= 1
-    dancers = 0
-    if excess > 0 and S.pl[seat, C.DANCERS] > 0:
+    elif S.pl[seat, C.DANCERS] > 0:
         dancers = S.pl[seat, C.DANCERS]
         S.pl[seat, C.DANCERS] = 0
         add_fame(S, R, seat, -dancers * param(R, C.P_DANCER_FAME))
-        S.pl[seat, C.BRAWL] -= 1
-        excess -= 1
-    trace(S, C.TR_LOSS, seat, tables, barrels, dancers, S.pl[seat, C.BRAWL], 0)
-    if excess > 0:
+    else:
         destroy_tavern(S, R, seat, game_id)
+        return False
+    S.pl[seat, C.BRAWL] -= 1
+    trace(S, C.TR_LOSS, seat, tables, barrels, dancers, S.pl[seat, C.BRAWL], 0)
+    return True
+
+
+@jit
+def wreck(S, R, seat, game_id):
+    """The dwarves wreck the Tavern until its Brawl is back at the limit, or destroy it."""
+    while S.pl[seat, C.BRAWL] > param(R, C.P_BRAWL_LIMIT):
+        if not wreck_step(S, R, seat, game_id):
+            return
 
 
 @jit
 def destroy_tavern(S, R, seat, game_id):
     """Total destruction: every card in play is discarded, all Nuggets are lost, and the
-    Tavern starts over with the setup resources."""
+    Tavern starts over with the setup resources on the next turn; in the last Evening there is
+    no next turn, so it keeps nothing."""
     lost = S.pl[seat, C.TILL] + S.pl[seat, C.EVENING]
     for t in range(S.tav.shape[1]):
         for _ in range(S.tav[seat, t]):
@@ -558,8 +613,13 @@ def destroy_tavern(S, R, seat, game_id):
             log_event(S, game_id, seat, t, C.LOG_LOST, 0, seat)
         S.tav[seat, t] = 0
     sips = S.pl[seat, C.SIPS]
-    reset_tavern(S, R, seat, param(R, C.P_RESTART_NUGGETS), param(R, C.P_RESTART_TABLES),
-                 param(R, C.P_RESTART_BARRELS))
+    S.pl[seat, C.TILL] = 0
+    S.pl[seat, C.EVENING] = 0
+    if S.g[C.G_EVENING] < param(R, C.P_EVENINGS) - 1:
+        reset_tavern(S, R, seat, from_bank(S, R, param(R, C.P_RESTART_NUGGETS)),
+                     param(R, C.P_RESTART_TABLES), param(R, C.P_RESTART_BARRELS))
+    else:
+        reset_tavern(S, R, seat, 0, 0, 0)
     S.pl[seat, C.SIPS] = sips
     S.st[seat, C.ST_DESTROYED] += 1
     trace(S, C.TR_DESTROYED, seat, lost, 0, 0, 0, 0)
