@@ -78,17 +78,24 @@ def hypotheses(players: pl.DataFrame) -> pl.DataFrame:
     return look_tables(players.with_columns(game_id=pl.lit(0)), batch=1)[0]
 
 
+WIN_UNITS = 60  # least common multiple of the tie shares 1/2 .. 1/6
+
+
 def look_tables(players: pl.DataFrame, batch: int) -> list[pl.DataFrame]:
     """The hypothesis table (see `hypotheses`) after each look, cumulative: look k (from 1)
     covers games 0 .. k * batch - 1. `players` also needs game_id."""
     unit = "seat" if players["faction"].n_unique() == 1 else "faction"
+    # Wins are summed exactly, in sixtieths: a tie among k <= 6 players shares 1/k, a multiple
+    # of 1/60. A float sum would depend on the order polars adds the rows in, so a resumed
+    # run could differ from an uninterrupted one in the last bit.
     per_look = (players.group_by((pl.col("game_id") // batch).alias("look"), "n_players",
                                  pl.col(unit).cast(pl.String).alias("unit"))
-                .agg(wins=pl.col("win").cast(pl.Float64).sum(), games=pl.len()))
+                .agg(sixtieths=(pl.col("win") * WIN_UNITS).round().cast(pl.Int64).sum(), games=pl.len()))
     looks = int(per_look["look"].max()) + 1 if per_look.height else 0
     return [per_look.filter(pl.col("look") <= k).group_by("n_players", "unit")
-            .agg(pl.col("wins").sum(), pl.col("games").sum())
-            .with_columns(kind=pl.lit(unit)).select("n_players", "kind", "unit", "wins", "games")
+            .agg(pl.col("sixtieths").sum(), pl.col("games").sum())
+            .with_columns(kind=pl.lit(unit), wins=pl.col("sixtieths") / WIN_UNITS)
+            .select("n_players", "kind", "unit", "wins", "games")
             .sort("n_players", "unit") for k in range(looks)]
 
 

@@ -235,13 +235,14 @@ def choice(G, seat):
 def test_naga_mana_spell_only_when_it_makes_a_useful_spell_ready_again():
     """Re-readying a Transmutation with the weed it just made gains nothing, so the greedy Naga
     sends its brewer elsewhere; with a spent Chaos Spell and its last two brewers (the Mana Spell
-    is once a year, the Study can wait) the Mana Spell is its best move."""
+    is once a year, the Study can wait, no grain pair to mash now that every Mash House is x2) the
+    Mana Spell is its best move."""
     G = game(["naga", "human"], policy="greedy")
     S = G.S
     S.pl[0, C.PL_OWN_AVAIL], S.pl[0, C.PL_OWN_OUT] = 2, G.pl(0, C.PL_OWN_TOTAL) - 2
     give(G, 0, "transmutation_spell")
     used(G, 0, "transmutation_spell")
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=2, rye=2, barley=2, mana_weed=1)
+    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=6, mana_weed=1)  # six grains to transmute, no pair to mash
     S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     pn.start_turn(S, G.R, G.B, 0)
     ms = (C.M_BREWER, G.ci(0, "mana_spell"), 0, 0, 0)

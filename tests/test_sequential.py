@@ -207,3 +207,22 @@ def test_sequential_records_from_the_stored_outcome():
         ("sequential_seat", "games", OUTSIDE), ("sequential_faction", "seats", INSIDE)]
     assert recs[0].ci_low is None  # the GSPRT decides on likelihood ratios, not an interval
     assert sequential_records(dict(stored, rule=BONFERRONI))[0].ci_low == 0.5
+
+
+def test_look_tables_sum_tie_shares_exactly_whatever_the_row_order():
+    """A resumed run reads the same rows in another order: the win totals must not move in the
+    last bit (they decide the verdicts and are stored in run.json)."""
+    from fractions import Fraction
+
+    from analysis.sequential import look_tables
+
+    rng = np.random.default_rng(3)
+    n = 30_000
+    share = rng.choice([0.0, 1.0, 1 / 3, 1 / 6, 0.2, 0.25, 0.5], n)
+    players = pl.DataFrame({"game_id": np.arange(n) // 4, "n_players": 4, "seat": np.arange(n) % 4,
+                            "faction": "none", "win": share})
+    tables = [look_tables(players.sample(fraction=1.0, shuffle=True, seed=s), batch=500) for s in range(3)]
+    for other in tables[1:]:
+        assert all(a.equals(b) for a, b in zip(tables[0], other, strict=True))
+    exact = sum(Fraction(1, round(1 / w)) for w in share[players["seat"].to_numpy() == 0] if w > 0)
+    assert tables[0][-1].filter(pl.col("unit") == "0")["wins"][0] == float(exact)
