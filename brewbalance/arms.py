@@ -32,6 +32,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from brewbalance.options import parse_faction_options, parse_players, parse_policies
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
@@ -145,7 +146,6 @@ class PreparedArm:
 
 def prepare_arm(base: Baseline, arm: Arm, out: Path, command: str) -> PreparedArm:
     """Check an arm fully (data keys, bots, factions) without writing anything."""
-    from brewbalance.cli import parse_faction_options, parse_players, parse_policies
     from sim.registry import get_game
 
     g = get_game(base.game)

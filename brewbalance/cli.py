@@ -15,7 +15,16 @@ from typing import Annotated
 import typer
 
 from brewbalance import failures, sheets
-from brewbalance.options import check_alpha, check_band, check_jobs
+from brewbalance.options import (
+    SEED_DEFAULT,
+    check_alpha,
+    check_band,
+    check_jobs,
+    parse_faction_options,
+    parse_players,
+    parse_policies,
+    say,
+)
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from brewbalance.verify import open_run
 from sim.core import config as cfg
@@ -26,7 +35,6 @@ from sim.core.errors import BrewError, UsageError, choices
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Game-balance analytics for brewing board games.")
 
-SEED_DEFAULT = 20261129
 DEBUG = {"on": False}  # set by the global --debug flag; read by main()
 NoVerifyOpt = Annotated[bool, typer.Option("--no-verify", help="Skip checking the run's Parquet parts "
                                            "against the sha256 recorded in run.json.")]
@@ -41,32 +49,7 @@ def _global_options(
     DEBUG["on"] = debug
 
 
-def say(msg: str) -> None:
-    typer.echo(msg, err=True)
 
-
-def parse_players(text: str | None, game) -> list[int]:
-    if text is None:
-        return list(game.default_players)
-    try:
-        counts = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise UsageError(f"--players '{text}': expected numbers like 2,3,4") from None
-    bad = [n for n in counts if n not in game.player_counts]
-    if bad or not counts:
-        raise UsageError(f"impossible player count {bad or text} for {game.id}; choose from "
-                         f"{choices(game.player_counts)}")
-    return counts
-
-
-def parse_policies(policy: str | None, policies: str | None, valid: list[str]) -> list[str]:
-    if policy and policies:
-        raise UsageError("give --policy or --policies, not both")
-    names = [p.strip() for p in (policies or policy or "greedy").split(",") if p.strip()]
-    for p in names:
-        if p not in valid:
-            raise UsageError(f"unknown policy '{p}'; choose from {choices(valid)}")
-    return names
 
 
 def default_out(game_id: str, variant: str, seed: int, n_games: int) -> Path:
@@ -155,40 +138,6 @@ def simulate(
     if seq is not None:
         return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet, check)
     _execute(g, conf, plan, out, jobs, quiet, check, engine, scheduler)
-
-
-def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts,
-                          fixed_seats: bool = False) -> dict:
-    """--factions / --lineup / --fixed-seats as the game's `options`, checked against its factions
-    (the game may check more through `check_options`); {} when none is given."""
-    if fixed_seats and lineup is None:
-        raise UsageError("--fixed-seats applies to a --lineup (drawn factions always rotate)")
-    if factions is None and lineup is None:
-        return {}
-    known = g.factions(conf)
-    if known == ["none"]:
-        raise UsageError(f"{g.id} has no factions; --factions and --lineup apply to games with factions")
-    if factions is not None and lineup is not None:
-        raise UsageError("give --factions or --lineup, not both")
-    key, text = ("factions", factions) if factions is not None else ("lineup", lineup)
-    items = [x.strip() for x in text.split(",") if x.strip()]
-    if not items:
-        raise UsageError(f"--{key}: give faction ids separated by commas")
-    for x in items:
-        if x not in known:
-            raise UsageError(f"--{key}: unknown faction '{x}'; choose from {choices(known)}")
-    if key == "factions" and len(set(items)) < max(counts):
-        raise UsageError(f"--factions lists {len(set(items))} factions, fewer than {max(counts)} players: "
-                         "they cannot seat every player (factions are distinct in a game)")
-    if key == "lineup" and len(items) < max(counts):
-        raise UsageError(f"--lineup names {len(items)} factions, fewer than {max(counts)} players")
-    options = {key: items}
-    if fixed_seats:
-        options["seats"] = "fixed"
-    if hasattr(g, "check_options"):
-        g.check_options(conf, counts, options)
-    return options
-    return options
 
 
 def _game_ids():

@@ -16,13 +16,12 @@ import typer
 
 from brewbalance import arms as A
 from brewbalance import failures, sheets
-from brewbalance.options import check_band, check_jobs
+from brewbalance.options import SEED_DEFAULT, check_band, check_jobs, say
 from brewbalance.outputs import FORMAT_HELP, output_formats, write_outputs
 from sim.core import config as cfg
 from sim.core import runner
 from sim.core.errors import UsageError
 
-SEED_DEFAULT = 20261129
 MAX_SWEEP_ARMS = 25
 
 GameArg = Annotated[str, typer.Argument(help="Game id (see `brewbalance games`).")]
@@ -41,10 +40,6 @@ DataOpt = Annotated[Path | None, typer.Option("--data", help="Game data edited i
 ShardOpt = Annotated[int, typer.Option(help="Games per shard file of every arm (the unit of --resume).")]
 ResumeOpt = Annotated[bool, typer.Option(help="Continue the interrupted command in --out arm by arm "
                                          "(same arguments; finished arms are kept).")]
-
-
-def say(msg: str) -> None:
-    typer.echo(msg, err=True)
 
 
 def baseline(game, n_games, players, variant, sets, seed, policies=None, imported=None,

@@ -1,9 +1,79 @@
-"""Checks of the numeric options several commands share, so every command refuses the same
-values with the same line (NaN included: it fails every comparison)."""
+"""The command-line options several commands share, parsed and checked in one place, so every
+command refuses the same values with the same line (NaN included: it fails every comparison).
+cli.py, experiment_cli.py and arms.py import from here, never from each other."""
 
 from __future__ import annotations
 
-from sim.core.errors import UsageError
+import typer
+
+from sim.core.errors import UsageError, choices
+
+SEED_DEFAULT = 20261129
+
+
+def say(msg: str) -> None:
+    """A line for the user on stderr (stdout carries results)."""
+    typer.echo(msg, err=True)
+
+
+def parse_players(text: str | None, game) -> list[int]:
+    """--players "2,3,4" as legal player counts of `game` (None: its default counts)."""
+    if text is None:
+        return list(game.default_players)
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--players '{text}': expected numbers like 2,3,4") from None
+    bad = [n for n in counts if n not in game.player_counts]
+    if bad or not counts:
+        raise UsageError(f"impossible player count {bad or text} for {game.id}; choose from "
+                         f"{choices(game.player_counts)}")
+    return counts
+
+
+def parse_policies(policy: str | None, policies: str | None, valid: list[str]) -> list[str]:
+    """--policy NAME or --policies A,B,.. (one bot per seat pattern) as known bot names; greedy by default."""
+    if policy and policies:
+        raise UsageError("give --policy or --policies, not both")
+    names = [p.strip() for p in (policies or policy or "greedy").split(",") if p.strip()]
+    for p in names:
+        if p not in valid:
+            raise UsageError(f"unknown policy '{p}'; choose from {choices(valid)}")
+    return names
+
+
+def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts,
+                          fixed_seats: bool = False) -> dict:
+    """--factions / --lineup / --fixed-seats as the game's `options`, checked against its factions
+    (the game may check more through `check_options`); {} when none is given."""
+    if fixed_seats and lineup is None:
+        raise UsageError("--fixed-seats applies to a --lineup (drawn factions always rotate)")
+    if factions is None and lineup is None:
+        return {}
+    known = g.factions(conf)
+    if known == ["none"]:
+        raise UsageError(f"{g.id} has no factions; --factions and --lineup apply to games with factions")
+    if factions is not None and lineup is not None:
+        raise UsageError("give --factions or --lineup, not both")
+    key, text = ("factions", factions) if factions is not None else ("lineup", lineup)
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items:
+        raise UsageError(f"--{key}: give faction ids separated by commas")
+    for x in items:
+        if x not in known:
+            raise UsageError(f"--{key}: unknown faction '{x}'; choose from {choices(known)}")
+    if key == "factions" and len(set(items)) < max(counts):
+        raise UsageError(f"--factions lists {len(set(items))} factions, fewer than {max(counts)} players: "
+                         "they cannot seat every player (factions are distinct in a game)")
+    if key == "lineup" and len(items) < max(counts):
+        raise UsageError(f"--lineup names {len(items)} factions, fewer than {max(counts)} players")
+    options = {key: items}
+    if fixed_seats:
+        options["seats"] = "fixed"
+    if hasattr(g, "check_options"):
+        g.check_options(conf, counts, options)
+    return options
+    return options
 
 
 def check_band(band: float) -> float:
