@@ -322,3 +322,12 @@ __all__ = ["C", "Game", "game", "config", "brewery", "event", "recipe", "judge",
            "take_card", "put_under", "give", "offer_event", "set_judges", "set_book", "book", "set_beers", "won",
            "move", "legal", "apply", "events", "ability_code", "set_need", "need", "copy_state", "pin_stream",
            "check", "ing", "SPRING_TURN", "SPRING", "FALL", "WINTER"]
+
+
+def gold(G: Game, seat: int) -> int:
+    return G.pl(seat, C.PL_GOLD)
+
+
+def inv(G: Game, seat: int) -> list[int]:
+    """seat's ingredients behind the screen, in constants order."""
+    return [int(x) for x in G.S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS]]

@@ -13,7 +13,9 @@ from dragon_brew_state import (
     check,
     events,
     game,
+    gold,
     ing,
+    inv,
     judge,
     legal,
     offer_event,
@@ -30,14 +32,6 @@ from dragon_brew_state import (
 from sim.dragon_brew import rules
 from sim.dragon_brew.rules import LOG_ABILITY, LOG_DRAFT_BREWERY, LOG_DRAFT_EVENT
 from sim.dragon_brew.state import P_DRAFT_ROW, P_LC_EVENT
-
-
-def gold(G, seat):
-    return G.pl(seat, C.PL_GOLD)
-
-
-def inv(G, seat):
-    return [int(x) for x in G.S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS]]
 
 
 def face_up(G, row):

@@ -19,7 +19,9 @@ from dragon_brew_state import (
     events,
     game,
     give,
+    gold,
     ing,
+    inv,
     judge,
     keys,
     legal,
@@ -55,16 +57,8 @@ from sim.dragon_brew.state import (
 )
 
 
-def gold(G, seat):
-    return G.pl(seat, C.PL_GOLD)
-
-
 def vp(G, seat):
     return G.pl(seat, C.PL_VP)
-
-
-def inv(G, seat):
-    return [int(x) for x in G.S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS]]
 
 
 def test_halfling_starting_resources_and_extra_gold_by_turn_order():
