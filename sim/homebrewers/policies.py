@@ -251,10 +251,10 @@ def judge_potential(S, R, seat):
 
 
 @jit
-def play_top_value(S, R, seat, p, c, r):
+def play_top_value(S, R, seat, p, c, r, before, pot_before):
+    """Worth of card c under recipe r; `before` and `pot_before` are seat's judge total and judge
+    potential now (the caller computes them once for all the cards and recipes it compares)."""
     kind = R.cards[R.phys[c], C.CF_KIND]
-    before = ru.judges_total(S, R, seat, True)
-    pot_before = judge_potential(S, R, seat)
     S.fl[seat, r, kind] += 1
     after = ru.judges_total(S, R, seat, True)
     pot_after = judge_potential(S, R, seat)
@@ -271,6 +271,7 @@ def best_play(S, R, seat, p):
     S.vals[0] gets its value. -1 when the hand is empty."""
     best, arg = -1e9, -1
     rand_k = 0
+    before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
     for c in range(C.DECK):
         if S.card[c, 0] != C.LOC_HAND or S.card[c, 1] != seat:
             continue
@@ -279,7 +280,7 @@ def best_play(S, R, seat, p):
                 rand_k += 1
                 continue
             if t < 4:
-                v = play_top_value(S, R, seat, p, c, t)
+                v = play_top_value(S, R, seat, p, c, t, before, pot_before)
             else:
                 v = eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
             if v > best:
@@ -301,8 +302,9 @@ def card_draw_value(S, R, seat, p, c):
     v = w(R, p, C.W_CARD) * min(1.0, months_left(S) / 2.0)
     if c >= 0 and months_left(S) > 0:
         best = 0.0
+        before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
         for r in range(C.N_RECIPES):
-            best = max(best, play_top_value(S, R, seat, p, c, r))
+            best = max(best, play_top_value(S, R, seat, p, c, r, before, pot_before))
         v += 0.3 * best
     return v
 
