@@ -136,22 +136,23 @@ def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
     one chunk of output buffers and building no DataFrames. Returns games played."""
     import numpy as np
 
-    from sim.dwarfest import CHUNK, events_bound
+    from sim.core.errors import STATUS_OVERFLOW, STATUS_VIOLATION
+    from sim.dwarfest import CHUNK, GAME
     from sim.dwarfest import constants as C
-    from sim.dwarfest.kernel import STATUS_OVERFLOW, STATUS_VIOLATION, run_chunk
-    from sim.dwarfest.state import make_rules, make_state
+    from sim.dwarfest.kernel import run_chunk
+    from sim.dwarfest.schema import GAMES, PLAYERS
 
-    rules = make_rules(config)
-    bound = events_bound(config)
-    state = make_state(len(config.cards.ids), CHUNK * 40 + bound)
-    games = np.zeros((CHUNK, 8), np.int64)
-    players = np.zeros((CHUNK * C.MAX_PLAYERS, 10 + C.N_ST), np.int64)
+    rules, inputs = GAME.kernel_inputs(config, {})
+    events_max, rounds_max = GAME.per_game_bounds(config)
+    state = GAME.new_state(config, CHUNK)
+    games = np.zeros((CHUNK, GAMES.width), np.int64)
+    players = np.zeros((CHUNK * C.MAX_PLAYERS, PLAYERS.width), np.int64)
     wins = np.zeros(CHUNK * C.MAX_PLAYERS, np.float64)
     done = 0
     while done < n_games:
-        k, _rows, _ev, status = run_chunk(state, rules, np.uint64(1), first_game + done,
+        k, _rows, _ev, status = run_chunk(state, rules, inputs, np.uint64(1), first_game + done,
                                           min(CHUNK, n_games - done), counts, pols,
-                                          games, players, wins, bound, False)
+                                          games, players, wins, events_max, rounds_max, False)
         if status in (STATUS_OVERFLOW, STATUS_VIOLATION):
             raise RuntimeError(f"kernel status {status} at game {first_game + done + k}")
         done += k

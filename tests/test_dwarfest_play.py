@@ -11,6 +11,7 @@ from sim.core.errors import STATUS_OK, STATUS_OVERFLOW, BrewError
 from sim.dwarfest import GAME, events_bound
 from sim.dwarfest import constants as C
 from sim.dwarfest import kernel as K
+from sim.dwarfest.schema import GAMES, PLAYERS
 from sim.dwarfest.state import make_rules, make_state
 
 GOLDEN = Path(__file__).parent / "golden" / "dwarfest_replay_seed7_game3.txt"
@@ -147,28 +148,33 @@ def test_same_seed_same_games_and_streams_are_independent_of_the_chunking():
     assert not a["players"].equals(c["players"])
 
 
-def overflowing_chunk(cfg, ev_capacity, n_games=200):
+def overflowing_chunk(cfg, ev_capacity, bound, n_games=200):
     """run_chunk on 6-player random games with an event buffer of `ev_capacity` rows and a
-    per-game bound of 1 row, far below what a game writes."""
+    per-game bound of `bound` rows, below what some games write."""
     R = make_rules(cfg)
     S = make_state(len(cfg.cards.ids), ev_capacity, rounds_capacity=n_games * 30)
-    games = np.zeros((n_games, 8), np.int64)
-    players = np.zeros((n_games * 6, 10 + C.N_ST), np.int64)
+    games = np.zeros((n_games, GAMES.width), np.int64)
+    players = np.zeros((n_games * 6, PLAYERS.width), np.int64)
     wins = np.zeros(n_games * 6, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
-    out = K.run_chunk(S, R, np.uint64(1), 0, n_games, np.array([6], np.int64), bots, games, players, wins, 1, False)
+    out = K.run_chunk(S, R, (), np.uint64(1), 0, n_games, np.array([6], np.int64), bots, games, players, wins,
+                      bound, 30, False)
     return out, S, games, players
 
 
-def test_overflow_guard_stops_before_the_overflowing_game_and_raises():
+@pytest.mark.parametrize("ev_capacity, bound", [(40, 1), (40, 40), (100_000, 110)],
+                         ids=["bound-below-every-game", "buffer-full-mid-game", "bound-below-some-games"])
+def test_overflow_guard_stops_before_the_overflowing_game_and_raises(ev_capacity, bound):
     cfg = config()
-    (done, prow, ev_rows, status), S, games, players = overflowing_chunk(cfg, 40)
+    (done, prow, ev_rows, status), S, games, players = overflowing_chunk(cfg, ev_capacity, bound)
     assert status == STATUS_OVERFLOW
     assert S.g[C.G_OVERFLOW] == 1
     assert done >= 0 and prow == 6 * done  # only whole games are reported
     assert list(games[:done, 0]) == list(range(done))
-    assert ev_rows <= 40 and (S.ev[:ev_rows, 0] < done).all()  # no row of the broken game counted
+    assert ev_rows <= min(ev_capacity, bound * done) and (S.ev[:ev_rows, 0] < done).all()  # no row of the broken game
     assert not games[done:].any()  # nothing written for the game that overflowed
+    if ev_capacity > 1000:
+        assert done > 0  # earlier games within the bound were kept
 
 
 def test_simulate_raises_on_an_overflow_instead_of_returning_truncated_rows(monkeypatch):
@@ -185,11 +191,11 @@ def test_the_real_event_bound_never_overflows_a_buffer_that_just_fits_it():
     bound = events_bound(cfg)
     R = make_rules(cfg)
     S = make_state(len(cfg.cards.ids), bound, rounds_capacity=60)
-    games = np.zeros((1, 8), np.int64)
-    players = np.zeros((6, 10 + C.N_ST), np.int64)
+    games = np.zeros((1, GAMES.width), np.int64)
+    players = np.zeros((6, PLAYERS.width), np.int64)
     wins = np.zeros(6, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
     for g in range(200):
-        done, _, _, status = K.run_chunk(S, R, np.uint64(3), g, 1, np.array([6], np.int64), bots, games,
-                                         players, wins, bound, False)
+        done, _, _, status = K.run_chunk(S, R, (), np.uint64(3), g, 1, np.array([6], np.int64), bots, games,
+                                         players, wins, bound, 30, False)
         assert (done, status) == (1, STATUS_OK)

@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 
 from .config import GameData
-from .errors import STATUS_OVERFLOW, STATUS_VIOLATION, UsageError, choices, raise_for_chunk
+from .errors import STATUS_OVERFLOW, STATUS_VIOLATION, BrewError, UsageError, choices, raise_for_chunk
 from .rounds import rounds_frame
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
@@ -58,10 +58,80 @@ class Game(Protocol):
 
 
 class GameBase:
-    """What every game's wrapper does the same way: its variants come from variants.toml and
-    its bots from policies.toml (`config.policy_ids`)."""
+    """What every game's wrapper does the same way: its variants come from variants.toml, its
+    bots from policies.toml (`config.policy_ids`), and a shard is played by the game's compiled
+    `run_chunk` (sim/core/driver.py) into the tables its `schema` module declares
+    (sim/core/schema.py). A game supplies, besides build/factions/manifest_extras:
+
+    * `schema`: its schema module (GAMES, PLAYERS, EVENTS tables);
+    * `run_chunk`: its compiled entry point (a staticmethod);
+    * `kernel_inputs(config, options) -> (R, X)`: the rules arrays and any further run inputs;
+    * `new_state(config, n_games, trace_rows=1)`: the state buffers of one shard;
+    * `per_game_bounds(config) -> (event rows, rounds rows)`: most rows one game can write;
+    * `labels(config)`: the labels of the Enum columns of its tables, by column name.
+    """
 
     id: str
+    player_counts: tuple[int, ...]
+    schema: Any
+    run_chunk: Any
+
+    def check_player_counts(self, player_counts) -> None:
+        for k in player_counts:
+            if k not in self.player_counts:
+                raise UsageError(f"{self.id} plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
+
+    def check_options(self, config: Any, player_counts, options: dict | None) -> dict:
+        """Games with factions check --factions/--lineup here; the others take none."""
+        return dict(options or {})
+
+    def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
+                 check=False, options=None) -> Shard:
+        self.check_player_counts(player_counts)
+        R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
+        pols = self.policy_indices(config, policies)
+        counts = np.array(player_counts, np.int64)
+        events_max, rounds_max = self.per_game_bounds(config)
+        state = self.new_state(config, n_games)
+        most = max(self.player_counts)
+        games = np.zeros((n_games, self.schema.GAMES.width), np.int64)
+        players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
+        wins = np.zeros(n_games * most, np.float64)
+
+        def run(done, todo, prow):  # one kernel call; play_chunks does the rest
+            return self.run_chunk(state, R, X, np.uint64(seed), first_game + done, todo, counts, pols,
+                                  games[done:], players[prow:], wins[prow:], events_max, rounds_max, check)
+
+        ev, rounds, prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games,
+                                            progress, run)
+        frames = self.frames(config, games, players[:prow], wins[:prow], ev)
+        frames["rounds"] = rounds
+        return Shard(frames)
+
+    def play_traced(self, config, seed: int, game_id: int, player_counts, policies, options=None,
+                    trace_rows: int = 20000):
+        """Play one game with its replay trace kept (for `replay`): returns the state after the
+        game and the game's players rows (columns by `schema.PLAYERS.at`)."""
+        R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
+        events_max, rounds_max = self.per_game_bounds(config)
+        state = self.new_state(config, 1, trace_rows)
+        games = np.zeros((1, self.schema.GAMES.width), np.int64)
+        players = np.zeros((max(self.player_counts), self.schema.PLAYERS.width), np.int64)
+        wins = np.zeros(max(self.player_counts), np.float64)
+        done, rows, _, _ = self.run_chunk(state, R, X, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
+                                          self.policy_indices(config, policies), games, players, wins,
+                                          events_max, rounds_max, False)
+        if done != 1:
+            raise BrewError(f"replay of game {game_id} overflowed its buffers")
+        return state, players[:rows]
+
+    def frames(self, config, games, players, wins, events) -> dict[str, pl.DataFrame]:
+        """Kernel rows -> DataFrames, by the column names of the game's schema. String columns
+        are Enums gathered from their codes, so no per-row string is ever built."""
+        labels = self.labels(config)
+        return {"games": self.schema.GAMES.frame(games, labels),
+                "players": self.schema.PLAYERS.frame(players, labels, given={"win": wins}),
+                "events": self.schema.EVENTS.frame(events, labels)}
 
     def policies(self, config: Any) -> list[str]:
         return list(config.policy_ids)
@@ -96,6 +166,6 @@ class GameBase:
             prow += rows
             if progress is not None:
                 progress(k)
-        ev = np.concatenate(events) if events else np.zeros((0, 7), np.int64)
+        ev = np.concatenate(events) if events else np.zeros((0, state.ev.shape[1]), np.int64)
         rnd = np.concatenate(rounds) if rounds else np.zeros((0, 4), np.int64)
         return ev, rounds_frame(rnd), prow

@@ -5,8 +5,9 @@ Output columns are preallocated by the caller. A chunk stops early (returning th
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
 
-from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
+from sim.core.driver import Counters, play_chunk
 from sim.core.jit import jit, jit_inline
+from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
@@ -15,6 +16,9 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+from .schema import GAMES, PLAYERS
+
+G, P = GAMES.at, PLAYERS.at  # output column indices by name
 
 
 @jit
@@ -271,87 +275,53 @@ def play_game(S, R, n, seats_pol, seed, game_id, check):
 
 
 @jit
-def rank_players(S, n, out_rank, out_win):
-    """Rank 1 = most Nuggets; tied players share a rank and split the win."""
-    best = -1
-    for s in range(n):
-        best = max(best, S.pl[s, C.TILL])
-    winners = 0
-    for s in range(n):
-        if S.pl[s, C.TILL] == best:
-            winners += 1
-    for s in range(n):
-        better = 0
-        for o in range(n):
-            if S.pl[o, C.TILL] > S.pl[s, C.TILL]:
-                better += 1
-        out_rank[s] = better + 1
-        out_win[s] = 1.0 / winners if S.pl[s, C.TILL] == best else 0.0
-    return winners
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """Seat game `game_id` by the seat schedule and play it (the driver's `play`)."""
+    n = counts[game_id % counts.shape[0]]
+    seat_bots(position(game_id, counts), n, seat_policies, S.seats[C.ROW_POLICY])
+    play_game(S, R, n, S.seats[C.ROW_POLICY], seed, game_id, check)
+    return n
 
 
 @jit
-def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
-              events_per_game_max, check):
-    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
+def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
+    """Rank by Nuggets (ties share the win) and fill the game's output rows (schema.py)."""
+    ranks = S.seats[C.ROW_RANK]
+    winners = rank_seats(S.pl, n, (C.TILL,), ranks, win_rows)
+    total_brawls = 0
+    total_destroyed = 0
+    for s in range(n):
+        total_brawls += S.st[s, C.ST_BRAWLS]
+        total_destroyed += S.st[s, C.ST_DESTROYED]
+        row = player_rows[s]
+        row[P.game_id] = game_id
+        row[P.seat] = s
+        row[P.policy] = S.seats[C.ROW_POLICY, s]
+        row[P.score] = S.pl[s, C.TILL]
+        row[P.rank] = ranks[s]
+        row[P.fame] = S.pl[s, C.FAME]
+        row[P.tables] = S.pl[s, C.TABLES]
+        row[P.barrels] = S.pl[s, C.BARRELS]
+        row[P.dancers] = S.pl[s, C.DANCERS]
+        for k in range(C.N_ST):
+            row[P.brawls_broken + k] = S.st[s, k]
+    game_row[G.game_id] = game_id
+    game_row[G.n_players] = n
+    game_row[G.rounds] = ru.param(R, C.P_EVENINGS)
+    game_row[G.decisions] = S.g[C.G_DECISIONS]
+    game_row[G.end_reason] = 0
+    game_row[G.n_winners] = winners
+    game_row[G.brawls] = total_brawls
+    game_row[G.taverns_destroyed] = total_destroyed
 
-    games:   int64[n_games, 8]  game_id, n_players, rounds, decisions, end_reason, n_winners,
-                                Brawls, Taverns destroyed
-    players: int64[n_games * 6, 10 + N_ST]  game_id, seat, policy, score, rank, n_players,
-                                fame, tables, barrels, dancers, then the N_ST statistics
-    wins_out: float64[n_games * 6]  1/k for a k-way shared win, else 0
-    Rounds rows of the games played are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py).
-    Returns (games done, player rows, event rows, status): status STATUS_OK, STATUS_FULL (the
-    event or rounds buffer is nearly full: call again for the rest), STATUS_OVERFLOW (a bug), or
-    STATUS_VIOLATION (with `check`: game first_game + games done broke an invariant, S.g holds
-    the code and phase)."""
-    seats_pol, ranks, wins = S.seats[C.ROW_POLICY], S.seats[C.ROW_RANK], S.wins
-    S.g[C.G_EVENTS] = 0
-    S.g[C.G_ROUNDS] = 0  # rounds rows of this call: S.rnd[:S.g[G_ROUNDS]] when it returns
-    rounds_per_game_max = C.MAX_PLAYERS * ru.param(R, C.P_EVENINGS)
-    ev_rows = 0
-    prow = 0
-    for i in range(n_games):
-        if S.ev.shape[0] - ev_rows < events_per_game_max or S.rnd.shape[0] - S.g[C.G_ROUNDS] < rounds_per_game_max:
-            return i, prow, ev_rows, STATUS_FULL
-        game_id = first_game + i
-        n = player_counts[game_id % player_counts.shape[0]]
-        seat_bots(position(game_id, player_counts), n, seat_policies, seats_pol)
-        play_game(S, R, n, seats_pol, seed, game_id, check)
-        if S.g[C.G_OVERFLOW]:
-            return i, prow, ev_rows, STATUS_OVERFLOW
-        if S.g[C.G_VIOLATION]:
-            return i, prow, ev_rows, STATUS_VIOLATION
-        ev_rows = S.g[C.G_EVENTS]
-        winners = rank_players(S, n, ranks, wins)
-        total_brawls = 0
-        total_destroyed = 0
-        for s in range(n):
-            total_brawls += S.st[s, C.ST_BRAWLS]
-            total_destroyed += S.st[s, C.ST_DESTROYED]
-            row = players[prow]
-            row[0] = game_id
-            row[1] = s
-            row[2] = seats_pol[s]
-            row[3] = S.pl[s, C.TILL]
-            row[4] = ranks[s]
-            row[5] = n
-            wins_out[prow] = wins[s]
-            row[6] = S.pl[s, C.FAME]
-            row[7] = S.pl[s, C.TABLES]
-            row[8] = S.pl[s, C.BARRELS]
-            row[9] = S.pl[s, C.DANCERS]
-            for k in range(C.N_ST):
-                row[10 + k] = S.st[s, k]
-            prow += 1
-        g = games[i]
-        g[0] = game_id
-        g[1] = n
-        g[2] = ru.param(R, C.P_EVENINGS)
-        g[3] = S.g[C.G_DECISIONS]
-        g[4] = 0
-        g[5] = winners
-        g[6] = total_brawls
-        g[7] = total_destroyed
-    return n_games, prow, ev_rows, STATUS_OK
+
+COUNTERS = Counters(C.G_EVENTS, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)
+
+
+@jit
+def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+              events_per_game_max, rounds_per_game_max, check):
+    """The compiled entry point: sim/core/driver.py's loop over Dwarfest's play and record."""
+    return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
+                      games, players, wins, events_per_game_max, rounds_per_game_max, check)
 

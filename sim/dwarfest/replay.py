@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.core.errors import BrewError
-
 from . import constants as C
-from .kernel import run_chunk
-from .state import make_rules, make_state
-
-TRACE_ROWS = 20000
+from .schema import PLAYERS
 
 
-def replay_game(config, pols, seed, game_id, player_counts, policy_names) -> list[str]:
-    rules = make_rules(config)
-    state = make_state(len(config.cards.ids), 4000, TRACE_ROWS)
-    games = np.zeros((1, 8), np.int64)
-    players = np.zeros((C.MAX_PLAYERS, 10 + C.N_ST), np.int64)
-    wins = np.zeros(C.MAX_PLAYERS, np.float64)
-    k, rows, _, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
-                              pols, games, players, wins, 1000, False)
-    if k != 1:
-        raise BrewError(f"replay of game {game_id} overflowed its buffers")
+def replay_game(game, config, seed, game_id, player_counts, policies) -> list[str]:
+    state, players = game.play_traced(config, seed, game_id, player_counts, policies)
+    P = PLAYERS.at
     names = config.cards.names
-    seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]
-    lines = [f"Dwarfest game {game_id} (seed {seed}), {rows} players: "
+    seat_pol = [config.policy_ids[row[P.policy]] for row in players]
+    lines = [f"Dwarfest game {game_id} (seed {seed}), {len(players)} players: "
              + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
     for row in state.trace[: state.g[C.G_TRACE]]:
         lines.append(describe(row, names))
     lines.append("Result: " + ", ".join(
-        f"seat {s} {players[s, 3]} Nuggets (rank {players[s, 4]})" for s in range(rows)))
+        f"seat {s} {row[P.score]} Nuggets (rank {row[P.rank]})" for s, row in enumerate(players)))
     return lines
 
 

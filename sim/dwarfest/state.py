@@ -19,7 +19,6 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   ev     int64[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
   rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
-  wins   float64[N]                 share of the win per seat (scratch)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
 """
@@ -33,7 +32,7 @@ from sim.core.rounds import ROUND_COLS
 from . import constants as C
 from .data import CUSTOMER_DECK_SIZE, TAVERN_DECK_SIZE, DwarfestConfig
 
-State = namedtuple("State", "g pl st hand tav piles drawn plays seats picks rng ev trace wins ctx rnd")
+State = namedtuple("State", "g pl st hand tav piles drawn plays seats picks rng ev trace ctx rnd")
 
 EV_COLS = 7  # game, seat, round, card, kind, amount, target
 
@@ -75,7 +74,6 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         rng=np.zeros(1 + 2 * n, np.uint64),
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
-        wins=np.zeros(n, np.float64),
         ctx=np.zeros(16, np.float64),
         rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )

@@ -1,0 +1,52 @@
+"""Appending rows to the kernels' preallocated buffers (events, replay trace).
+
+Every buffer row is claimed the same way: the next free row is counted in one slot of the
+game's counters array `g`; a full buffer sets the game's overflow flag instead (the chunk
+driver then stops with STATUS_OVERFLOW, so nothing is ever silently truncated). The replay
+trace is only kept when the caller asks for one: a buffer of a single row means "not tracing".
+"""
+
+from .jit import jit_inline
+
+
+@jit_inline
+def next_row(buf, g, counter, overflow):
+    """Index of the next free row of `buf` (and count it), or -1 after raising g[overflow]."""
+    i = g[counter]
+    if i >= buf.shape[0]:
+        g[overflow] = 1
+        return -1
+    g[counter] = i + 1
+    return i
+
+
+@jit_inline
+def next_trace_row(buf, g, counter, overflow):
+    """Like next_row, but -1 without any flag when not tracing (a one-row buffer)."""
+    if buf.shape[0] <= 1:
+        return -1
+    return next_row(buf, g, counter, overflow)
+
+
+@jit_inline
+def put7(buf, i, a, b, c, d, e, f, h):
+    """Fill row i of a 7-column buffer (no-op for i < 0, the claim having failed)."""
+    if i < 0:
+        return
+    row = buf[i]
+    row[0] = a
+    row[1] = b
+    row[2] = c
+    row[3] = d
+    row[4] = e
+    row[5] = f
+    row[6] = h
+
+
+@jit_inline
+def put8(buf, i, a, b, c, d, e, f, h, k):
+    """Fill row i of an 8-column buffer (no-op for i < 0)."""
+    if i < 0:
+        return
+    put7(buf, i, a, b, c, d, e, f, h)
+    buf[i, 7] = k

@@ -1,0 +1,126 @@
+"""Declared output tables: what each column of a game's games, players and events tables is
+called, which type it has and what it means (DESIGN.md §6), in one place per game.
+
+A game declares its tables once (sim/GAME/schema.py) as `Table`s of `Column`s. From that one
+declaration come both sides of the kernel/wrapper boundary:
+
+* the kernel's column indices, by name: `table.at` is a NamedTuple of ints (`PLAYERS.at.fame`)
+  that numba reads as constants, so a kernel writes `row[P.fame] = ...`, never `row[6]`;
+* the polars DataFrame, built from the kernel's int64 rows by name, so the two can never
+  disagree about which column is which.
+
+Column kinds: an integer column of the kernel's rows (the default), an Enum column (integer
+codes in the kernel's rows, labels given when the frame is built), a float column given
+beside the rows (the win share), a constant Enum column (code 0, e.g. faction "none" in a
+game without factions) and a copy of another column under a second name.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from .frames import enum_column
+
+ENUM = "enum"
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    dtype: object  # a polars integer or float type, or ENUM
+    meaning: str
+    given: bool = False  # not in the kernel's rows: handed to frame() by name (e.g. "win")
+    const: bool = False  # an Enum column whose every row is its first label
+    copy_of: str = ""  # the same values as that kernel column, under this name
+
+    @property
+    def in_rows(self) -> bool:
+        return not (self.given or self.const or self.copy_of)
+
+
+class Table:
+    """One output table: its columns in file order, and the kernel's row layout."""
+
+    def __init__(self, name: str, columns: list[Column]):
+        self.name = name
+        self.columns = tuple(columns)
+        names = [c.name for c in self.columns]
+        if len(set(names)) != len(names):
+            raise ValueError(f"table {name}: duplicate column names")
+        self.row_names = tuple(c.name for c in self.columns if c.in_rows)
+        self.width = len(self.row_names)
+        self.at = namedtuple(f"{name.title()}Columns", self.row_names)(*range(self.width))
+
+    def frame(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
+              given: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
+        """int64 rows [k, width] (+ the `given` columns, + Enum `labels` by column name) ->
+        the DataFrame, every column cast to its declared type."""
+        labels, given = labels or {}, given or {}
+        out = {}
+        for c in self.columns:
+            if c.given:
+                out[c.name] = given[c.name]
+            elif c.const:
+                out[c.name] = enum_column(labels[c.name], np.zeros(len(rows), np.int64))
+            else:
+                values = rows[:, self.at._asdict()[c.copy_of or c.name]]
+                out[c.name] = (enum_column(labels[c.name], values) if c.dtype == ENUM
+                               else values.astype(_NUMPY[c.dtype]))
+        return pl.DataFrame(out)
+
+    def describe(self) -> list[dict]:
+        """Name, type and meaning of every column (for docs and the run manifest)."""
+        return [{"name": c.name, "type": "Enum" if c.dtype == ENUM else str(c.dtype), "meaning": c.meaning}
+                for c in self.columns]
+
+
+def games_table(extra: list[Column]) -> Table:
+    """The games table: the columns every game has (DESIGN.md §6), then the game's own."""
+    return Table("games", [
+        Column("game_id", pl.Int64, "game number within the run (the seed and this fix the game)"),
+        Column("n_players", pl.Int8, "players at the table"),
+        Column("rounds", pl.Int16, "rounds played, in the game's own unit (docs/games/GAME.md)"),
+        Column("decisions", pl.Int32, "choices the bots made"),
+        Column("end_reason", ENUM, "why the game ended"),
+        Column("n_winners", pl.Int8, "players sharing the win"),
+        *extra,
+    ])
+
+
+def players_table(extra: list[Column], faction_in_rows: bool = True) -> Table:
+    """The players table: the columns every game has, then the game's own. A game without
+    factions gives `faction_in_rows=False` and the label list ["none"]."""
+    return Table("players", [
+        Column("game_id", pl.Int64, "game number"),
+        Column("seat", pl.Int8, "seat, 0 = first player"),
+        Column("faction", ENUM, "race or character (\"none\" in a game without factions)",
+               const=not faction_in_rows),
+        Column("policy", ENUM, "the bot in this seat"),
+        Column("score", pl.Int32, "final score in the game's unit"),
+        Column("rank", pl.Int8, "1 = best; tied players share the rank"),
+        Column("win", pl.Float64, "win share: 1/k for a k-way shared win, else 0", given=True),
+        *extra,
+    ])
+
+
+EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.put7 order
+
+
+def events_table(target: bool = True) -> Table:
+    """The events table, one row per logged card event, in the order rows.put7 writes it."""
+    return Table("events", [
+        Column("game_id", pl.Int64, "game number"),
+        Column("seat", pl.Int8, "the acting seat"),
+        Column("round", pl.Int8, "round, 1-based"),
+        Column("card", ENUM, "card (or other logged thing) id"),
+        Column("kind", ENUM, "what happened to it"),
+        Column("amount", pl.Int32, "a number that goes with the event (cost, VP, ...)"),
+        *([Column("target", pl.Int8, "the seat acted on, or -1")] if target else []),
+    ])
+
+
+_NUMPY = {pl.Int8: np.int8, pl.Int16: np.int16, pl.Int32: np.int32, pl.Int64: np.int64, pl.Float64: np.float64}

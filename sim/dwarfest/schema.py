@@ -1,0 +1,38 @@
+"""Dwarfest's output tables (DESIGN.md §6): the columns every game has, then Dwarfest's own.
+The kernel writes rows by these names (kernel.record) and the wrapper builds the frames from
+them (sim/core/schema.py), so the two cannot disagree."""
+
+import polars as pl
+
+from sim.core.schema import Column, events_table, games_table, players_table
+
+GAMES = games_table([
+    Column("brawls", pl.Int16, "Brawls that broke out, all players"),
+    Column("taverns_destroyed", pl.Int16, "Taverns totally destroyed, all players"),
+])
+
+# players-table column of each ST_* statistic, in ST order (kernel.record copies them as a block)
+PLAYER_STATS = (
+    ("brawls_broken", "Brawls that broke out in this Tavern"),
+    ("taverns_destroyed", "times this Tavern was totally destroyed"),
+    ("beers_served_table", "beers served to dwarves at tables"),
+    ("beers_served_bar", "beers served to dwarves at the bar"),
+    ("beers_wasted", "beers poured away or lost"),
+    ("dwarves_unserved", "dwarves left dry at the end of service"),
+    ("customers_refused", "Customer cards refused"),
+    ("cards_played", "Tavern cards played"),
+    ("sips_used", "Sips spent paying for cards"),
+    ("tables_lost", "tables lost to Brawls"),
+    ("bouncers_used", "Bouncers used"),
+)
+
+PLAYERS = players_table([
+    Column("nuggets", pl.Int32, "final Nuggets (the score)", copy_of="score"),
+    Column("fame", pl.Int16, "Fame at the end"),
+    Column("tables", pl.Int16, "tables in the Tavern at the end"),
+    Column("barrels", pl.Int16, "unopened barrels at the end"),
+    Column("dancers", pl.Int16, "dancers in the Tavern at the end"),
+    *[Column(name, pl.Int32, meaning) for name, meaning in PLAYER_STATS],
+], faction_in_rows=False)
+
+EVENTS = events_table()
