@@ -19,7 +19,7 @@ from sim.core.config import prepare
 from sim.core.ranking import rank_seats
 from sim.core.rows import next_row, next_trace_row
 from sim.core.schema import ENUM, Column, Table
-from sim.examples.dice_race import GAME, rules, schema
+from sim.examples.dice_race import GAME, schema
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "sim" / "examples"
 

@@ -13,7 +13,14 @@ import numpy as np
 import polars as pl
 
 from .config import GameData
-from .errors import STATUS_OVERFLOW, STATUS_VIOLATION, BrewError, UsageError, choices, raise_for_chunk
+from .errors import (
+    STATUS_OVERFLOW,
+    STATUS_VIOLATION,
+    BrewError,
+    UsageError,
+    choices,
+    raise_for_chunk,
+)
 from .rounds import rounds_frame
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity

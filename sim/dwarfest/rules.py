@@ -36,8 +36,8 @@ other Nugget; up to 3 sips lower a breaking Brawl by 1 each. The rulebook sets n
 import numpy as np
 
 from sim.core.jit import jit, jit_inline
-from sim.core.rows import next_row, next_trace_row, put7, put8
 from sim.core.rng import shuffle, uniform
+from sim.core.rows import next_row, next_trace_row, put7, put8
 
 from . import constants as C
 
