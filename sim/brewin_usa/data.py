@@ -13,7 +13,14 @@ import numpy as np
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, choices
-from sim.core.validate import check_entry, check_range, check_unique_ids
+from sim.core.validate import (
+    check_entry,
+    check_range,
+    check_unique_ids,
+    entry_estimates,
+    file_estimate,
+    parse_policies,
+)
 
 from . import constants as C
 
@@ -54,18 +61,6 @@ def _list(tree: dict, file_stem: str, key: str) -> tuple[list, dict]:
     return raw, node
 
 
-def _file_estimate(node: dict, file: str) -> list[dict]:
-    if "estimate" not in node:
-        return []
-    if not isinstance(node["estimate"], str):
-        raise BrewError(f"{file}: 'estimate' must be a string")
-    return [{"file": file, "entry": "all entries", "why": node["estimate"]}]
-
-
-def _entry_estimates(entries: list[dict], file: str) -> list[dict]:
-    return [{"file": file, "entry": e["id"], "why": e["estimate"]} for e in entries if "estimate" in e]
-
-
 def _parse_ingredients(tree: dict, params: dict):
     file = "ingredient_cards.toml"
     raw, node = _list(tree, "ingredient_cards", "card")
@@ -95,7 +90,7 @@ def _parse_ingredients(tree: dict, params: dict):
         raise BrewError(f"{file}: the setup deals {params['start_organic']} Organic cards of quality {q} to "
                         f"each of up to {C.MAX_PLAYERS} players; the deck needs at least {need} of them")
     ing = np.array([[C.KINDS.index(c["kind"]), c["quality"], c["count"]] for c in cards], np.int64)
-    return [c["id"] for c in cards], [c["name"] for c in cards], ing, kq, _file_estimate(node, file) + _entry_estimates(cards, file)
+    return [c["id"] for c in cards], [c["name"] for c in cards], ing, kq, file_estimate(node, file) + entry_estimates(cards, file)
 
 
 def _parse_beers(tree: dict):
@@ -129,7 +124,7 @@ def _parse_beers(tree: dict):
     beer = np.array(rows, np.int64)
     phys = np.repeat(np.arange(len(beers)), beer[:, C.BF_COUNT]).astype(np.int64)
     return ([b["id"] for b in beers], [b["name"] for b in beers], beer, phys,
-            _file_estimate(node, file) + _entry_estimates(beers, file))
+            file_estimate(node, file) + entry_estimates(beers, file))
 
 
 def _parse_cities(tree: dict):
@@ -147,7 +142,7 @@ def _parse_cities(tree: dict):
         if c["prefers"] not in C.STYLES:
             raise BrewError(f"{where}: prefers '{c['prefers']}' is not one of {choices(C.STYLES)}")
     city = np.array([[C.REGIONS.index(c["region"]), C.STYLES.index(c["prefers"])] for c in cities], np.int64)
-    return [c["id"] for c in cities], [c["name"] for c in cities], city, _file_estimate(node, file) + _entry_estimates(cities, file)
+    return [c["id"] for c in cities], [c["name"] for c in cities], city, file_estimate(node, file) + entry_estimates(cities, file)
 
 
 def _parse_params(tree: dict):
@@ -183,21 +178,10 @@ def _parse_params(tree: dict):
 
 
 def _parse_policies(tree: dict):
-    file = "policies.toml"
-    raw = tree.get("policies", {}).get("policy")
-    if not isinstance(raw, list) or not raw:
-        raise BrewError(f"{file}: expected a list of [[policy]] tables")
-    req = {"id": str, "kind": str, "name": str, "about": str}
-    req.update({w: float for w in C.WEIGHT_NAMES})
-    pols = [check_entry(e, f"{file}: policy {e.get('id', i)!r}", req, {}) for i, e in enumerate(raw)]
-    check_unique_ids(pols, file)
+    pols, kinds, weights, estimates = parse_policies(tree, C.POLICY_KINDS, C.WEIGHT_NAMES)
     for p in pols:
-        if p["kind"] not in C.POLICY_KINDS:
-            raise BrewError(f"{file}: policy '{p['id']}': kind '{p['kind']}' is not one of {choices(C.POLICY_KINDS)}")
-        check_range(p["bid_share"], 0.0, 5.0, f"{file}: policy '{p['id']}'", "bid_share")
-    kinds = np.array([C.POLICY_KINDS.index(p["kind"]) for p in pols], np.int64)
-    weights = np.array([[p[w] for w in C.WEIGHT_NAMES] for p in pols], np.float64)
-    return [p["id"] for p in pols], kinds, weights, _entry_estimates(pols, file)
+        check_range(p["bid_share"], 0.0, 5.0, f"policies.toml: policy '{p['id']}'", "bid_share")
+    return [p["id"] for p in pols], kinds, weights, estimates
 
 
 def build_config(data: GameData) -> BrewinConfig:

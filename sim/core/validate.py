@@ -48,3 +48,38 @@ def check_unique_ids(entries: list[dict], where: str) -> None:
         if e["id"] in seen:
             raise BrewError(f"{where}: duplicate id '{e['id']}'")
         seen.add(e["id"])
+
+
+def entry_estimates(entries: list[dict], file: str) -> list[dict]:
+    """The `estimate = "why"` notes of a list of id'd entries, for the run manifest."""
+    return [{"file": file, "entry": e["id"], "why": e["estimate"]} for e in entries if "estimate" in e]
+
+
+def parse_policies(tree: dict, kinds: tuple[str, ...], weight_names: tuple[str, ...]):
+    """policies.toml's [[policy]] tables, each with id, kind, name, about and one float per
+    weight name: returns (the checked entries, kind codes int64[P], weights float64[P, W],
+    the estimates). The game adds its own range checks on the entries."""
+    import numpy as np
+
+    file = "policies.toml"
+    raw = tree.get("policies", {}).get("policy")
+    if not isinstance(raw, list) or not raw:
+        raise BrewError(f"{file}: expected a list of [[policy]] tables")
+    required = {"id": str, "kind": str, "name": str, "about": str, **{w: float for w in weight_names}}
+    pols = [check_entry(e, f"{file}: policy {e.get('id', i)!r}", required, {}) for i, e in enumerate(raw)]
+    check_unique_ids(pols, file)
+    for p in pols:
+        if p["kind"] not in kinds:
+            raise BrewError(f"{file}: policy '{p['id']}': kind '{p['kind']}' is not one of {choices(kinds)}")
+    codes = np.array([kinds.index(p["kind"]) for p in pols], np.int64)
+    weights = np.array([[p[w] for w in weight_names] for p in pols], np.float64)
+    return pols, codes, weights, entry_estimates(pols, file)
+
+
+def file_estimate(node: dict, file: str, entry: str = "all entries") -> list[dict]:
+    """The estimate note of a whole file or table (`estimate = "why"` at its top), if any."""
+    if "estimate" not in node:
+        return []
+    if not isinstance(node["estimate"], str):
+        raise BrewError(f"{file}: 'estimate' must be a string")
+    return [{"file": file, "entry": entry, "why": node["estimate"]}]

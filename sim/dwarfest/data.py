@@ -13,7 +13,7 @@ import numpy as np
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, choices
-from sim.core.validate import check_entry, check_range, check_unique_ids
+from sim.core.validate import check_entry, check_range, check_unique_ids, parse_policies
 
 from . import constants as C
 
@@ -172,21 +172,9 @@ def _parse_fame_table(tree: dict, fame_max: int) -> tuple[np.ndarray, list[dict]
 
 
 def _parse_policies(tree: dict) -> tuple[list[str], np.ndarray, np.ndarray, list[dict]]:
-    file = "policies.toml"
-    raw = tree.get("policies", {}).get("policy")
-    if not isinstance(raw, list) or not raw:
-        raise BrewError(f"{file}: expected a list of [[policy]] tables")
-    req = {"id": str, "kind": str, "name": str, "about": str}
-    req.update({w: float for w in C.WEIGHT_NAMES})
-    pols = [check_entry(e, f"{file}: policy {e.get('id', i)!r}", req, {}) for i, e in enumerate(raw)]
-    check_unique_ids(pols, file)
+    pols, kinds, weights, estimates = parse_policies(tree, C.POLICY_KINDS, C.WEIGHT_NAMES)
     for p in pols:
-        if p["kind"] not in C.POLICY_KINDS:
-            raise BrewError(f"{file}: policy '{p['id']}': kind '{p['kind']}' is not one of {choices(C.POLICY_KINDS)}")
-        check_range(p["bar_skill"], 0.0, 1.0, f"{file}: policy '{p['id']}'", "bar_skill")
-    kinds = np.array([C.POLICY_KINDS.index(p["kind"]) for p in pols], np.int64)
-    weights = np.array([[p[w] for w in C.WEIGHT_NAMES] for p in pols], np.float64)
-    estimates = [{"file": file, "entry": p["id"], "why": p["estimate"]} for p in pols if "estimate" in p]
+        check_range(p["bar_skill"], 0.0, 1.0, f"policies.toml: policy '{p['id']}'", "bar_skill")
     return [p["id"] for p in pols], kinds, weights, estimates
 
 

@@ -13,7 +13,14 @@ import numpy as np
 
 from sim.core.config import GameData
 from sim.core.errors import BrewError, choices
-from sim.core.validate import check_entry, check_range, check_unique_ids
+from sim.core.validate import (
+    check_entry,
+    check_range,
+    check_unique_ids,
+    entry_estimates,
+    file_estimate,
+    parse_policies,
+)
 
 from . import constants as C
 
@@ -66,18 +73,6 @@ def _list(tree: dict, stem: str, key: str, extra=()) -> tuple[list, dict]:
     return raw, node
 
 
-def _est(node: dict, file: str, entry="all entries") -> list[dict]:
-    if "estimate" not in node:
-        return []
-    if not isinstance(node["estimate"], str):
-        raise BrewError(f"{file}: 'estimate' must be a string")
-    return [{"file": file, "entry": entry, "why": node["estimate"]}]
-
-
-def _entries(entries, file) -> list[dict]:
-    return [{"file": file, "entry": e["id"], "why": e["estimate"]} for e in entries if "estimate" in e]
-
-
 def _effect(name: str, where: str, key: str, basic=False) -> int:
     if name not in C.EFFECTS or (basic and C.EFFECTS.index(name) >= C.BASIC_EFFECTS):
         ok = C.EFFECTS[:C.BASIC_EFFECTS] if basic else C.EFFECTS
@@ -110,7 +105,7 @@ def _parse_cards(tree):
     arr = np.array(rows, np.int64)
     phys = np.repeat(np.arange(len(cards)), arr[:, C.CF_COUNT]).astype(np.int64)
     return [c["id"] for c in cards], [c["name"] for c in cards], arr, np.array(bn, np.int64), phys, \
-        _est(node, file) + _entries(cards, file)
+        file_estimate(node, file) + entry_estimates(cards, file)
 
 
 def _parse_events(tree):
@@ -135,7 +130,7 @@ def _parse_events(tree):
         rows.append([_effect(e["top"], where, "top"), e["top_amount"], _effect(e["bottom"], where, "bottom"),
                      e["bottom_amount"], _effect(e["bottom2"], where, "bottom2"), e["bottom2_amount"]])
     return [e["id"] for e in tiles + fests], [e["name"] for e in tiles + fests], np.array(rows, np.int64), \
-        _est(node, file) + _entries(evs, file)
+        file_estimate(node, file) + entry_estimates(evs, file)
 
 
 def _space(name, amount, where, key):
@@ -167,7 +162,7 @@ def _parse_tiles(tree):
     for k in range(3):
         board[1 + k] = _space(b["spaces"][k], b["amounts"][k], f"{file}: [board]", "spaces")
     board[C.MAX_Q] = _space(b["lock"], b["lock_amount"], f"{file}: [board]", "lock")
-    ests = _est(node, file) + _entries(tiles, file)
+    ests = file_estimate(node, file) + entry_estimates(tiles, file)
     if "estimate" in b:
         ests.append({"file": file, "entry": "board", "why": b["estimate"]})
     return arr, board, ests
@@ -200,7 +195,7 @@ def _parse_judges(tree):
         check_range(j["recipes"], 0, 4, where, "recipes")
         check_range(j["reputation"], 0, 20, where, "reputation")
         rows.append([kind, fl, j["min"], j["reputation"], j["recipes"]])
-    return [j["id"] for j in js], [j["name"] for j in js], np.array(rows, np.int64), _est(node, file) + _entries(js, file)
+    return [j["id"] for j in js], [j["name"] for j in js], np.array(rows, np.int64), file_estimate(node, file) + entry_estimates(js, file)
 
 
 def _slots(slots, where):
@@ -225,7 +220,7 @@ def _parse_chars(tree):
         rows.append(_slots(c["slots"], where))
     st = check_entry(node.get("standard"), f"{file}: [standard]", {"name": str, "slots": list}, {})
     rows.append(_slots(st["slots"], f"{file}: [standard]"))
-    ests = _entries(cs, file)
+    ests = entry_estimates(cs, file)
     if "estimate" in st:
         ests.append({"file": file, "entry": "standard", "why": st["estimate"]})
     return np.array(rows, np.int64), [c["name"] for c in cs] + [st["name"]], ests
@@ -250,7 +245,7 @@ def _parse_charlie(tree):
             arr[k, C.RECIPES.index(r)] = v
         if arr[k].sum() == 0:
             raise BrewError(f"{where}: advances no recipe")
-    return arr, [c["id"] for c in cs], _est(node, file) + _entries(cs, file)
+    return arr, [c["id"] for c in cs], file_estimate(node, file) + entry_estimates(cs, file)
 
 
 def _parse_params(tree):
@@ -289,20 +284,8 @@ def _parse_params(tree):
 
 
 def _parse_policies(tree):
-    file = "policies.toml"
-    raw = tree.get("policies", {}).get("policy")
-    if not isinstance(raw, list) or not raw:
-        raise BrewError(f"{file}: expected a list of [[policy]] tables")
-    req = {"id": str, "kind": str, "name": str, "about": str}
-    req.update({w: float for w in C.WEIGHT_NAMES})
-    pols = [check_entry(e, f"{file}: policy {e.get('id', i)!r}", req, {}) for i, e in enumerate(raw)]
-    check_unique_ids(pols, file)
-    for p in pols:
-        if p["kind"] not in C.POLICY_KINDS:
-            raise BrewError(f"{file}: policy '{p['id']}': kind '{p['kind']}' is not one of {choices(C.POLICY_KINDS)}")
-    kinds = np.array([C.POLICY_KINDS.index(p["kind"]) for p in pols], np.int64)
-    weights = np.array([[p[w] for w in C.WEIGHT_NAMES] for p in pols], np.float64)
-    return [p["id"] for p in pols], kinds, weights, _entries(pols, file)
+    pols, kinds, weights, estimates = parse_policies(tree, C.POLICY_KINDS, C.WEIGHT_NAMES)
+    return [p["id"] for p in pols], kinds, weights, estimates
 
 
 def build_config(data: GameData) -> HomebrewersConfig:
