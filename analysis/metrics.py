@@ -45,7 +45,7 @@ def win_share(rank: np.ndarray, seated: np.ndarray) -> np.ndarray:
     each of the k players on the best rank, else 0, so each game's shares sum to 1."""
     best = np.where(seated, rank, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
     won = seated & (rank == best)
-    return won / won.sum(axis=1, keepdims=True) * 1
+    return won / won.sum(axis=1, keepdims=True)
 
 
 def holm_family(p_values, members=None) -> np.ndarray:
