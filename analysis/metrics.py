@@ -7,9 +7,11 @@
 - the Holm family adjustment: Holm's step-down p-values over the rows of one family, and
   the significance flag at ALPHA.
 
-`analyze` (core), `compare` (comparison), `sweep`, `sequential`, the ratings and the card
-tables call these instead of repeating them. The SQL (seat_winrate.sql) only counts wins
-per seat; the definitions above are applied in Python, here.
+`analyze` (core), `compare` (comparison), `sweep`, `sequential`, `robustness`, the ratings
+and the card tables call these instead of repeating them. The SQL counts wins per seat
+(seat_winrate.sql) and no query computes the first-player advantage, so the Python here
+is its one definition; the faction queries sum 1/n per seat as expected wins, the same
+fair share summed where the rows are.
 """
 
 from __future__ import annotations
