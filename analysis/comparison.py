@@ -20,14 +20,14 @@ import polars as pl
 
 from analysis import paired as _paired
 from analysis import runfolder
-from analysis.core import ALPHA, RunAnalysis, analyze
+from analysis.core import RunAnalysis, analyze
+from analysis.metrics import fair_share, first_seat, holm_family, significant
 from analysis.paired import GAME_KEYS, Units
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict
 from analysis.runfolder import query
 from analysis.stats import (
     INSIDE,
     OUTSIDE,
-    holm,
     mean_diff,
     newcombe_diff,
     two_proportion_p,
@@ -78,10 +78,10 @@ class Comparison:
 
 # ---------------------------------------------------------------- independent samples
 def _rate_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str], label,
-               wins: str = "wins", n: str = "games", offset: str | None = None,
+               wins: str = "wins", n: str = "games", offset_fair: bool = False,
                n_unit: str = "games") -> pl.DataFrame:
     """Rows comparing a proportion present in both tables (matched on keys). With
-    `offset`, values are shown relative to that column (e.g. the fair share). `n_unit`
+    `offset_fair`, values are shown relative to the fair share 1/n. `n_unit`
     names what `n` counts (one observation each: a seat's game, a game)."""
     joined = a.join(b, on=keys, how="inner", suffix="_b").sort(keys)
     if joined.is_empty():
@@ -89,8 +89,8 @@ def _rate_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str], l
     counts = [joined[c].to_numpy() for c in (f"{wins}_b", f"{n}_b", wins, n)]
     diff, lo, hi = newcombe_diff(*counts)
     value_a = counts[2] / counts[3]
-    if offset:
-        value_a = value_a - joined[offset].to_numpy()
+    if offset_fair:
+        value_a = value_a - fair_share(joined["n_players"].to_numpy())
     return _rows(metric, [label(r) for r in joined.to_dicts()], value_a, value_a + diff,
                  diff, lo, hi, "rate", two_proportion_p(*counts),
                  n=counts[1] + counts[3], n_unit=n_unit)
@@ -196,7 +196,7 @@ def independent_metrics(a: RunAnalysis, b: RunAnalysis) -> pl.DataFrame:
         _rate_rows("seat win rate", a.seat_winrate, b.seat_winrate, ["n_players", "seat"],
                    _seat_label, n_unit="seats"),
         _rate_rows("first-player advantage", a.first_player, b.first_player, by_count,
-                   _count_label, offset="fair"),
+                   _count_label, offset_fair=True),
         _rate_rows("faction win rate", a.faction_winrate, b.faction_winrate,
                    ["n_players", "faction"], _faction_label, n_unit="seats")
         if a.has_factions and b.has_factions else _empty(),
@@ -227,7 +227,7 @@ def _paired_rows(metric: str, a: pl.DataFrame, b: pl.DataFrame, keys: list[str],
         return _empty()
     value_a, value_b = st["value_a"].to_numpy(), st["value_b"].to_numpy()
     if offset_fair:
-        fair = 1.0 / st["n_players"].to_numpy()
+        fair = fair_share(st["n_players"].to_numpy())
         value_a, value_b = value_a - fair, value_b - fair
     return _rows(metric, [label(r) for r in st.to_dicts()], value_a, value_b,
                  st["diff"].to_numpy(), st["lo"].to_numpy(), st["hi"].to_numpy(), kind,
@@ -265,8 +265,8 @@ def paired_metrics(a: RunAnalysis, b: RunAnalysis, ua: Units, ub: Units) -> pl.D
     parts = [
         _paired_rows("seat win rate", _paired.seat_rows(ua.players), _paired.seat_rows(ub.players),
                      seat_keys, ["n_players", "seat"], "win", _seat_label, "rate"),
-        _paired_rows("first-player advantage", _paired.seat_rows(ua.players, 0),
-                     _paired.seat_rows(ub.players, 0), GAME_KEYS, ["n_players"], "win",
+        _paired_rows("first-player advantage", first_seat(_paired.seat_rows(ua.players)),
+                     first_seat(_paired.seat_rows(ub.players)), GAME_KEYS, ["n_players"], "win",
                      _count_label, "rate", offset_fair=True),
         _paired_faction_rows(ua, ub)
         if a.has_factions and b.has_factions else _empty(),
@@ -285,8 +285,8 @@ def with_holm(metrics: pl.DataFrame) -> pl.DataFrame:
     """Add p_holm and significant_holm: Holm across the seat and faction win-rate rows
     (one family); NaN / null on the other rows."""
     family = metrics["metric"].is_in(list(HOLM_FAMILY)).to_numpy()
-    adjusted = holm(np.where(family, metrics["p_value"].to_numpy(), np.nan))
-    flags = [bool(p < ALPHA) if f else None for p, f in zip(adjusted, family, strict=True)]
+    adjusted = holm_family(metrics["p_value"].to_numpy(), family)
+    flags = [bool(s) if f else None for s, f in zip(significant(adjusted), family, strict=True)]
     out = metrics.with_columns(p_holm=pl.Series(adjusted, dtype=pl.Float64),
                                significant_holm=pl.Series(flags, dtype=pl.Boolean))
     return out.select(METRIC_COLUMNS)

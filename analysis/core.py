@@ -13,6 +13,14 @@ from analysis import factions as fx
 from analysis import runfolder, verdicts
 from analysis.clustered import card_differences, card_records
 from analysis.games import card_kinds, extras_for
+from analysis.metrics import (
+    ALPHA,
+    fair_share,
+    first_player_advantage,
+    first_seat,
+    holm_family,
+    significant,
+)
 from analysis.records import Verdict
 from analysis.rounds import RoundsAnalysis, analyze_rounds, with_round_shape
 from analysis.runfolder import query
@@ -22,7 +30,6 @@ from analysis.stats import (
     games_needed,
     games_to_decide,
     games_to_decide_band,
-    holm,
     rate_vs_fair_p,
     wilson,
     with_interval,
@@ -31,7 +38,6 @@ from analysis.stats import (
 NO_FACTION = "none"
 PLAY_KINDS = ["play"]  # event kinds valued as "played"; a manifest may list more (value_kinds)
 CARD_VALUE_MAX_GAMES = 300_000  # card value uses the first games of larger runs (see card_value.sql)
-ALPHA = 0.05
 PLANNER_DEVIATIONS = (0.01, 0.02, 0.03)
 PLANNER_POWER = 0.80
 
@@ -84,6 +90,19 @@ class RunAnalysis:
     @property
     def has_factions(self) -> bool:
         return not self.faction_winrate.is_empty()
+
+    @property
+    def strength_kind(self) -> str:
+        """What the strength table rates: 'faction', or 'seat' in a symmetric game."""
+        return fx.strength_kind(self.strength)
+
+    @property
+    def strength_notes(self) -> list[str]:
+        """What the strength fits saw: the games fitted and the player counts pooled."""
+        first = self.strength.row(0, named=True)
+        notes = (fx.fitted_note(first["games"], first.get("games_total")),
+                 fx.pooled_note(first["player_counts"]))
+        return [n for n in notes if n]
 
     @property
     def game(self) -> str:
@@ -144,7 +163,7 @@ def with_fairness(df: pl.DataFrame, band: float, family: int | None = None,
         return df
     wins, games = df["wins"].to_numpy(), df["games"].to_numpy()
     lo, hi = wilson(wins, games)
-    fair = 1.0 / df["n_players"].to_numpy()
+    fair = fair_share(df["n_players"].to_numpy())
     rate = df["rate"].to_numpy()
     complement = complement_rows(df)
     m = family if family is not None else int((~complement).sum())
@@ -175,24 +194,22 @@ def with_tests(df: pl.DataFrame) -> pl.DataFrame:
     fair."""
     p = rate_vs_fair_p(df["wins"].to_numpy(), df["games"].to_numpy(), df["fair"].to_numpy())
     complement = complement_rows(df)
-    adjusted = np.full(len(p), np.nan)
-    adjusted[~complement] = holm(p[~complement])
+    adjusted = holm_family(p, ~complement)
     if complement.any():  # seat 1 at 2p: its p equals seat 0's (rates mirror about 1/2)
         seat0 = ((df["n_players"] == 2) & (df["seat"] == 0)).to_numpy()
-        adjusted[complement] = adjusted[seat0][0] if seat0.any() else holm(p[complement])
+        adjusted[complement] = adjusted[seat0][0] if seat0.any() else holm_family(p[complement])
     return df.with_columns(p_value=pl.Series(p), p_holm=pl.Series(adjusted),
-                           significant_holm=pl.Series(adjusted < ALPHA))
+                           significant_holm=pl.Series(significant(adjusted)))
 
 
 def first_player(seat_winrate: pl.DataFrame) -> pl.DataFrame:
     """Seat 0's row per player count, with its advantage over a fair share (the same
     hypothesis as seat 0's band verdict, not a second test)."""
-    return (
-        seat_winrate.filter(pl.col("seat") == 0)
-        .select("n_players", "games", "wins", "rate", "lo", "hi", "fair", "verdict",
-                "verdict_lo", "verdict_hi", "p_adjusted")
-        .with_columns(advantage=pl.col("rate") - pl.col("fair"))
-    )
+    first = first_seat(seat_winrate).select(
+        "n_players", "games", "wins", "rate", "lo", "hi", "fair", "verdict",
+        "verdict_lo", "verdict_hi", "p_adjusted")
+    advantage = first_player_advantage(first["rate"].to_numpy(), first["n_players"].to_numpy())
+    return first.with_columns(advantage=pl.Series(advantage, dtype=pl.Float64))
 
 
 def expected_null_gap(n_players: int, games: int, reps: int = BALANCE_NULL_REPS,
@@ -255,7 +272,7 @@ def planner(game_length: pl.DataFrame, deviations=PLANNER_DEVIATIONS, family: in
     n_players = np.array([r[0] for r in rows], dtype=np.int64)
     deviation = np.array([r[1] for r in rows], dtype=float)
     games = np.array([r[2] for r in rows], dtype=np.int64)
-    fair = 1.0 / n_players if rows else np.array([], dtype=float)
+    fair = fair_share(n_players) if rows else np.array([], dtype=float)
     confidence = 1 - alpha / max(1, family)
     needed = games_needed(fair, deviation, confidence, power).astype(np.int64)
     decide = games_to_decide_band(fair, deviation, band, confidence, power)
@@ -348,11 +365,11 @@ def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
     diffs = card_differences(con, kinds, CARD_VALUE_MAX_GAMES, by_faction=False).select(
         "n_players", "card", diff_se="se", diff_lo="lo", diff_hi="hi", p_value="p_value")
     df = df.join(diffs, on=["n_players", "card"], how="left").sort("n_players", "card")
-    adjusted = holm(df["p_value"].to_numpy())
+    adjusted = holm_family(df["p_value"].to_numpy())
     return df.with_columns(
         diff=pl.col("rate_with") - pl.col("rate_without"),
         name=pl.Series(card_names(manifest, df["card"]), dtype=pl.String),
-        p_holm=pl.Series(adjusted), significant_holm=pl.Series(adjusted < ALPHA),
+        p_holm=pl.Series(adjusted), significant_holm=pl.Series(significant(adjusted)),
     )
 
 

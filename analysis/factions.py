@@ -20,14 +20,14 @@ import polars as pl
 
 from analysis import ratings
 from analysis.clustered import card_differences
+from analysis.metrics import ALPHA, holm_family, significant
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.runfolder import query
-from analysis.stats import clustered_ratio_se, holm, wilson, wilson_clustered
+from analysis.stats import clustered_ratio_se, wilson, wilson_clustered
 
 RATINGS_MAX_GAMES = 20_000   # the strength fits use the first games of larger runs
 COPRESENCE_MAX_GAMES = 300_000  # the head-to-head matrix likewise (as card value)
 CONVERGENCE_BUCKETS = 20
-ALPHA = 0.05
 
 
 def _intervals(df: pl.DataFrame, successes: str = "wins", n: str = "games") -> pl.DataFrame:
@@ -202,9 +202,9 @@ def card_adjusted(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: in
         df = (est.join(held, on="card", how="left").sort("card")
               .select("card", "players_with", pl.col("strata").cast(pl.Int64), adj_diff="diff",
                       adj_se="se", adj_lo="lo", adj_hi="hi", adj_p="p_value"))
-    adjusted = holm(df["adj_p"].to_numpy())
+    adjusted = holm_family(df["adj_p"].to_numpy())
     return df.with_columns(adj_p_holm=pl.Series(adjusted, dtype=pl.Float64),
-                           adj_significant_holm=pl.Series(adjusted < ALPHA))
+                           adj_significant_holm=pl.Series(significant(adjusted)))
 
 
 def card_by_round(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> pl.DataFrame:

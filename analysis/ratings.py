@@ -46,9 +46,8 @@ import numpy as np
 import polars as pl
 from scipy import stats as _sp
 
-from analysis.stats import holm
+from analysis.metrics import holm_family, significant, win_share
 
-ALPHA = 0.05
 WINNER = "winner"
 FINISHING_ORDER = "finishing_order"
 MODELS = (WINNER, FINISHING_ORDER)
@@ -374,14 +373,6 @@ def fit(d: Design, model: str = FINISHING_ORDER) -> Fit:
                estimable, lik.utilities(x), n_games)
 
 
-def _win_share(d: Design) -> np.ndarray:
-    """Each player's share of the game's win (1/k for a k-way shared victory)."""
-    valid = d.seat >= 0
-    best = np.where(valid, d.rank, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
-    won = valid & (d.rank == best)
-    return won / won.sum(axis=1, keepdims=True)
-
-
 def _implied_win(f: Fit) -> np.ndarray:
     """Model-implied win probability of every player: softmax of the fitted utilities over
     its table (the conditional-logit probability of being first)."""
@@ -403,16 +394,16 @@ def fit_check(f: Fit) -> pl.DataFrame:
     keep = idx < n_units
     idx = idx[keep]
     seats = np.bincount(idx, minlength=n_units).astype(float)
-    observed = np.bincount(idx, _win_share(d)[valid][keep], minlength=n_units) / seats
+    observed = np.bincount(idx, win_share(d.rank, valid)[valid][keep], minlength=n_units) / seats
     p = _implied_win(f)[valid][keep]
     implied = np.bincount(idx, p, minlength=n_units) / seats
     sd = np.sqrt(np.bincount(idx, p * (1 - p), minlength=n_units)) / seats
     with np.errstate(divide="ignore", invalid="ignore"):
         z = (observed - implied) / sd
         p_value = np.where(sd > 0, 2 * _sp.norm.sf(np.abs(z)), np.nan)
-    p_holm = holm(p_value)
+    p_holm = holm_family(p_value)
     return pl.DataFrame({"observed_win": observed, "implied_win": implied, "seats": seats,
-                         "fit_p_holm": p_holm, "fit_disagrees": p_holm < ALPHA})
+                         "fit_p_holm": p_holm, "fit_disagrees": significant(p_holm)})
 
 
 def strengths(f: Fit, confidence: float = 0.95) -> pl.DataFrame:
@@ -435,7 +426,7 @@ def strengths(f: Fit, confidence: float = 0.95) -> pl.DataFrame:
     p_holm = np.full(len(rows), np.nan)
     for kind in ("faction", "seat"):
         idx = np.flatnonzero(kinds == kind)
-        p_holm[idx] = holm(p[idx])
+        p_holm[idx] = holm_family(p[idx])
     mix = ",".join(f"{n}:{g}" for n, g in d.games_by_count().items())
     table = pl.DataFrame({
         "model": [f.model] * len(rows), "kind": kinds,
@@ -444,7 +435,7 @@ def strengths(f: Fit, confidence: float = 0.95) -> pl.DataFrame:
         "seat": [None] * d.reported + [s for _, s in d.seats],
         "estimable": f.estimable[rows],
         "strength": est, "se": se, "lo": est - half, "hi": est + half,
-        "p_value": p, "p_holm": p_holm, "significant_holm": p_holm < ALPHA,
+        "p_value": p, "p_holm": p_holm, "significant_holm": significant(p_holm),
         "separated": np.abs(np.nan_to_num(est)) > SEPARATED,
         "games": [f.games] * len(rows), "player_counts": [mix] * len(rows),
     }, schema_overrides={"n_players": pl.Int64, "seat": pl.Int64, "faction": pl.String})

@@ -19,11 +19,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 from scipy.stats import kendalltau
 
+from analysis.metrics import fair_share
+from analysis.runfolder import load_manifest
 from analysis.stats import INSIDE, OUTSIDE, fairness_verdict
 from analysis.sweep import players_table, unit_column, unit_rates
 
@@ -38,12 +41,13 @@ class Robustness:
     taus: pl.DataFrame       # n_players, arm_a, arm_b, units, tau, p_value, min_p
     flips: pl.DataFrame      # n_players, unit, arm_a, verdict_a, arm_b, verdict_b
     verdicts: list[str] = field(default_factory=list)
+    manifests: list[dict] = field(default_factory=list)  # each arm's run.json, in arm order
 
 
 def classify(rate_table: pl.DataFrame, band: float) -> pl.DataFrame:
     """Add rank (1 = highest rate within the player count) and verdict (strong, weak,
     fair, undecided) to a unit_rates table."""
-    fair = 1.0 / rate_table["n_players"].to_numpy()
+    fair = fair_share(rate_table["n_players"].to_numpy())
     lo, hi = rate_table["lo"].to_numpy(), rate_table["hi"].to_numpy()
     side = fairness_verdict(lo, hi, fair, band)
     verdict = np.where(side == INSIDE, FAIR,
@@ -102,7 +106,8 @@ def run_robustness(arms: list[tuple[str, str]], band: float = 0.03) -> Robustnes
     rates = pl.concat(tables).select("arm", "n_players", "unit", "games", "wins", "rate", "lo", "hi",
                                      "rank", "verdict")
     names = [a for a, _ in arms]
-    r = Robustness(kind, band, rates, taus(rates, names), flips(rates, names))
+    r = Robustness(kind, band, rates, taus(rates, names), flips(rates, names),
+                   manifests=[load_manifest(Path(d)) for _, d in arms])
     r.verdicts = robustness_lines(r)
     return r
 

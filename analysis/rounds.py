@@ -45,6 +45,11 @@ class RoundsAnalysis:
     edges: list[int] = field(default_factory=list)  # upper edges of deficit buckets 1..len(edges)
     max_game: int = MAX_GAMES  # computed on games with game_id < max_game
 
+    @property
+    def deficit_labels(self) -> list[str]:
+        """Display label of every deficit bucket (see `bucket_labels`)."""
+        return bucket_labels(self.edges)
+
 
 def bucket_labels(edges: list[int]) -> list[str]:
     """Display label of every deficit bucket: '0', then '1-e1', 'e1+1-e2', ..., 'eK+1 or more'."""

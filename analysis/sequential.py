@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from analysis.metrics import fair_share
 from analysis.records import Verdict
 from analysis.stats import INSIDE, OUTSIDE, UNDECIDED, fairness_verdict, wilson
 
@@ -161,7 +162,7 @@ def decide(table: pl.DataFrame, plan: Plan, previous: dict | None = None) -> pl.
     (or (verdict, low_edge, high_edge)) reached at an earlier look: a decided hypothesis
     or edge keeps its decision (the procedure stops monitoring it)."""
     wins, games = table["wins"].to_numpy(), table["games"].to_numpy()
-    fair = 1.0 / table["n_players"].to_numpy()
+    fair = fair_share(table["n_players"].to_numpy())
     keys = list(zip(table["n_players"].to_list(), table["unit"].to_list(), strict=True))
     before, low, high = _previous(previous, keys)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -18,16 +18,17 @@ excludes 0 and arms whose units differ significantly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 from scipy.stats import chi2
 
 from analysis import paired as _paired
+from analysis.metrics import ALPHA, first_player_advantage, first_seat, holm_family
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
-from analysis.stats import holm, wilson
-
-ALPHA = 0.05
+from analysis.runfolder import load_manifest
+from analysis.stats import wilson
 
 
 @dataclass
@@ -38,6 +39,7 @@ class SweepArm:
     shape: pl.DataFrame   # n_players, games, spread, het_chi2, het_df, het_p, het_p_holm, sd_net,
                           # fpa, fpa_lo, fpa_hi, fpa_diff, fpa_diff_lo, fpa_diff_hi,
                           # variance_reduction
+    manifest: dict = field(default_factory=dict)  # the arm's run.json, for its provenance
 
 
 @dataclass
@@ -52,6 +54,11 @@ class Sweep:
 
     def units_table(self) -> pl.DataFrame:
         return pl.concat([a.units.with_columns(value=pl.lit(str(a.value))) for a in self.arms])
+
+    @property
+    def records(self) -> list[Verdict]:
+        """Every verdict of the sweep as a record (see `sweep_records`)."""
+        return sweep_records(self)
 
 
 def unit_column(players: pl.DataFrame) -> str:
@@ -127,19 +134,20 @@ def shape(players: pl.DataFrame, reference: pl.DataFrame | None, unit: str) -> p
     first-player advantage against the reference arm's players (NaN for the reference
     itself: reference=None)."""
     rows = []
-    paired = (_paired.paired_stats(_paired.seat_rows(reference, 0), _paired.seat_rows(players, 0),
+    paired = (_paired.paired_stats(first_seat(_paired.seat_rows(reference)),
+                                   first_seat(_paired.seat_rows(players)),
                                    _paired.GAME_KEYS, ["n_players"], "win")
               if reference is not None else pl.DataFrame(schema={"n_players": pl.Int64}))
     for (n,), part in sorted(players.group_by("n_players"), key=lambda x: x[0]):
         matrix = game_matrix(part, unit)
         stat, df, p, sd_net = heterogeneity(*matrix)
-        first = part.filter(pl.col("seat") == 0)
+        first = first_seat(part)
         wins, games = float(first["win"].sum()), first.height
-        lo, hi = wilson(wins, games)
+        fpa_lo, fpa_hi = (float(first_player_advantage(float(x), n)) for x in wilson(wins, games))
         pr = paired.filter(pl.col("n_players") == n)
         rows.append({"n_players": int(n), "games": int(matrix[0].shape[0]), "spread": spread(*matrix),
                      "het_chi2": stat, "het_df": df, "het_p": p, "sd_net": sd_net,
-                     "fpa": wins / games - 1 / n, "fpa_lo": float(lo) - 1 / n, "fpa_hi": float(hi) - 1 / n,
+                     "fpa": float(first_player_advantage(wins / games, n)), "fpa_lo": fpa_lo, "fpa_hi": fpa_hi,
                      "fpa_diff": pr["diff"][0] if pr.height else np.nan,
                      "fpa_diff_lo": pr["lo"][0] if pr.height else np.nan,
                      "fpa_diff_hi": pr["hi"][0] if pr.height else np.nan,
@@ -161,8 +169,9 @@ def run_sweep(key: str, arms: list[tuple[object, str]]) -> Sweep:
     for k, (value, run_dir) in enumerate(arms):
         players = reference if k == 0 else players_table(run_dir)
         out.append(SweepArm(value, str(run_dir), unit_rates(players, unit),
-                            shape(players, reference if k else None, unit)))
-    adjusted = holm(np.concatenate([a.shape["het_p"].to_numpy() for a in out]))
+                            shape(players, reference if k else None, unit),
+                            load_manifest(Path(run_dir))))
+    adjusted = holm_family(np.concatenate([a.shape["het_p"].to_numpy() for a in out]))
     start = 0
     for arm in out:
         arm.shape = arm.shape.with_columns(

@@ -34,7 +34,6 @@ from sim.core import runner
 from sim.core.errors import UsageError
 
 DEFAULT_BATCH = 5_000  # games per look when --shard-size is left at the runner's default
-DEFAULT_MAX_GAMES = 1_000_000
 
 
 def count_hypotheses(units: list[str], player_counts: list[int], options: dict) -> int:

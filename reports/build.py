@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from analysis.factions import fitted_note, pooled_note, strength_kind
 from analysis.ratings import FINISHING_ORDER, WINNER
 from reports import charts
 from reports import glance as gl
@@ -240,8 +239,6 @@ def lead_section(a: RunAnalysis) -> Section:
     r = a.rounds
     if not r.available:
         return Section(title, anchor, [Paragraph(ROUNDS_MISSING)], level=3)
-    from analysis.rounds import bucket_labels
-
     intro = Paragraph(
         "Scores are read at the end of every round (see the game's page in docs/games for "
         "what a round is). The leader after a round is the one player with the top score; a "
@@ -285,7 +282,7 @@ def lead_section(a: RunAnalysis) -> Section:
                                              "Lead changes per game (share of games)", "lead changes")))
     blocks.append(leads)
     if not by_round.is_empty():
-        blocks.append(Chart(charts.comeback(r.comeback, bucket_labels(r.edges)), charts.COMEBACK_CAPTION))
+        blocks.append(Chart(charts.comeback(r.comeback, r.deficit_labels), charts.COMEBACK_CAPTION))
     return Section(title, anchor, blocks + [leader, pooled, detail], level=3)
 
 
@@ -456,14 +453,12 @@ def _strength_table(rows: pl.DataFrame, kind: str, caption: str, fit_check: bool
 def strength_section(a: RunAnalysis) -> Section:
     """Strength: the winner model (who wins) first, with its forest plot; then the
     finishing-order model with its fit check. Not-estimable strengths are words."""
-    kind = strength_kind(a.strength)
+    kind = a.strength_kind
     mine = a.strength.filter(pl.col("kind") == kind)
     winner = mine.filter(pl.col("model") == WINNER).sort("strength", descending=True, nulls_last=True)
     order = mine.filter(pl.col("model") == FINISHING_ORDER).sort("strength", descending=True,
                                                                   nulls_last=True)
-    first = a.strength.row(0, named=True)
-    context = " ".join(x[0].upper() + x[1:] + "." for x in (
-        fitted_note(first["games"], first.get("games_total")), pooled_note(first["player_counts"])) if x)
+    context = " ".join(x[0].upper() + x[1:] + "." for x in a.strength_notes)
     n_note = f" n counts games. {context}"
     aliased = ("" if winner["estimable"].all() else
                " 'not estimable': in every fitted game this faction sat in the same seat(s) as "

@@ -117,20 +117,16 @@ def robustness_dots(rates: pl.DataFrame, arms: list[str], kind: str) -> charts.F
 
 
 # ---------------------------------------------------------------- pages
-def _arm_provenance(name: str, run_dir: str) -> Section:
-    from sim.core.runfolder import read_manifest
-
-    return build.provenance_section(read_manifest(Path(run_dir)), f"Provenance of arm {name}",
-                                    f"provenance-{name}")
+def _arm_provenance(name: str, manifest: dict) -> Section:
+    return build.provenance_section(manifest, f"Provenance of arm {name}", f"provenance-{name}")
 
 
-def _closing(arms: list[tuple[str, str]]) -> list[Section]:
-    """Provenance of every arm, the estimated data values (of the first arm: arms share
-    their data files, changed only by their recorded overrides) and the note on bots."""
-    from sim.core.runfolder import read_manifest
-
-    estimates = [x for x in read_manifest(Path(arms[0][1])).get("estimates") or [] if isinstance(x, dict)]
-    return ([_arm_provenance(n, d) for n, d in arms]
+def _closing(arms: list[tuple[str, dict]]) -> list[Section]:
+    """Provenance of every arm (name, manifest), the estimated data values (of the first
+    arm: arms share their data files, changed only by their recorded overrides) and the
+    note on bots."""
+    estimates = [x for x in arms[0][1].get("estimates") or [] if isinstance(x, dict)]
+    return ([_arm_provenance(n, m) for n, m in arms]
             + [build.estimates_section(estimates), build.bots_section()])
 
 
@@ -158,8 +154,8 @@ def experiment_page(e: Experiment) -> Page:
            "twice counts twice), paired as a ratio. Holm: across this arm's seat and faction "
            "win-rate rows."))
         sections.append(Section(f"Arm {arm.name} vs {e.reference}", f"arm-{arm.name}", blocks, level=3))
-    runs = [(e.reference, e.arms[0].comparison.run_a)] + [(a.name, a.comparison.run_b) for a in e.arms]
-    sections += _closing(runs)
+    manifests = [(e.reference, e.arms[0].comparison.manifest_a)]
+    sections += _closing(manifests + [(a.name, a.comparison.manifest_b) for a in e.arms])
     game = e.arms[0].comparison.manifest_a.get("game", "?")
     return Page(f"Experiment: {game}, {len(e.arms) + 1} arms on shared seeds",
                 f"Reference arm: {e.reference}", sections)
@@ -203,7 +199,7 @@ def sweep_page(s: Sweep) -> Page:
     ]
     sections = [Section("Verdict", "verdict", [Bullets(list(s.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence)]
-    sections += _closing([(f"{s.key}={a.value}", a.run_dir) for a in s.arms])
+    sections += _closing([(f"{s.key}={a.value}", a.manifest) for a in s.arms])
     return Page(f"Sweep of {s.key}", f"{len(s.arms)} arms on a shared seed", sections)
 
 
@@ -230,7 +226,7 @@ def robustness_page(r: Robustness, arms: list[tuple[str, str]]) -> Page:
                               r.flips.to_dicts(), caption="Conclusions that flip with the bot."))
     sections = [Section("Verdict", "verdict", [Bullets(list(r.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence)]
-    sections += _closing(arms)
+    sections += _closing(list(zip(names, r.manifests, strict=True)))
     return Page("Robustness of balance conclusions to the bots", f"Bot settings: {', '.join(names)}", sections)
 
 

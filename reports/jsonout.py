@@ -18,7 +18,6 @@ import polars as pl
 from analysis.core import FAMILY as LEAD_FAMILY
 from analysis.core import FAMILY_DEFINITION as LEAD_FAMILY_DEFINITION
 from analysis.records import Document, Verdict
-from analysis.sweep import sweep_records
 
 SOURCE_KEYS = ("game", "variant", "overrides", "policies", "player_counts", "seed", "n_games",
                "options", "command", "created", "versions", "data_hashes", "until_decided")
@@ -131,7 +130,7 @@ def sweep_document(s) -> Document:
     source = {"key": s.key, "unit": s.kind, "values": [arm.value for arm in s.arms],
               "runs": [arm.run_dir for arm in s.arms]}
     tables = {"shape": s.shape_table().to_dicts(), "units": s.units_table().to_dicts()}
-    return _document("sweep", source, sweep_records(s), tables, s.verdicts)
+    return _document("sweep", source, s.records, tables, s.verdicts)
 
 
 def robustness_document(r, arms: list[tuple[str, str]]) -> Document:

@@ -21,7 +21,6 @@ shipped values, the variants, --override files and --set values are all checked 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import os
 import tomllib
@@ -253,7 +252,3 @@ def _check_value(data: GameData, stem: str, node: dict, key: str, value, ranges:
         error = UsageError if (id(node), key) in data.touched else BrewError
         raise error(f"{where} = {value!r} is outside its valid range {lo}..{hi} "
                     f"({stem}.toml [{RANGES}.{'.'.join(schema)}])")
-
-
-def deepcopy_tree(data: GameData) -> GameData:
-    return GameData(data.game, copy.deepcopy(data.tree), dict(data.hashes), data.variant, list(data.overrides))
