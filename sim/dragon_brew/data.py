@@ -107,24 +107,60 @@ def one_point_per_card(recipes: list[dict]) -> None:
         r["chars"] = tuple(int(c == k) for c in range(3))
 
 
+# The integer fields of [params] in params.toml.
+PARAM_INTS = ("years", "draft_row", "offering_row", "clear_draft_cost", "clear_draft_n", "clear_offering_cost",
+              "study_draw", "base_beers", "extra_gold_2nd", "extra_gold_3rd", "extra_gold_4th", "gnome_limit",
+              "judges_extra", "shadow_judges", "corrupt_removed", "tie_min_vp", "max_spices", "wort_per_mash",
+              "char_scale")
+
+
 def build_config(data: GameData) -> DragonConfig:
+    """The validated game data, one part per file; `est` collects the estimates in file order."""
     tree = data.tree
     est: list[dict] = []
-    # params
+    params = _params(tree, est)
+    abilities = _abilities(tree, est)
+    races = _races(tree, abilities, est)
+    brewery = _brewery_cards(tree, est)
+    events = _event_cards(tree, est)
+    recipes = _recipes(tree, params, est)
+    judges = _judges(tree, est)
+    pols = _policies(tree)
+    return DragonConfig(params=params, races=races, abilities=abilities, brewery=brewery, events=events,
+                        recipes=recipes, judges=judges, policies=pols, estimates=est)
+
+
+def _params(tree: dict, est: list[dict]) -> dict:
+    """params.toml: the [params] table, checked field by field, and its estimates."""
     pnode = tree.get("params", {})
     extra = [k for k in pnode if k not in ("params", "estimates")]
     if extra:
         raise BrewError(f"params.toml: unknown top-level key '{extra[0]}'; valid keys are params, estimates")
     params = dict(pnode.get("params", {}))
-    ints = ("years", "draft_row", "offering_row", "clear_draft_cost", "clear_draft_n", "clear_offering_cost",
-            "study_draw", "base_beers", "extra_gold_2nd", "extra_gold_3rd", "extra_gold_4th", "gnome_limit",
-            "judges_extra", "shadow_judges", "corrupt_removed", "tie_min_vp", "max_spices", "wort_per_mash",
-            "char_scale")
-    for k in ints:
+    _check_param_ints(params)
+    _check_param_switches(params)
+    unknown = set(params) - set(PARAM_INTS) - {"corrupt_judge", "infinite"}
+    if unknown:
+        raise BrewError(f"params.toml: [params] unknown field '{sorted(unknown)[0]}'")
+    check_range(params["years"], 1, 10, "params.toml: [params]", "years")
+    check_range(params["max_spices"], 1, 4, "params.toml: [params]", "max_spices")
+    check_range(params["char_scale"], 0, 1, "params.toml: [params]", "char_scale")
+    for k, why in pnode.get("estimates", {}).items():
+        est.append({"file": "params.toml", "entry": k, "why": why})
+    return params
+
+
+def _check_param_ints(params: dict) -> None:
+    """Every integer field of [params] is present and a non-negative integer."""
+    for k in PARAM_INTS:
         if k not in params:
             raise BrewError(f"params.toml: [params] missing field '{k}'")
         if not isinstance(params[k], int) or isinstance(params[k], bool) or params[k] < 0:
             raise BrewError(f"params.toml: [params] field '{k}' must be a non-negative integer, got {params[k]!r}")
+
+
+def _check_param_switches(params: dict) -> None:
+    """corrupt_judge and [params.infinite] (which common action cards are infinite) are booleans."""
     if not isinstance(params.get("corrupt_judge"), bool):
         raise BrewError("params.toml: [params] field 'corrupt_judge' must be true or false")
     inf = params.get("infinite")
@@ -133,16 +169,10 @@ def build_config(data: GameData) -> DragonConfig:
     for k, v in inf.items():
         if not isinstance(v, bool):
             raise BrewError(f"params.toml: [params.infinite] field '{k}' must be true or false")
-    unknown = set(params) - set(ints) - {"corrupt_judge", "infinite"}
-    if unknown:
-        raise BrewError(f"params.toml: [params] unknown field '{sorted(unknown)[0]}'")
-    check_range(params["years"], 1, 10, "params.toml: [params]", "years")
-    check_range(params["max_spices"], 1, 4, "params.toml: [params]", "max_spices")
-    check_range(params["char_scale"], 0, 1, "params.toml: [params]", "char_scale")
-    for k, why in pnode.get("estimates", {}).items():
-        est.append({"file": "params.toml", "entry": k, "why": why})
 
-    # abilities
+
+def _abilities(tree: dict, est: list[dict]) -> dict:
+    """abilities.toml: every race ability the rules implement, by id."""
     raw, e = _entries(tree, "abilities", "ability")
     est += e
     abil = _check(raw, "abilities", "ability", {"id": str, "name": str, "use": str},
@@ -157,8 +187,11 @@ def build_config(data: GameData) -> DragonConfig:
     if missing:
         raise BrewError(f"abilities.toml: missing ability '{sorted(missing)[0]}'")
     abilities = {a["id"]: a for a in abil}
+    return abilities
 
-    # races
+
+def _races(tree: dict, abilities: dict, est: list[dict]) -> list[dict]:
+    """races.toml: the races, each naming one of `abilities`."""
     raw, e = _entries(tree, "races", "race")
     est += e
     ireq = {k: int for k in ("difficulty", "min_players", "max_players", "brewers", "wheat", "rye", "barley",
@@ -179,8 +212,11 @@ def build_config(data: GameData) -> DragonConfig:
             est.append({"file": "races.toml", "entry": r["id"], "why": r["estimate"]})
     if len(races) < C.MAX_PLAYERS:
         raise BrewError(f"races.toml: at least {C.MAX_PLAYERS} races are needed")
+    return races
 
-    # brewery cards
+
+def _brewery_cards(tree: dict, est: list[dict]) -> list[dict]:
+    """brewery_cards.toml: the Brewery deck (its counts add up to the printed deck)."""
     raw, e = _entries(tree, "brewery_cards", "card")
     est += e
     brewery = _check(raw, "brewery_cards", "card",
@@ -204,8 +240,11 @@ def build_config(data: GameData) -> DragonConfig:
     n = sum(c["count"] for c in brewery)
     if n != DECK_SIZES["brewery_cards"]:
         raise BrewError(f"brewery_cards.toml: counts add up to {n}, the Brewery deck has {DECK_SIZES['brewery_cards']}")
+    return brewery
 
-    # event cards
+
+def _event_cards(tree: dict, est: list[dict]) -> list[dict]:
+    """event_cards.toml: the Event deck (its counts add up to the printed deck)."""
     raw, e = _entries(tree, "event_cards", "card")
     est += e
     events = _check(raw, "event_cards", "card", {"id": str, "name": str, "kind": str, "count": int},
@@ -222,8 +261,12 @@ def build_config(data: GameData) -> DragonConfig:
     n = sum(c["count"] for c in events)
     if n != DECK_SIZES["event_cards"]:
         raise BrewError(f"event_cards.toml: counts add up to {n}, the Event deck has {DECK_SIZES['event_cards']}")
+    return events
 
-    # recipes
+
+def _recipes(tree: dict, params: dict, est: list[dict]) -> list[dict]:
+    """recipes.toml: the barrel and spice recipes, with ingredient indices and the characteristics
+    on the scale params.char_scale picks."""
     raw, e = _entries(tree, "recipes", "recipe")
     est += e
     recipes = _check(raw, "recipes", "recipe", {"id": str, "name": str, "deck": str, "needs": list, "color": int,
@@ -243,8 +286,11 @@ def build_config(data: GameData) -> DragonConfig:
         n = sum(1 for r in recipes if r["deck"] == deck)
         if n != DECK_SIZES[deck]:
             raise BrewError(f"recipes.toml: {n} {deck} recipes, the deck has {DECK_SIZES[deck]}")
+    return recipes
 
-    # judges
+
+def _judges(tree: dict, est: list[dict]) -> list[dict]:
+    """judges.toml: regular and corrupt judges, with their characteristics as indices and signs."""
     raw, e = _entries(tree, "judges", "judge")
     est += e
     judges = _check(raw, "judges", "judge", {"id": str, "name": str, "primary": str, "primary_dir": str,
@@ -268,8 +314,11 @@ def build_config(data: GameData) -> DragonConfig:
     if n_reg != DECK_SIZES["judges"] or n_cor != DECK_SIZES["corrupt"]:
         raise BrewError(f"judges.toml: {n_reg} regular and {n_cor} corrupt judges; the game has "
                         f"{DECK_SIZES['judges']} and {DECK_SIZES['corrupt']} (36 judge cards in all)")
+    return judges
 
-    # policies
+
+def _policies(tree: dict) -> list[dict]:
+    """policies.toml: the bots and their weights, each with a copy of the shared [yields] table."""
     node = tree.get("policies", {})
     raw = node.get("policy")
     if not isinstance(raw, list) or not raw:
@@ -292,5 +341,4 @@ def build_config(data: GameData) -> DragonConfig:
             raise BrewError(f"policies.toml: [yields] unknown field '{k}'")
     for p in pols:
         p["yields"] = {k: float(v) for k, v in yields.items()}
-    return DragonConfig(params=params, races=races, abilities=abilities, brewery=brewery, events=events,
-                        recipes=recipes, judges=judges, policies=pols, estimates=est)
+    return pols
