@@ -29,8 +29,8 @@ def next_trace_row(buf, g, counter, overflow):
 
 
 @jit_inline
-def put7(buf, i, a, b, c, d, e, f, h):
-    """Fill row i of a 7-column buffer (no-op for i < 0, the claim having failed)."""
+def put6(buf, i, a, b, c, d, e, f):
+    """Fill row i of a 6-column buffer (no-op for i < 0, the claim having failed)."""
     if i < 0:
         return
     row = buf[i]
@@ -40,7 +40,15 @@ def put7(buf, i, a, b, c, d, e, f, h):
     row[3] = d
     row[4] = e
     row[5] = f
-    row[6] = h
+
+
+@jit_inline
+def put7(buf, i, a, b, c, d, e, f, h):
+    """Fill row i of a 7-column buffer (no-op for i < 0)."""
+    if i < 0:
+        return
+    put6(buf, i, a, b, c, d, e, f)
+    buf[i, 6] = h
 
 
 @jit_inline

@@ -14,6 +14,7 @@ Rules implemented here (l. = line of ../shared/rules/dragon_brew.txt):
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import shuffle
+from sim.core.rows import next_row, next_trace_row, put6, put8
 
 from .. import constants as C
 from .. import policies as pol
@@ -30,18 +31,10 @@ GNOME, OWN = 0, 1  # who take_brewer took
 @jit
 def log(S, seat, kind, card, amount):
     """One events-table row (card = events-table card code, see state.P_LC_*)."""
-    i = S.g[C.G_EV]
-    if i >= S.ev.shape[0]:
-        S.g[C.G_OVERFLOW] = 1
+    i = next_row(S.ev, S.g, C.G_EV, C.G_OVERFLOW)
+    if i < 0:
         return
-    row = S.ev[i]
-    row[0] = S.g[C.G_GAME]
-    row[1] = seat
-    row[2] = S.g[C.G_YEAR]
-    row[3] = card
-    row[4] = kind
-    row[5] = amount
-    S.g[C.G_EV] = i + 1
+    put6(S.ev, i, S.g[C.G_GAME], seat, S.g[C.G_YEAR], card, kind, amount)
     if kind == LOG_ABILITY:
         S.pl[seat, C.PL_STATS + C.ST_ABILITY_USES] += 1
 
@@ -55,23 +48,8 @@ def log_ability(S, R, seat, ability, amount):
 def trace(S, seat, kind, a, b, c, d):
     """One replay row (only when tracing: the trace buffer has more than one row): seat, year,
     move kind, four arguments, and the number of event rows logged before the move."""
-    cap = S.trace.shape[0]
-    if cap <= 1:
-        return
-    i = S.g[C.G_TRACE]
-    if i >= cap:
-        S.g[C.G_OVERFLOW] = 1
-        return
-    row = S.trace[i]
-    row[0] = seat
-    row[1] = S.g[C.G_YEAR]
-    row[2] = kind
-    row[3] = a
-    row[4] = b
-    row[5] = c
-    row[6] = d
-    row[7] = S.g[C.G_EV]
-    S.g[C.G_TRACE] = i + 1
+    i = next_trace_row(S.trace, S.g, C.G_TRACE, C.G_OVERFLOW)
+    put8(S.trace, i, seat, S.g[C.G_YEAR], kind, a, b, c, d, S.g[C.G_EV])
 
 
 @jit
