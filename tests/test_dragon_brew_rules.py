@@ -46,6 +46,7 @@ from sim.dragon_brew.rules import (
     LOG_JUDGE_WON,
     LOG_SACRIFICE_CARD,
 )
+from sim.dragon_brew.schema import GAMES, PLAYERS
 from sim.dragon_brew.state import (
     EF_BREWER,
     EF_GAIN_GOLD,
@@ -59,6 +60,15 @@ from sim.dragon_brew.state import (
 
 def vp(G, seat):
     return G.pl(seat, C.PL_VP)
+
+
+def recorded(G):
+    """kernel.record of G's game as it stands: (players rows, win shares, games row)."""
+    game_row = np.zeros(GAMES.width, np.int64)
+    rows = np.zeros((G.n, PLAYERS.width), np.int64)
+    wins = np.zeros(G.n, np.float64)
+    kernel.record(G.S, G.R, (), 0, G.n, game_row, rows, wins)
+    return rows, wins, game_row
 
 
 def test_halfling_starting_resources_and_extra_gold_by_turn_order():
@@ -142,11 +152,14 @@ def test_end_game_tie_goes_to_ribbons_then_gold():
     G = game(["human", "orc"])
     for s, (v, rib, g) in enumerate([(32, 6, 4), (32, 8, 2)]):
         G.S.pl[s, [C.PL_VP, C.PL_RIBBONS, C.PL_GOLD]] = v, rib, g
-    assert rules.final_ranking(G.S) == 1
-    assert list(G.S.pl[:2, C.PL_RANK]) == [2, 1] and list(G.S.wins[:2]) == [0.0, 1.0]
+    rows, wins, game_row = recorded(G)
+    assert game_row[GAMES.at.n_winners] == 1
+    assert list(rows[:, PLAYERS.at.rank]) == [2, 1] and list(wins) == [0.0, 1.0]
+    assert list(rows[:, PLAYERS.at.ribbons]) == [6, 8] and list(rows[:, PLAYERS.at.gold]) == [4, 2]
     G.S.pl[1, [C.PL_RIBBONS, C.PL_GOLD]] = 6, 4
-    assert rules.final_ranking(G.S) == 2  # full tie: shared
-    assert list(G.S.pl[:2, C.PL_RANK]) == [1, 1] and list(G.S.wins[:2]) == [0.5, 0.5]
+    rows, wins, game_row = recorded(G)
+    assert game_row[GAMES.at.n_winners] == 2  # full tie: shared
+    assert list(rows[:, PLAYERS.at.rank]) == [1, 1] and list(wins) == [0.5, 0.5]
 
 
 def test_turn_order_lowest_vp_starts_then_play_goes_clockwise():
@@ -393,10 +406,12 @@ def test_spring_ends_with_no_brewer_on_any_race_card():
 @pytest.mark.parametrize("variant", ["base", "corrupt_judge"])
 def test_a_full_game_lasts_three_years(variant):
     G = game(["naga", "wizard", "vampire", "leprechaun"], variant=variant, policy=["greedy", "random"] * 2)
-    winners = kernel.play_game(G.S, G.R, G.B, True)
+    kernel.play_game(G.S, G.R, G.B, True)
     assert G.S.g[C.G_VIOLATION] == 0 and G.S.g[C.G_OVERFLOW] == 0
-    assert G.S.g[C.G_YEAR] == 3 and winners >= 1 and G.S.g[C.G_PHASE] == 4
-    assert sorted(G.S.pl[:4, C.PL_RANK])[0] == 1 and G.S.wins[:4].sum() == pytest.approx(1.0)
+    assert G.S.g[C.G_YEAR] == 3 and G.S.g[C.G_PHASE] == 4
+    rows, wins, game_row = recorded(G)
+    assert game_row[GAMES.at.n_winners] >= 1 and game_row[GAMES.at.rounds] == 3
+    assert sorted(rows[:, PLAYERS.at.rank])[0] == 1 and wins.sum() == pytest.approx(1.0)
 
 
 def test_a_player_without_brewers_may_still_draft_and_must_use_a_drafted_gnome():

@@ -1,12 +1,16 @@
-"""Dragon Brew game flow for a batch of games: three years of spring, fall and winter per game.
-`run_chunk` is the compiled entry point; sim/dragon_brew/__init__.py wraps it.
+"""Dragon Brew game flow: three years of spring, fall and winter per game. `play` seats, deals
+and plays one game, `record` ranks it and writes its output rows (by the names of schema.py),
+and `run_chunk`, the compiled entry point, is sim/core/driver.py's loop over the two.
 
-Output columns are preallocated by the caller. A chunk stops early (returning the number of
-games completed) when the event or rounds buffer could overflow, so nothing is ever truncated.
+The run inputs X beyond the rules are a `RunInputs`: the race pool, the lineup (empty: races
+are drawn from the pool), whether the lineup rotates across seats, and the planner's bot state.
 """
 
-from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
+from collections import namedtuple
+
+from sim.core.driver import Counters, play_chunk
 from sim.core.jit import jit, jit_inline
+from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
@@ -14,10 +18,12 @@ from sim.core.schedule import drawn_factions, listed_factions, position, seat_bo
 from . import constants as C
 from . import invariants as inv
 from . import rules as ru
+from .schema import GAMES, PLAYERS
 from .state import P_YEARS
 
-N_GAME_COLS = 8  # game_id, n_players, years, decisions, end reason, winners, judges awarded, spring turns
-N_PLAYER_COLS = 6 + len(C.PLAYER_STATS)  # game_id, seat, race, policy, VP, rank, statistics
+G, P = GAMES.at, PLAYERS.at  # output column indices by name
+
+RunInputs = namedtuple("RunInputs", "pool lineup rotate bots")
 
 
 @jit
@@ -63,75 +69,71 @@ def checked(S, R, check, phase):
 
 @jit_inline
 def play_game(S, R, B, check):
-    """Play the set-up game to its end; returns the number of winners (0 if it stopped)."""
+    """Play the set-up game to its end (or until an overflow or, under --check, a violation)."""
     while True:
         ru.spring(S, R, B)
         if checked(S, R, check, 1):
-            return 0
+            return
         ru.fall(S, R, B)
         at = record_round(S.rnd, S.g[C.G_ROUNDS], S.g[C.G_GAME], S.g[C.G_YEAR], S.pl, C.PL_VP, S.g[C.G_N])
         if at < 0:
             S.g[C.G_OVERFLOW] = 1
-            return 0
+            return
         S.g[C.G_ROUNDS] = at
         if checked(S, R, check, 2):
-            return 0
+            return
         if S.g[C.G_YEAR] >= R.p[P_YEARS]:
             break
         S.g[C.G_YEAR] += 1
         ru.winter(S, R, B)
         if checked(S, R, check, 3):
-            return 0
+            return
     S.g[C.G_PHASE] = 4
-    return ru.final_ranking(S)
 
 
 @jit
-def run_chunk(S, R, B, seed, first_game, n_games, player_counts, seat_policies, pool, lineup, rotate, games,
-              players, wins_out, events_per_game_max, check):
-    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
-    Returns (games done, player rows, event rows, status). Rounds rows of the games played are
-    left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py)."""
-    S.g[C.G_EV] = 0
-    S.g[C.G_ROUNDS] = 0
-    ev_rows = 0
-    prow = 0
-    years = R.p[P_YEARS]
-    for i in range(n_games):
-        if (S.ev.shape[0] - ev_rows < events_per_game_max
-                or S.rnd.shape[0] - S.g[C.G_ROUNDS] < C.MAX_PLAYERS * years):
-            return i, prow, ev_rows, STATUS_FULL
-        game_id = first_game + i
-        n = player_counts[game_id % player_counts.shape[0]]
-        start_game(S, R, seed, game_id, player_counts, seat_policies, pool, lineup, rotate)
-        winners = play_game(S, R, B, check)
-        if S.g[C.G_OVERFLOW] or S.g[C.G_EV] - ev_rows > events_per_game_max:
-            return i, prow, ev_rows, STATUS_OVERFLOW
-        if S.g[C.G_VIOLATION]:
-            return i, prow, ev_rows, STATUS_VIOLATION
-        ev_rows = S.g[C.G_EV]
-        for s in range(n):
-            S.pl[s, C.PL_STATS + C.ST_RIBBONS] = S.pl[s, C.PL_RIBBONS]
-            S.pl[s, C.PL_STATS + C.ST_GOLD] = S.pl[s, C.PL_GOLD]
-            S.pl[s, C.PL_STATS + C.ST_ESTATE_SIZE] = S.pl[s, C.PL_N_CARDS]
-            row = players[prow]
-            row[0] = game_id
-            row[1] = s
-            row[2] = S.pl[s, C.PL_RACE]
-            row[3] = S.pl[s, C.PL_POLICY]
-            row[4] = S.pl[s, C.PL_VP]
-            row[5] = S.pl[s, C.PL_RANK]
-            for k in range(len(C.PLAYER_STATS)):
-                row[6 + k] = S.pl[s, C.PL_STATS + k]
-            wins_out[prow] = S.wins[s]
-            prow += 1
-        g = games[i]
-        g[0] = game_id
-        g[1] = n
-        g[2] = years
-        g[3] = S.g[C.G_DECISIONS]
-        g[4] = 0
-        g[5] = winners
-        g[6] = S.g[C.G_JUDGED]
-        g[7] = S.g[C.G_TURNS]
-    return n_games, prow, ev_rows, STATUS_OK
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """Seat game `game_id` by the seat schedule, deal it and play it (the driver's `play`)."""
+    start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate)
+    play_game(S, R, X.bots, check)
+    return counts[game_id % counts.shape[0]]
+
+
+@jit
+def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
+    """Rank by VP, then ribbons, then gold (full ties share the rank and the win; the rank stays
+    in S.pl[:, PL_RANK]) and fill the game's output rows (schema.py)."""
+    ranks = S.pl[:, C.PL_RANK]
+    winners = rank_seats(S.pl, n, (C.PL_VP, C.PL_RIBBONS, C.PL_GOLD), ranks, win_rows)
+    for s in range(n):
+        S.pl[s, C.PL_STATS + C.ST_RIBBONS] = S.pl[s, C.PL_RIBBONS]
+        S.pl[s, C.PL_STATS + C.ST_GOLD] = S.pl[s, C.PL_GOLD]
+        S.pl[s, C.PL_STATS + C.ST_ESTATE_SIZE] = S.pl[s, C.PL_N_CARDS]
+        row = player_rows[s]
+        row[P.game_id] = game_id
+        row[P.seat] = s
+        row[P.faction] = S.pl[s, C.PL_RACE]
+        row[P.policy] = S.pl[s, C.PL_POLICY]
+        row[P.score] = S.pl[s, C.PL_VP]
+        row[P.rank] = ranks[s]
+        for k in range(len(C.PLAYER_STATS)):
+            row[P.ribbons + k] = S.pl[s, C.PL_STATS + k]
+    game_row[G.game_id] = game_id
+    game_row[G.n_players] = n
+    game_row[G.rounds] = R.p[P_YEARS]
+    game_row[G.decisions] = S.g[C.G_DECISIONS]
+    game_row[G.end_reason] = 0
+    game_row[G.n_winners] = winners
+    game_row[G.judges_awarded] = S.g[C.G_JUDGED]
+    game_row[G.spring_turns] = S.g[C.G_TURNS]
+
+
+COUNTERS = Counters(C.G_EV, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)
+
+
+@jit
+def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+              events_per_game_max, rounds_per_game_max, check):
+    """The compiled entry point: sim/core/driver.py's loop over Dragon Brew's play and record."""
+    return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
+                      games, players, wins, events_per_game_max, rounds_per_game_max, check)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import constants as C
-from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk, start_game
-from .planner import make_bot_state
+from .kernel import start_game
+from .schema import PLAYERS
 from .state import make_rules, make_state
 
 TRACE_ROWS = 4000
@@ -79,25 +79,26 @@ def event_text(card_ids, row) -> str:
     return f"  seat {int(row[1])} " + EVENT_TEXT[kind].format(card=card_ids[int(row[3])], amount=int(row[5]))
 
 
+def dealt_game(game, cfg, seed, game_id, player_counts, policies, options):
+    """The state right after the deal of game `game_id` (seats, races, starting gold and
+    brewers, the judges of year 1), which the replay shows before the moves."""
+    pool, lineup, rotate = game.race_arrays(cfg, options)
+    S = make_state(1, 1)  # only the dealt state is read: no room for events or rounds needed
+    start_game(S, make_rules(cfg), np.uint64(seed), game_id, np.array(player_counts, np.int64),
+               game.policy_indices(cfg, policies), pool, lineup, rotate)
+    return S
+
+
 def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> list[str]:
     n = player_counts[game_id % len(player_counts)]
-    counts = np.array(player_counts, np.int64)
-    R = make_rules(cfg)
-    B = make_bot_state(cfg, R)
-    pols = game.policy_indices(cfg, policies)
-    pool, lineup, rotate = game.race_arrays(cfg, options)
-    S = make_state(TRACE_ROWS, C.MAX_PLAYERS * int(cfg.params["years"]), TRACE_ROWS)
-    start_game(S, R, np.uint64(seed), game_id, counts, pols, pool, lineup, rotate)
+    S = dealt_game(game, cfg, seed, game_id, player_counts, policies, options)
     lines = [f"Dragon Brew game {game_id} (seed {seed}), {n} players",
              "Seats (turn order of year 1): " + ", ".join(
                  f"{s} {cfg.races[int(S.pl[s, C.PL_RACE])]['name']} [{cfg.policies[int(S.pl[s, C.PL_POLICY])]['id']}] "
                  f"{int(S.pl[s, C.PL_GOLD])} gold {int(S.pl[s, C.PL_OWN_AVAIL])} brewers" for s in range(n)),
              "Judges of year 1: " + "; ".join(judge_text(cfg, int(j)) for j in S.piles[C.ROW_JUDGES, :S.g[C.G_N_JUDGES]])]
-    games = np.zeros((1, N_GAME_COLS), np.int64)
-    players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
-    wins = np.zeros(C.MAX_PLAYERS)
-    run_chunk(S, R, B, np.uint64(seed), game_id, 1, counts, pols, pool, lineup, rotate, games, players,
-              wins, TRACE_ROWS, False)
+    S, players = game.play_traced(cfg, seed, game_id, player_counts, policies, options, TRACE_ROWS)
+    P = PLAYERS.at
     card_ids = cfg.card_ids()
     fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}
     state = {"shown": 0, "fall": 0}
@@ -126,8 +127,8 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
             lines.append(f"VP after year {int(r[2])}: " + ", ".join(
                 f"seat {int(x[1])} {int(x[3])}" for x in S.rnd[:S.g[C.G_ROUNDS]] if x[2] == r[2]))
     lines.append("Result: " + ", ".join(
-        f"seat {s} {cfg.races[int(players[s, 2])]['name']} {int(players[s, 4])} VP "
-        f"{int(players[s, 6 + C.ST_RIBBONS])} ribbons {int(players[s, 6 + C.ST_GOLD])} gold (rank {int(players[s, 5])})"
-        for s in range(n)))
-    lines.append("Winner: " + ", ".join(f"seat {s}" for s in range(n) if players[s, 5] == 1))
+        f"seat {s} {cfg.races[int(row[P.faction])]['name']} {int(row[P.score])} VP "
+        f"{int(row[P.ribbons])} ribbons {int(row[P.gold])} gold (rank {int(row[P.rank])})"
+        for s, row in enumerate(players)))
+    lines.append("Winner: " + ", ".join(f"seat {s}" for s, row in enumerate(players) if row[P.rank] == 1))
     return lines
