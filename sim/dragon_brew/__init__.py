@@ -1,5 +1,5 @@
 """Dragon Brew: 19 brewing races, three years of spring drafting and brewer actions, fall
-judging and winter reset, 2-4 players; variants base and corrupt_judge (rules in rules.py).
+judging and winter reset, 2-4 players; variants base and corrupt_judge (rules in rules/).
 
 Public wrapper around the compiled kernel: builds the data and supplies the hooks with which
 sim/core/game.py's GameBase plays shards of games into the tables of schema.py. Options (from

@@ -1,4 +1,4 @@
-"""Dragon Brew enums and layout (see rules.py for the rules in prose)."""
+"""Dragon Brew enums and layout (see the rules/ package for the rules in prose)."""
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -80,7 +80,7 @@ GK_NONE, GK_EACH_GRAIN, GK_GRAIN, GK_WORT, GK_MAGIC = range(5)
 CL_GRAIN, CL_WORT, CL_MAGIC, CL_ANY = 10, 11, 12, 13
 CLASS_CODE = {"grain": CL_GRAIN, "wort": CL_WORT, "magic": CL_MAGIC, "any": CL_ANY}
 
-# Moves (row of the move buffer: kind, a, b, c, d), see rules.py.
+# Moves (row of the move buffer: kind, a, b, c, d), see rules/moves.py.
 (M_END, M_CLEAR, M_DRAFT, M_BREWER, M_PASS, M_GUEST, M_SACRIFICE, M_OGRE, M_SPELLBOOK, M_SPELL, M_SERVANT,
  M_FREE, M_BRIBE, M_HOUSE) = range(14)
 MOVE_NAMES = ("end", "clear_draft", "draft", "brewer", "pass", "guest", "sacrifice", "ogre", "spellbook", "spell",

@@ -101,8 +101,8 @@ def play(S, R, X, seed, game_id, counts, seat_policies, check):
 
 @jit
 def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
-    """Rank by VP, then ribbons, then gold (full ties share the rank and the win; the rank stays
-    in S.pl[:, PL_RANK]) and fill the game's output rows (schema.py)."""
+    """Rank by VP, then ribbons, then gold (rulebook l. 436-438; full ties share the rank and
+    the win; the rank stays in S.pl[:, PL_RANK]) and fill the game's output rows (schema.py)."""
     ranks = S.pl[:, C.PL_RANK]
     winners = rank_seats(S.pl, n, (C.PL_VP, C.PL_RIBBONS, C.PL_GOLD), ranks, win_rows)
     for s in range(n):

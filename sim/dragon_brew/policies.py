@@ -5,7 +5,7 @@ inside actions (which grain, which recipe, which beers among the brewable ones),
 the seat's own policy stream.
 
 `greedy` and `builder` (kind planner, weights in data/games/dragon_brew/policies.toml) are in
-planner.py: they plan the year's beers against the judges and value every move in
+planner/: they plan the year's beers against the judges and value every move in
 gold-equivalents.
 
 Conventions: `S` state, `R` rules, `B` the bots' memory (planner.BotState); `seat` the player

@@ -24,7 +24,6 @@ function with 20 arrays, 0.1 s with 12).
   ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
   rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
   trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
-  wins    float64[N]                    share of the win per seat (scratch)
 Kernels never allocate (sim/core/jit.py): every buffer is here. The bots' own memory (plans,
 beer candidates) is policies.BotState.
 """
@@ -37,7 +36,7 @@ from sim.core.rounds import ROUND_COLS
 
 from . import constants as C
 
-State = namedtuple("State", "g piles pl est beers rng moves tmp ev rnd trace wins")
+State = namedtuple("State", "g piles pl est beers rng moves tmp ev rnd trace")
 EV_COLS = 6
 TRACE_W = 8  # seat, year, move kind, a, b, c, d, decision number
 
@@ -163,7 +162,6 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         rnd=np.zeros((max(rounds_capacity, 1), ROUND_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), TRACE_W), np.int64),
-        wins=np.zeros(n, np.float64),
     )
 
 

@@ -14,7 +14,6 @@ new turn order). Rulebook lines (l.) refer to ../shared/rules/dragon_brew.txt.
   spring_phase  the spring turns and the fall/winter free-action windows
   fall_phase    brewing, judging, profits
   winter_phase  the winter reset and the next turn order
-  scoring       the final ranking
 
 Callers use `rules.X`; the names they use are re-exported here.
 """
@@ -36,7 +35,6 @@ from .drafts import add_brewery_card, do_draft
 from .fall_phase import brew_beers, fall, judge_all
 from .game_setup import setup
 from .moves import draftable, legal_moves
-from .scoring import final_ranking
 from .spring_phase import apply_move, free_window, spring, window_moves
 from .winter_phase import winter
 
@@ -54,7 +52,6 @@ __all__ = [
     "draftable",
     "draw_recipe",
     "fall",
-    "final_ranking",
     "free_window",
     "judge_all",
     "legal_moves",
