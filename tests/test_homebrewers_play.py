@@ -8,7 +8,9 @@ import polars as pl
 import pytest
 from homebrewers_state import config
 
+from sim.core.errors import BrewError
 from sim.homebrewers import GAME
+from sim.homebrewers import constants as C
 
 GOLDEN = Path(__file__).parent / "golden" / "homebrewers_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "judge_hunter", "racer"]
@@ -126,6 +128,24 @@ def test_replay_agrees_with_the_simulated_result():
     last = GAME.replay(cfg, 7, 3, [4], ["greedy", "random"])[-1]
     for seat, score in enumerate(p["score"]):
         assert f"seat {seat} {score} reputation" in last
+
+
+def test_a_replay_trace_too_short_for_the_game_raises_instead_of_cutting_the_log():
+    cfg = config()
+    state, _ = GAME.play_traced(cfg, 7, 3, [4], ["greedy", "random"])
+    assert state.g[C.G_TRACE] > 50  # the game needs more rows than the short trace below
+    with pytest.raises(BrewError, match="overflowed"):
+        GAME.play_traced(cfg, 7, 3, [4], ["greedy", "random"], trace_rows=50)
+
+
+def test_a_game_writing_more_event_rows_than_its_bound_is_an_overflow(monkeypatch):
+    """The event buffer has room for every game here; only the per-game bound is too low."""
+    cfg = config()
+    events = GAME.simulate(cfg, 1, 0, 20, [3], ["greedy"]).frames["events"]
+    assert events.group_by("game_id").len()["len"].max() > 20
+    monkeypatch.setattr(GAME, "per_game_bounds", lambda config: (20, C.MAX_PLAYERS * C.MONTHS))
+    with pytest.raises(BrewError, match="buffer overflowed in game 0"):
+        GAME.simulate(cfg, 1, 0, 20, [3], ["greedy"])
 
 
 def test_same_seed_same_games_and_streams_are_independent_of_the_chunking():

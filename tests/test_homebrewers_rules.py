@@ -14,6 +14,7 @@ from sim.homebrewers import constants as C
 from sim.homebrewers import kernel as K
 from sim.homebrewers import policies as pol
 from sim.homebrewers import rules as ru
+from sim.homebrewers.schema import GAMES, PLAYERS
 from sim.homebrewers.state import RNG_DICE0, make_rules
 
 ALE, PORTER, STOUT, IPA = range(4)
@@ -331,16 +332,34 @@ def test_trade_phase_change_makes_a_triple_to_reroll():
 
 # --- winner and data ----------------------------------------------------------------------------------
 
+def final_rows(cfg, R, S, n):
+    """kernel.record after a game: (game row, player rows, win shares)."""
+    games = np.zeros(GAMES.width, np.int64)
+    players = np.zeros((n, PLAYERS.width), np.int64)
+    wins = np.zeros(n)
+    K.record(S, R, GAME.kernel_inputs(cfg, {})[1], 0, n, games, players, wins)
+    return games, players, wins
+
+
 def test_tie_break_by_octoberfest_golds():
     cfg, R, S, pols = blank(3)
     S.pl[0:3, C.REP] = 30
     S.pl[0, C.GOLD] = 1
     S.pl[1, C.GOLD] = 1
     S.pl[1, C.SILVER] = 1
-    ranks = np.zeros(5, np.int64)
-    wins = np.zeros(5)
-    assert K.rank_players(S, 3, ranks, wins) == 1
-    assert list(ranks[:3]) == [2, 1, 3] and wins[1] == 1.0
+    games, players, wins = final_rows(cfg, R, S, 3)
+    assert games[GAMES.at.n_winners] == 1
+    assert list(players[:, PLAYERS.at.rank]) == [2, 1, 3] and list(wins) == [0.0, 1.0, 0.0]
+
+
+def test_players_level_on_reputation_and_medals_share_the_win():
+    cfg, R, S, pols = blank(3)
+    S.pl[0:3, C.REP] = 30
+    S.pl[0:2, C.BRONZE] = 2
+    S.pl[1, C.HONORABLE] = 3  # honorable mentions break no tie
+    games, players, wins = final_rows(cfg, R, S, 3)
+    assert games[GAMES.at.n_winners] == 2
+    assert list(players[:, PLAYERS.at.rank]) == [1, 1, 3] and list(wins) == [0.5, 0.5, 0.0]
 
 
 def test_judges_score_as_printed():

@@ -1,28 +1,26 @@
 """Homebrewers: dice trading, brewing and judged festivals, 2-5 players (rules in rules.py).
 
-Public wrapper around the compiled kernel: builds the data, runs shards of games into column
-arrays and hands them to the run writer as polars DataFrames.
+Public wrapper around the compiled kernel: builds the data and the kernel's inputs (rules, the
+character pool and lineup); sim/core/game.py runs the shards into the tables of schema.py.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
-from sim.core.frames import enum_column
-from sim.core.game import CHUNK, GameBase, Shard
+from sim.core.game import CHUNK, GameBase
 from sim.core.schedule import lineup_rotates
 
 from . import constants as C
+from . import schema
 from .data import HomebrewersConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk
+from .kernel import Factions, run_chunk
 from .state import make_rules, make_state
 
 EVENTS_PER_GAME = 1200  # bound on event rows one game writes (8 months x 5 players x ~30)
-
 
 
 def faction_arrays(config: HomebrewersConfig, options: dict | None):
@@ -51,6 +49,10 @@ class Homebrewers(GameBase):
     title = "Homebrewers"
     player_counts = tuple(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
     default_players = (4,)
+    schema = schema
+    constants = C
+    violations = VIOLATIONS
+    run_chunk = staticmethod(run_chunk)
 
     def build(self, data: GameData) -> HomebrewersConfig:
         return build_config(data)
@@ -58,81 +60,36 @@ class Homebrewers(GameBase):
     def factions(self, config: HomebrewersConfig) -> list[str]:
         return ["standard"] if config.standard else list(C.CHARACTERS)
 
-    def check_counts(self, player_counts, options):
-        for k in player_counts:
-            if k not in self.player_counts:
-                raise UsageError(f"homebrewers plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
-        pool, lineup, _ = faction_arrays(None, options)
+    def check_options(self, config, player_counts, options: dict | None) -> dict:
+        """--factions/--lineup name known characters, and a pool seats every player."""
+        pool, lineup, _ = faction_arrays(config, options)
         if lineup[0] < 0 and len(pool) < max(player_counts):
             raise UsageError(f"--factions lists {len(pool)} characters, fewer than {max(player_counts)} players")
+        return dict(options or {})
 
-    def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
-                 check=False, options=None) -> Shard:
-        self.check_counts(player_counts, options)
-        pool, lineup, rotate = faction_arrays(config, options)
-        rules = make_rules(config)
-        pols = self.policy_indices(config, policies)
-        counts = np.array(player_counts, np.int64)
-        state = make_state(min(CHUNK, max(n_games, 1)) * 160 + EVENTS_PER_GAME,  # a full chunk stops early and resumes
-                           rounds_capacity=min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * C.MONTHS)
-        games = np.zeros((n_games, N_GAME_COLS), np.int64)
-        players = np.zeros((n_games * C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
-        wins = np.zeros(n_games * C.MAX_PLAYERS, np.float64)
+    def kernel_inputs(self, config: HomebrewersConfig, options: dict):
+        return make_rules(config), Factions(*faction_arrays(config, options))
 
-        def run(done, todo, prow):  # one kernel call; play_chunks does the rest
-            return run_chunk(state, rules, np.uint64(seed), first_game + done, todo, counts, pols,
-                             games[done:], players[prow:], wins[prow:], EVENTS_PER_GAME, check, pool, lineup,
-                             rotate)
+    def new_state(self, config: HomebrewersConfig, n_games: int, trace_rows: int = 1):
+        games = min(CHUNK, max(n_games, 1))
+        return make_state(games * 160 + EVENTS_PER_GAME, trace_rows,  # a full chunk stops early and resumes
+                          rounds_capacity=games * C.MAX_PLAYERS * C.MONTHS)
 
-        ev, rounds, prow = self.play_chunks(state, C, VIOLATIONS, seed, first_game, n_games, progress, run)
-        frames = self.frames(config, games, players[:prow], wins[:prow], ev)
-        frames["rounds"] = rounds
-        return Shard(frames)
+    def per_game_bounds(self, config: HomebrewersConfig) -> tuple[int, int]:
+        return EVENTS_PER_GAME, C.MAX_PLAYERS * C.MONTHS
 
     def card_names(self, config) -> list[str]:
         return list(config.card_ids) + list(C.SPECIAL_CARDS)
 
-    def frames(self, config, games, players, wins, events) -> dict[str, pl.DataFrame]:
-        g = pl.DataFrame({
-            "game_id": games[:, 0],
-            "n_players": games[:, 1].astype(np.int8),
-            "rounds": games[:, 2].astype(np.int16),
-            "decisions": games[:, 3].astype(np.int32),
-            "end_reason": enum_column(C.END_REASONS, games[:, 4]),
-            "n_winners": games[:, 5].astype(np.int8),
-            "trades": games[:, 6].astype(np.int16),
-        })
-        p_cols = {
-            "game_id": players[:, 0],
-            "seat": players[:, 1].astype(np.int8),
-            "faction": enum_column(C.FACTIONS, players[:, 5]),
-            "policy": enum_column(config.policy_ids, players[:, 2]),
-            "score": players[:, 3].astype(np.int32),
-            "rank": players[:, 4].astype(np.int8),
-            "win": wins,
-            "money": players[:, 6].astype(np.int16),
-            "reputation": players[:, 7].astype(np.int32),
-        }
-        for k, name in enumerate(C.PLAYER_STATS):
-            p_cols[name] = players[:, 8 + k].astype(np.int16)
-        e = pl.DataFrame({
-            "game_id": events[:, 0],
-            "seat": events[:, 1].astype(np.int8),
-            "round": events[:, 2].astype(np.int8),
-            "card": enum_column(self.card_names(config), events[:, 3]),
-            "kind": enum_column(C.LOG_KINDS, events[:, 4]),
-            "amount": events[:, 5].astype(np.int32),
-            "target": events[:, 6].astype(np.int8),
-        })
-        return {"games": g, "players": pl.DataFrame(p_cols), "events": e}
+    def labels(self, config: HomebrewersConfig) -> dict[str, list[str]]:
+        return {"end_reason": C.END_REASONS, "faction": C.FACTIONS, "policy": config.policy_ids,
+                "card": self.card_names(config), "kind": C.LOG_KINDS}
 
     def replay(self, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
         from .replay import replay_game
 
-        self.check_counts(player_counts, options)
-        pool, lineup, rotate = faction_arrays(config, options)
-        return replay_game(config, self.policy_indices(config, policies), seed, game_id, player_counts, pool, lineup,
-                           rotate)
+        self.check_player_counts(player_counts)
+        return replay_game(self, config, seed, game_id, player_counts, policies, options)
 
     def manifest_extras(self, config: HomebrewersConfig) -> dict:
         kinds = {i: C.FLAVOR_KINDS[config.cards[k, 0]] for k, i in enumerate(config.card_ids)}

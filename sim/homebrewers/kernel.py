@@ -1,14 +1,18 @@
 """Homebrewers game flow: 8 months of trade and action phases, Summerfest and Octoberfest, for a
-batch of games. `run_chunk` is the compiled entry point; sim/homebrewers/__init__.py wraps it.
+batch of games. `run_chunk` is the compiled entry point (sim/core/driver.py's loop over `play` and
+`record`); sim/homebrewers/__init__.py wraps it.
 
 Actions that need a decision (where grain goes, which card to draw) live here, between the pure
 rules (rules.py) and the bots (policies.py).
 """
 
+from collections import namedtuple
+
 import numpy as np
 
-from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
+from sim.core.driver import Counters, play_chunk
 from sim.core.jit import jit, jit_inline
+from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
@@ -17,7 +21,15 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+from .schema import GAMES, PLAYERS
 from .state import RNG_DICE0, RNG_FACTION, RNG_POL0
+
+G, P = GAMES.at, PLAYERS.at  # output column indices by name
+POLS_AT, RANKS_AT = 48, 53  # S.tmp slots of the seats' bots and final ranks (MAX_PLAYERS each)
+
+# The run inputs beyond the rules (the driver's X): the character pool drawn from, a fixed
+# lineup ([-1] = draw from the pool) and whether the lineup rotates across seats.
+Factions = namedtuple("Factions", "pool lineup rotate")
 
 
 @jit_inline
@@ -664,84 +676,50 @@ def play_game(S, R, n, pols, seed, game_id, check, pool, lineup, k, n_policies, 
                  S.pl[s, C.JUDGE_REP], S.pl[s, C.MONEY])
 
 
-@jit_inline
-def rank_players(S, n, out_rank, out_win):
-    """Rank by reputation, then Octoberfest golds, silvers, bronzes; exact ties share the win."""
-    for s in range(n):
-        better = 0
-        for o in range(n):
-            if o == s:
-                continue
-            d = 0
-            for f in (C.REP, C.GOLD, C.SILVER, C.BRONZE):
-                if d == 0:
-                    if S.pl[o, f] > S.pl[s, f]:
-                        d = 1
-                    elif S.pl[o, f] < S.pl[s, f]:
-                        d = -1
-            if d > 0:
-                better += 1
-        out_rank[s] = better + 1
-    winners = 0
-    for s in range(n):
-        if out_rank[s] == 1:
-            winners += 1
-    for s in range(n):
-        out_win[s] = 1.0 / winners if out_rank[s] == 1 else 0.0
-    return winners
-
-
-N_GAME_COLS = 7  # game_id, n_players, rounds, decisions, end_reason, n_winners, trades
-N_PLAYER_COLS = 8 + 16 + 4  # game_id, seat, policy, score, rank, faction, money, reputation, stats
+@jit
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """Seat game `game_id` by the seat schedule (bots, then characters from X) and play it
+    (the driver's `play`); returns its player count."""
+    n = counts[game_id % counts.shape[0]]
+    k = position(game_id, counts)
+    pols = S.tmp[POLS_AT:POLS_AT + C.MAX_PLAYERS]
+    seat_bots(k, n, seat_policies, pols)
+    play_game(S, R, n, pols, seed, game_id, check, X.pool, X.lineup, k, seat_policies.shape[0], X.rotate)
+    return n
 
 
 @jit
-def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
-              events_per_game_max, check, pool, lineup, rotate):
-    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
-    Returns (games done, player rows, event rows, status). Rounds rows of the games played
-    are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py)."""
-    pols = S.tmp[48:53]
-    ranks = S.tmp[53:58]
-    wins = S.vals[58:63]
-    S.g[C.G_EVENTS] = 0
-    S.g[C.G_ROUNDS] = 0  # rounds rows of this call: S.rnd[:S.g[G_ROUNDS]] when it returns
-    ev_rows = 0
-    prow = 0
-    for i in range(n_games):
-        if S.ev.shape[0] - ev_rows < events_per_game_max or S.rnd.shape[0] - S.g[C.G_ROUNDS] < C.MAX_PLAYERS * C.MONTHS:
-            return i, prow, ev_rows, STATUS_FULL
-        game_id = first_game + i
-        n = player_counts[game_id % player_counts.shape[0]]
-        k = position(game_id, player_counts)
-        seat_bots(k, n, seat_policies, pols)
-        play_game(S, R, n, pols, seed, game_id, check, pool, lineup, k, seat_policies.shape[0], rotate)
-        if S.g[C.G_OVERFLOW]:
-            return i, prow, ev_rows, STATUS_OVERFLOW
-        if S.g[C.G_VIOLATION]:
-            return i, prow, ev_rows, STATUS_VIOLATION
-        ev_rows = S.g[C.G_EVENTS]
-        winners = rank_players(S, n, ranks, wins)
-        for s in range(n):
-            row = players[prow]
-            row[0] = game_id
-            row[1] = s
-            row[2] = pols[s]
-            row[3] = S.pl[s, C.REP]
-            row[4] = ranks[s]
-            row[5] = S.pl[s, C.FACTION]
-            row[6] = S.pl[s, C.MONEY]
-            row[7] = S.pl[s, C.REP]
-            for k in range(20):
-                row[8 + k] = S.pl[s, C.ST_POWERS + k]
-            wins_out[prow] = wins[s]
-            prow += 1
-        g = games[i]
-        g[0] = game_id
-        g[1] = n
-        g[2] = C.MONTHS
-        g[3] = S.g[C.G_DECISIONS]
-        g[4] = 0
-        g[5] = winners
-        g[6] = S.g[C.G_TRADES]
-    return n_games, prow, ev_rows, STATUS_OK
+def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
+    """Rank by reputation, then Octoberfest golds, silvers, bronzes (exact ties share the win),
+    and fill the game's output rows (schema.py)."""
+    ranks = S.tmp[RANKS_AT:RANKS_AT + C.MAX_PLAYERS]
+    winners = rank_seats(S.pl, n, (C.REP, C.GOLD, C.SILVER, C.BRONZE), ranks, win_rows)
+    for s in range(n):
+        row = player_rows[s]
+        row[P.game_id] = game_id
+        row[P.seat] = s
+        row[P.faction] = S.pl[s, C.FACTION]
+        row[P.policy] = S.tmp[POLS_AT + s]
+        row[P.score] = S.pl[s, C.REP]
+        row[P.rank] = ranks[s]
+        row[P.money] = S.pl[s, C.MONEY]
+        for k in range(len(C.PLAYER_STATS)):
+            row[P.powers_used + k] = S.pl[s, C.ST_POWERS + k]
+    game_row[G.game_id] = game_id
+    game_row[G.n_players] = n
+    game_row[G.rounds] = C.MONTHS
+    game_row[G.decisions] = S.g[C.G_DECISIONS]
+    game_row[G.end_reason] = 0
+    game_row[G.n_winners] = winners
+    game_row[G.trades] = S.g[C.G_TRADES]
+
+
+COUNTERS = Counters(C.G_EVENTS, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)
+
+
+@jit
+def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+              events_per_game_max, rounds_per_game_max, check):
+    """The compiled entry point: sim/core/driver.py's loop over Homebrewers' play and record."""
+    return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
+                      games, players, wins, events_per_game_max, rounds_per_game_max, check)

@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.core.errors import BrewError
-
 from . import constants as C
-from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk
-from .state import make_rules, make_state
-
-TRACE_ROWS = 20000
+from .schema import PLAYERS
 
 
-def replay_game(config, pols, seed, game_id, player_counts, pool, lineup, rotate) -> list[str]:
-    rules = make_rules(config)
-    state = make_state(4000, TRACE_ROWS)
-    games = np.zeros((1, N_GAME_COLS), np.int64)
-    players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
-    wins = np.zeros(C.MAX_PLAYERS, np.float64)
-    k, rows, _, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
-                              pols, games, players, wins, 1000, False, pool, lineup, rotate)
-    if k != 1 or state.g[C.G_OVERFLOW]:
-        raise BrewError(f"replay of game {game_id} overflowed its buffers")
-    seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]
-    lines = [f"Homebrewers game {game_id} (seed {seed}), {rows} players: "
-             + ", ".join(f"seat {s} {p} ({C.FACTIONS[players[s, 5]]})" for s, p in enumerate(seat_pol))]
+def replay_game(game, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
+    state, players = game.play_traced(config, seed, game_id, player_counts, policies, options)
+    P = PLAYERS.at
+    lines = [f"Homebrewers game {game_id} (seed {seed}), {len(players)} players: "
+             + ", ".join(f"seat {s} {config.policy_ids[row[P.policy]]} ({C.FACTIONS[row[P.faction]]})"
+                         for s, row in enumerate(players))]
     for row in state.trace[: state.g[C.G_TRACE]]:
         lines.append(describe(row, config))
     lines.append("Result: " + ", ".join(
-        f"seat {s} {players[s, 3]} reputation (rank {players[s, 4]})" for s in range(rows)))
+        f"seat {s} {row[P.score]} reputation (rank {row[P.rank]})" for s, row in enumerate(players)))
     return lines
 
 

@@ -1,0 +1,47 @@
+"""Homebrewers' output tables (DESIGN.md §6; docs/games/homebrewers.md "Output columns"): the
+columns every game has, then Homebrewers' own. The kernel writes rows by these names
+(kernel.record) and the wrapper builds the frames from them (sim/core/schema.py), so the two
+cannot disagree."""
+
+import polars as pl
+
+from sim.core.schema import Column, events_table, games_table, players_table
+
+from . import constants as C
+
+GAMES = games_table([
+    Column("trades", pl.Int16, "dice trades made, all players (with Charlie too)"),
+])
+
+# meaning of each C.PLAYER_STATS column; kernel.record copies them as one block, in that order,
+# from State.pl[ST_POWERS:]
+STAT_MEANINGS = {
+    "powers_used": "character powers used",
+    "extra_actions": "extra actions bought",
+    "trades": "dice trades this player took part in",
+    "flavor_drawn": "flavor cards drawn",
+    "flavor_top": "flavor cards played under a recipe (for their top benefit)",
+    "flavor_bottom": "flavor cards discarded for their bottom benefit",
+    "brews": "brews",
+    "dice_changed": "dice changed for money",
+    "dice_forgone": "dice forgone for money in the action phase",
+    "summerfest_rep": "reputation from the Summerfest medals",
+    "medal_rep": "reputation from the Octoberfest medals",
+    "judge_rep": "reputation from the judges at Octoberfest",
+    "gold": "Octoberfest gold medals (ties counted)",
+    "silver": "Octoberfest silver medals (ties counted)",
+    "bronze": "Octoberfest bronze medals (ties counted)",
+    "honorable": "Octoberfest honorable mentions (ties counted)",
+    "q_ale": "quality of the Ale at Octoberfest",
+    "q_porter": "quality of the Porter at Octoberfest",
+    "q_stout": "quality of the Stout at Octoberfest",
+    "q_ipa": "quality of the IPA at Octoberfest",
+}
+
+PLAYERS = players_table([
+    Column("money", pl.Int16, "money left at the end ($)"),
+    Column("reputation", pl.Int32, "final reputation (the score)", copy_of="score"),
+    *[Column(name, pl.Int16, STAT_MEANINGS[name]) for name in C.PLAYER_STATS],
+], faction_in_rows=True)
+
+EVENTS = events_table(target=True)
