@@ -110,8 +110,9 @@ def players_table(extra: list[Column], faction_in_rows: bool = True) -> Table:
 EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.put7 order
 
 
-def events_table(target: bool = True) -> Table:
-    """The events table, one row per logged card event, in the order rows.put7 writes it."""
+def events_table(target: str | None = "the seat acted on, or -1") -> Table:
+    """The events table, one row per logged card event, in the order rows.put7 writes it.
+    `target` is the meaning of the last column in this game, None for a game without one."""
     return Table("events", [
         Column("game_id", pl.Int64, "game number"),
         Column("seat", pl.Int8, "the acting seat"),
@@ -119,7 +120,7 @@ def events_table(target: bool = True) -> Table:
         Column("card", ENUM, "card (or other logged thing) id"),
         Column("kind", ENUM, "what happened to it"),
         Column("amount", pl.Int32, "a number that goes with the event (cost, VP, ...)"),
-        *([Column("target", pl.Int8, "the seat acted on, or -1")] if target else []),
+        *([Column("target", pl.Int8, target)] if target else []),
     ])
 
 

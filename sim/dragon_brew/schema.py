@@ -32,4 +32,4 @@ STAT_MEANINGS = {
 
 PLAYERS = players_table([Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS])
 
-EVENTS = events_table(target=False)
+EVENTS = events_table(target=None)

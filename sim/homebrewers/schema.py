@@ -44,4 +44,4 @@ PLAYERS = players_table([
     *[Column(name, pl.Int16, STAT_MEANINGS[name]) for name in C.PLAYER_STATS],
 ], faction_in_rows=True)
 
-EVENTS = events_table(target=True)
+EVENTS = events_table(target="recipe (play_top, brew; 4 = bottom), draw source, festival or die face: see docs/games/homebrewers.md")

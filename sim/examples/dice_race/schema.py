@@ -9,4 +9,4 @@ PLAYERS = players_table([
     Column("busts", pl.Int16, "this player's turns lost to the bust face"),
     Column("rolls", pl.Int16, "dice this player rolled"),
 ], faction_in_rows=False)
-EVENTS = events_table()  # one row per turn: card "turn", kind bank or bust, amount = turn total
+EVENTS = events_table(target="unused (-1)")  # one row per turn: card "turn", kind bank or bust, amount = turn total
