@@ -1,15 +1,20 @@
-"""Brewin' USA played whole: invariants under random play, bot strength, logging, golden replay."""
+"""Brewin' USA played whole: invariants under random play, bot strength, logging, golden replay,
+and the kernel's record (ranking, output columns) and overflow guard."""
 
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
-from brewin_usa_state import config
+from brewin_usa_state import blank, config
 
 from sim.brewin_usa import GAME
 from sim.brewin_usa import constants as C
+from sim.brewin_usa import kernel as K
 from sim.brewin_usa.replay import trace_lines
+from sim.brewin_usa.schema import GAMES, PLAYERS
+from sim.brewin_usa.state import make_rules, make_state
+from sim.core.errors import STATUS_OVERFLOW
 
 GOLDEN = Path(__file__).parent / "golden" / "brewin_usa_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "challenger", "expander"]
@@ -164,3 +169,73 @@ def test_every_adjunct_use_is_an_event_row_valued_with_the_cards():
     p = shard.frames["players"].join(per_player, on=["game_id", "seat"], how="left").fill_null(0)
     assert (p["adjunct_actions"] == p["len"]).all()
     assert "adjunct" in GAME.manifest_extras(cfg)["value_kinds"]
+
+
+def recorded(scores, n=4, game_id=9):
+    """kernel.record on a hand-built end of game: seat s has `scores[s]` VP and every other
+    players-table value of State.pl distinct (25 * seat + column), so a value copied to the
+    wrong column shows. Returns (games frame, players frame, winners column)."""
+    cfg, R, S = blank(n)
+    for s in range(n):
+        S.pl[s] = 25 * s + np.arange(C.N_PL)  # below 127: beers_launched is an Int8 column
+        S.pl[s, C.SCORE] = scores[s]
+        S.seats[C.ROW_POLICY, s] = s % len(cfg.policy_ids)
+    S.g[C.G_ROUND], S.g[C.G_END_REASON], S.g[C.G_FESTS], S.g[C.G_BAG] = 5, C.END_LIMIT, 7, 11
+    S.city[:3, C.CT_DEMAND] = (2, 3, 4)
+    games = np.zeros((1, GAMES.width), np.int64)
+    players = np.zeros((n, PLAYERS.width), np.int64)
+    wins = np.zeros(n, np.float64)
+    K.record(S, R, (), game_id, n, games[0], players, wins)
+    labels = GAME.labels(cfg)
+    return GAMES.frame(games, labels), PLAYERS.frame(players, labels, given={"win": wins}), S
+
+
+@pytest.mark.parametrize("scores, ranks, wins", [
+    ((10, 12, 12, 3), [3, 1, 1, 4], [0, 0.5, 0.5, 0]),
+    ((20, 12, 12, 3), [1, 2, 2, 4], [1, 0, 0, 0]),
+    ((7, 7, 7, 7), [1, 1, 1, 1], [0.25] * 4),
+], ids=["two-way-tie-for-first", "tie-below-the-winner", "everyone-level"])
+def test_record_ranks_by_vp_alone_and_tied_winners_share_the_win(scores, ranks, wins):
+    """The rulebook gives no tie-breaker: rank is 1 + the players with more VP, and the players
+    level at the top split the win."""
+    games, players, _ = recorded(scores)
+    assert players["rank"].to_list() == ranks
+    assert players["win"].to_list() == pytest.approx(wins)
+    assert games["n_winners"].item() == ranks.count(1)
+
+
+def test_record_copies_every_column_from_its_own_state_field():
+    games, players, S = recorded((10, 12, 12, 3))
+    sources = {"beers_launched": C.LAUNCHED, "score": C.SCORE,
+               **{name: C.VP_CITIES + k for k, name in enumerate(C.PLAYER_STATS) if name != "score_check"}}
+    for name, col in sources.items():
+        assert players[name].to_list() == [S.pl[s, col] for s in range(4)], name
+    assert players["seat"].to_list() == [0, 1, 2, 3]
+    assert players["policy"].cast(pl.String).to_list() == [config().policy_ids[s % 4] for s in range(4)]
+    assert games.drop("end_reason").row(0, named=True) == {
+        "game_id": 9, "n_players": 4, "rounds": 5, "decisions": 0, "n_winners": 2,
+        "brewfests": 7, "market_demand_left": 9, "caps_in_bag": 11}
+    assert games["end_reason"].cast(pl.String).item() == "round_limit"
+
+
+@pytest.mark.parametrize("ev_capacity, bound", [(10, 10), (100_000, 60)],
+                         ids=["buffer-full-mid-game", "bound-below-some-games"])
+def test_a_game_writing_past_its_event_room_stops_the_chunk_as_an_overflow(ev_capacity, bound):
+    """Through the shared driver: the chunk stops before the game that overflowed, keeps only
+    whole games before it, and writes nothing for it."""
+    cfg = config()
+    S = make_state(len(cfg.ing_ids), ev_capacity, rounds_capacity=100 * C.MAX_PLAYERS * 40)
+    n_games = 100
+    games = np.zeros((n_games, GAMES.width), np.int64)
+    players = np.zeros((n_games * 4, PLAYERS.width), np.int64)
+    wins = np.zeros(n_games * 4, np.float64)
+    bots = np.array([cfg.policy_index("random")], np.int64)
+    done, prow, ev_rows, status = K.run_chunk(S, make_rules(cfg), (), np.uint64(1), 0, n_games, np.array([4], np.int64),
+                                              bots, games, players, wins, bound, C.MAX_PLAYERS * 40, False)
+    assert status == STATUS_OVERFLOW and S.g[C.G_OVERFLOW] == 1
+    assert prow == 4 * done and list(games[:done, GAMES.at.game_id]) == list(range(done))
+    assert ev_rows <= min(ev_capacity, bound * done) and (S.ev[:ev_rows, 0] < done).all()
+    assert not games[done:].any()
+    if ev_capacity > 1000:
+        assert done > 0  # the games within the bound before it were kept
+

@@ -1,14 +1,13 @@
 """Brewin' USA game flow: rounds of Auction, Launch and Brewfests (then income) for a batch of
-games. `run_chunk` is the compiled entry point; sim/brewin_usa/__init__.py wraps it.
-
-Output columns are preallocated by the caller. A chunk stops early (returning the number of
-games completed) when the event buffer could overflow, so nothing is ever truncated.
+games. `run_chunk` is the compiled entry point (sim/core/driver.py's loop over `play` and
+`record`); sim/brewin_usa/__init__.py wraps it.
 """
 
 import numpy as np
 
-from sim.core.errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
+from sim.core.driver import Counters, play_chunk
 from sim.core.jit import jit, jit_inline
+from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
@@ -17,6 +16,9 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+from .schema import GAMES, PLAYERS
+
+G, P = GAMES.at, PLAYERS.at  # output column indices by name
 
 
 @jit_inline
@@ -203,7 +205,7 @@ def launch_new(S, R, n, pols, seat, b, game_id):
     ru.log_event(S, game_id, seat, R.phys[b], C.LOG_PLAY, paid, c)
     ru.trace(S, C.TR_LAUNCH, seat, b, c, paid, S.city[c, C.CT_FEST], kind)
     if kind >= 0:
-        # card code of an adjunct: after the beer cards and "batch" (see frames())
+        # card code of an adjunct: after the beer cards and "batch" (see card_names())
         ru.log_event(S, game_id, seat, R.beer.shape[0] + 1 + kind, C.LOG_ADJUNCT, 0, c)
         adjunct_action(S, R, n, pols, seat, kind)
     refill_beers(S, R, seat, pols)
@@ -388,82 +390,53 @@ def play_game(S, R, n, pols, seed, game_id, check):
                  S.pl[s, C.VP_BANK], S.pl[s, C.SCORE])
 
 
-@jit_inline
-def rank_players(S, n, out_rank, out_win):
-    """Rank 1 = most VP; the rulebook gives no tie-breaker, so tied players share the win."""
-    best = -(1 << 40)
-    for s in range(n):
-        best = max(best, S.pl[s, C.SCORE])
-    winners = 0
-    for s in range(n):
-        if S.pl[s, C.SCORE] == best:
-            winners += 1
-    for s in range(n):
-        better = 0
-        for o in range(n):
-            if S.pl[o, C.SCORE] > S.pl[s, C.SCORE]:
-                better += 1
-        out_rank[s] = better + 1
-        out_win[s] = 1.0 / winners if S.pl[s, C.SCORE] == best else 0.0
-    return winners
-
-
-N_GAME_COLS = 9  # game_id, n_players, rounds, decisions, end_reason, n_winners, brewfests, demand, bag
-N_PLAYER_COLS = 6 + (C.N_PL - C.VP_CITIES)  # game_id, seat, policy, score, rank, launched, stats
+@jit
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """Seat game `game_id` by the seat schedule and play it (the driver's `play`)."""
+    n = counts[game_id % counts.shape[0]]
+    seat_bots(position(game_id, counts), n, seat_policies, S.seats[C.ROW_POLICY])
+    play_game(S, R, n, S.seats[C.ROW_POLICY], seed, game_id, check)
+    return n
 
 
 @jit
-def run_chunk(S, R, seed, first_game, n_games, player_counts, seat_policies, games, players, wins_out,
-              events_per_game_max, check):
-    """Play games first_game .. first_game + n_games - 1 and fill the output columns.
+def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
+    """Rank by VP (the rulebook gives no tie-breaker, so tied players share the win) and fill
+    the game's output rows (schema.py)."""
+    ranks = S.seats[C.ROW_RANK]
+    winners = rank_seats(S.pl, n, (C.SCORE,), ranks, win_rows)
+    for s in range(n):
+        row = player_rows[s]
+        row[P.game_id] = game_id
+        row[P.seat] = s
+        row[P.policy] = S.seats[C.ROW_POLICY, s]
+        row[P.score] = S.pl[s, C.SCORE]
+        row[P.rank] = ranks[s]
+        row[P.beers_launched] = S.pl[s, C.LAUNCHED]
+        for k in range(C.VP_CITIES, C.SCORE):  # the VP parts; the score is in P.score already
+            row[P.vp_cities + k - C.VP_CITIES] = S.pl[s, k]
+        for k in range(C.ST_FESTS_WON, C.N_PL):
+            row[P.brewfests_won + k - C.ST_FESTS_WON] = S.pl[s, k]
+    demand = 0
+    for c in range(C.N_CITIES):
+        demand += S.city[c, C.CT_DEMAND]
+    game_row[G.game_id] = game_id
+    game_row[G.n_players] = n
+    game_row[G.rounds] = S.g[C.G_ROUND]
+    game_row[G.decisions] = S.g[C.G_DECISIONS]
+    game_row[G.end_reason] = S.g[C.G_END_REASON]
+    game_row[G.n_winners] = winners
+    game_row[G.brewfests] = S.g[C.G_FESTS]
+    game_row[G.market_demand_left] = demand
+    game_row[G.caps_in_bag] = S.g[C.G_BAG]
 
-    games:   int64[n_games, N_GAME_COLS]; players: int64[n_games * 5, N_PLAYER_COLS];
-    wins_out: float64[n_games * 5] (1/k for a k-way shared win, else 0).
-    Rounds rows of the games played are left in S.rnd[:S.g[G_ROUNDS]] (sim/core/rounds.py).
-    Returns (games done, player rows, event rows, status) like Dwarfest's run_chunk."""
-    pols, ranks = S.seats[C.ROW_POLICY], S.seats[C.ROW_RANK]
-    wins = S.vals
-    S.g[C.G_EVENTS] = 0
-    S.g[C.G_ROUNDS] = 0  # rounds rows of this call: S.rnd[:S.g[G_ROUNDS]] when it returns
-    rounds_per_game_max = C.MAX_PLAYERS * ru.param(R, C.P_MAX_ROUNDS)
-    ev_rows = 0
-    prow = 0
-    for i in range(n_games):
-        if S.ev.shape[0] - ev_rows < events_per_game_max or S.rnd.shape[0] - S.g[C.G_ROUNDS] < rounds_per_game_max:
-            return i, prow, ev_rows, STATUS_FULL
-        game_id = first_game + i
-        n = player_counts[game_id % player_counts.shape[0]]
-        seat_bots(position(game_id, player_counts), n, seat_policies, pols)
-        play_game(S, R, n, pols, seed, game_id, check)
-        if S.g[C.G_OVERFLOW]:
-            return i, prow, ev_rows, STATUS_OVERFLOW
-        if S.g[C.G_VIOLATION]:
-            return i, prow, ev_rows, STATUS_VIOLATION
-        ev_rows = S.g[C.G_EVENTS]
-        winners = rank_players(S, n, ranks, wins)
-        for s in range(n):
-            row = players[prow]
-            row[0] = game_id
-            row[1] = s
-            row[2] = pols[s]
-            row[3] = S.pl[s, C.SCORE]
-            row[4] = ranks[s]
-            row[5] = S.pl[s, C.LAUNCHED]
-            for k in range(C.VP_CITIES, C.N_PL):
-                row[6 + k - C.VP_CITIES] = S.pl[s, k]
-            wins_out[prow] = wins[s]
-            prow += 1
-        demand = 0
-        for c in range(C.N_CITIES):
-            demand += S.city[c, C.CT_DEMAND]
-        g = games[i]
-        g[0] = game_id
-        g[1] = n
-        g[2] = S.g[C.G_ROUND]
-        g[3] = S.g[C.G_DECISIONS]
-        g[4] = S.g[C.G_END_REASON]
-        g[5] = winners
-        g[6] = S.g[C.G_FESTS]
-        g[7] = demand
-        g[8] = S.g[C.G_BAG]
-    return n_games, prow, ev_rows, STATUS_OK
+
+COUNTERS = Counters(C.G_EVENTS, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)
+
+
+@jit
+def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+              events_per_game_max, rounds_per_game_max, check):
+    """The compiled entry point: sim/core/driver.py's loop over Brewin' USA's play and record."""
+    return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
+                      games, players, wins, events_per_game_max, rounds_per_game_max, check)

@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.core.errors import BrewError
-
 from . import constants as C
-from .kernel import N_GAME_COLS, N_PLAYER_COLS, run_chunk
-from .state import make_rules, make_state
+from .schema import PLAYERS
 
 TRACE_ROWS = 50000
 
 
-def replay_game(config, pols, seed, game_id, player_counts) -> list[str]:
-    rules = make_rules(config)
-    state = make_state(len(config.ing_ids), 4000, TRACE_ROWS)
-    games = np.zeros((1, N_GAME_COLS), np.int64)
-    players = np.zeros((C.MAX_PLAYERS, N_PLAYER_COLS), np.int64)
-    wins = np.zeros(C.MAX_PLAYERS, np.float64)
-    k, rows, _, _ = run_chunk(state, rules, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
-                              pols, games, players, wins, 1000, False)
-    if k != 1 or state.g[C.G_OVERFLOW]:
-        raise BrewError(f"replay of game {game_id} overflowed its buffers")
-    seat_pol = [config.policy_ids[players[s, 2]] for s in range(rows)]
-    lines = [f"Brewin' USA game {game_id} (seed {seed}), {rows} players: "
+def replay_game(game, config, seed, game_id, player_counts, policies) -> list[str]:
+    state, players = game.play_traced(config, seed, game_id, player_counts, policies, trace_rows=TRACE_ROWS)
+    P = PLAYERS.at
+    seat_pol = [config.policy_ids[row[P.policy]] for row in players]
+    lines = [f"Brewin' USA game {game_id} (seed {seed}), {len(players)} players: "
              + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
     lines += trace_lines(state.trace[: state.g[C.G_TRACE]], config, state)
-    lines.append(f"End: {C.END_REASONS[games[0, 4]]} after {games[0, 2]} rounds")
+    # the state after the game holds what record() copied into the games row
+    lines.append(f"End: {C.END_REASONS[state.g[C.G_END_REASON]]} after {state.g[C.G_ROUND]} rounds")
     lines.append("Result: " + ", ".join(
-        f"seat {s} {players[s, 3]} VP (rank {players[s, 4]})" for s in range(rows)))
+        f"seat {s} {row[P.score]} VP (rank {row[P.rank]})" for s, row in enumerate(players)))
     return lines
 
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, shuffle
+from sim.core.rows import next_row, next_trace_row, put7, put8
 
 from . import constants as C
 
@@ -55,41 +56,17 @@ def policy_stream(seat):
 
 @jit_inline
 def trace(S, code, seat, a, b, c, d, e):
-    """Append one replay row when tracing (the trace buffer has more than one row)."""
-    cap = S.trace.shape[0]
-    if cap <= 1:
-        return
-    i = S.g[C.G_TRACE]
-    if i >= cap:
-        S.g[C.G_OVERFLOW] = 1
-        return
-    row = S.trace[i]
-    row[0] = code
-    row[1] = S.g[C.G_ROUND]
-    row[2] = seat
-    row[3] = a
-    row[4] = b
-    row[5] = c
-    row[6] = d
-    row[7] = e
-    S.g[C.G_TRACE] = i + 1
+    """Append one replay row when tracing: move code, round (0-based), seat, five arguments."""
+    i = next_trace_row(S.trace, S.g, C.G_TRACE, C.G_OVERFLOW)
+    put8(S.trace, i, code, S.g[C.G_ROUND], seat, a, b, c, d, e)
 
 
 @jit_inline
 def log_event(S, game_id, seat, card, kind, amount, target):
-    i = S.g[C.G_EVENTS]
-    if i >= S.ev.shape[0]:
-        S.g[C.G_OVERFLOW] = 1
-        return
-    row = S.ev[i]
-    row[0] = game_id
-    row[1] = seat
-    row[2] = S.g[C.G_ROUND]
-    row[3] = card
-    row[4] = kind
-    row[5] = amount
-    row[6] = target
-    S.g[C.G_EVENTS] = i + 1
+    """Append one events-table row (sim/core/schema.py events_table order); its round is
+    S.g[G_ROUND], 0-based (as this game has always logged it)."""
+    i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
+    put7(S.ev, i, game_id, seat, S.g[C.G_ROUND], card, kind, amount, target)
 
 
 @jit_inline

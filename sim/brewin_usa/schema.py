@@ -1,0 +1,43 @@
+"""Brewin' USA's output tables (DESIGN.md §6): the columns every game has, then Brewin' USA's own
+(docs/games/brewin_usa.md, Output columns). The kernel writes rows by these names
+(kernel.record) and the wrapper builds the frames from them (sim/core/schema.py), so the two
+cannot disagree."""
+
+import polars as pl
+
+from sim.core.schema import Column, events_table, games_table, players_table
+
+from . import constants as C
+
+GAMES = games_table([
+    Column("brewfests", pl.Int16, "Brewfests resolved"),
+    Column("market_demand_left", pl.Int16, "Market Demand left on the cities at the end"),
+    Column("caps_in_bag", pl.Int16, "uncolored caps left in the bag at the end"),
+])
+
+# meaning of each players-table statistic of C.PLAYER_STATS (State.pl[VP_CITIES:] in order);
+# score_check (State.pl[SCORE], the score itself) is no column of its own
+STAT_MEANINGS = {
+    "vp_cities": "VP from the Market Demand of the cities held (doubled for the preferred style)",
+    "vp_regions": "VP from the regions in which this player holds the most cities",
+    "vp_beers": "VP from the quality of the beers launched (holding a city or skunked)",
+    "vp_bank": "VP from the caps in the bank, one per cap",
+    "brewfests_won": "Brewfests won",
+    "brewfests_lost": "Brewfests lost (the beer skunked)",
+    "caps_spent": "caps spent on auction bids, bought qualities and relaunches",
+    "challenges": "launches that challenged a rival's city",
+    "claims": "launches that claimed a free city",
+    "relaunches": "skunked beers relaunched",
+    "income": "caps of income taken from the bag",
+    "adjunct_actions": "adjunct actions performed",
+    "qualities_bought": "ingredient qualities bought at a launch",
+    "batch_cards": "ingredient cards won in auctions",
+    "cities_controlled": "cities held at the end",
+}
+
+PLAYERS = players_table([
+    Column("beers_launched", pl.Int8, "distinct beer cards launched (relaunches not counted)"),
+    *[Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS if name != "score_check"],
+], faction_in_rows=False)
+
+EVENTS = events_table()
