@@ -51,9 +51,6 @@ class BrewinUSA(GameBase):
     def build(self, data: GameData) -> BrewinConfig:
         return build_config(data)
 
-    def factions(self, config: BrewinConfig) -> list[str]:
-        return ["none"]
-
     def kernel_inputs(self, config: BrewinConfig, options: dict):
         return make_rules(config), ()
 

@@ -343,11 +343,7 @@ def record_standing(S, R, n, game_id, rnd):
     """VP each seat would score if the game ended after this round (final scoring is a pure
     function of the board, recomputed from scratch each time) -> the rounds buffer."""
     ru.final_score(S, R, n)
-    at = record_round(S.rnd, S.g[C.G_ROUNDS], game_id, rnd, S.pl, C.SCORE, n)
-    if at < 0:
-        S.g[C.G_OVERFLOW] = 1
-    else:
-        S.g[C.G_ROUNDS] = at
+    record_round(S.rnd, S.g, C.G_ROUNDS, C.G_OVERFLOW, game_id, rnd, S.pl, C.SCORE, n)
 
 
 @jit

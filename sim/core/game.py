@@ -68,7 +68,8 @@ class GameBase:
     """What every game's wrapper does the same way: its variants come from variants.toml, its
     bots from policies.toml (`config.policy_ids`), and a shard is played by the game's compiled
     `run_chunk` (sim/core/driver.py) into the tables its `schema` module declares
-    (sim/core/schema.py). A game supplies, besides build/factions/manifest_extras:
+    (sim/core/schema.py). A game supplies, besides build and manifest_extras (and factions,
+    when it has any):
 
     * `schema`: its schema module (GAMES, PLAYERS, EVENTS tables);
     * `run_chunk`: its compiled entry point (a staticmethod);
@@ -87,6 +88,10 @@ class GameBase:
         for k in player_counts:
             if k not in self.player_counts:
                 raise UsageError(f"{self.id} plays {self.player_counts[0]}-{self.player_counts[-1]} players, not {k}")
+
+    def factions(self, config: Any) -> list[str]:
+        """Games with races or characters list them; the others have the one faction "none"."""
+        return ["none"]
 
     def check_options(self, config: Any, player_counts, options: dict | None) -> dict:
         """Games with factions check --factions/--lineup here; the others take none."""

@@ -7,7 +7,7 @@ over, so the last round's row equals players.score). "Round" is each game's natu
 page in docs/games/ says when in the round the score is read.
 
 The numba kernels append rows to a preallocated int64[cap, 4] buffer with `record_round`,
-the way they log events; the wrappers turn the filled part into a DataFrame with
+the way they log events (sim/core/rows.py); the wrappers turn the filled part into a DataFrame with
 `rounds_frame`.
 """
 
@@ -22,18 +22,22 @@ ROUND_COLS = 4  # game_id, seat, round, score
 
 
 @jit_inline
-def record_round(buf, at, game_id, rnd, pl_, col, n):
-    """Write rows (game_id, seat, rnd, pl_[seat, col]) for seats 0..n-1 at row `at` of buf.
-    Returns the next free row, or -1 when buf has no room (the caller flags an overflow)."""
+def record_round(buf, g, counter, overflow, game_id, rnd, pl_, col, n):
+    """Append rows (game_id, seat, rnd, pl_[seat, col]) for seats 0..n-1 at the next free row
+    of buf (counted in g[counter]). Returns False, after raising g[overflow], when buf has no
+    room for them."""
+    at = g[counter]
     if at + n > buf.shape[0]:
-        return -1
+        g[overflow] = 1
+        return False
     for s in range(n):
         row = buf[at + s]
         row[0] = game_id
         row[1] = s
         row[2] = rnd
         row[3] = pl_[s, col]
-    return at + n
+    g[counter] = at + n
+    return True
 
 
 def rounds_frame(rows: np.ndarray) -> pl.DataFrame:

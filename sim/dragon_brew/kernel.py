@@ -75,11 +75,9 @@ def play_game(S, R, B, check):
         if checked(S, R, check, 1):
             return
         ru.fall(S, R, B)
-        at = record_round(S.rnd, S.g[C.G_ROUNDS], S.g[C.G_GAME], S.g[C.G_YEAR], S.pl, C.PL_VP, S.g[C.G_N])
-        if at < 0:
-            S.g[C.G_OVERFLOW] = 1
+        if not record_round(S.rnd, S.g, C.G_ROUNDS, C.G_OVERFLOW, S.g[C.G_GAME], S.g[C.G_YEAR], S.pl, C.PL_VP,
+                            S.g[C.G_N]):
             return
-        S.g[C.G_ROUNDS] = at
         if checked(S, R, check, 2):
             return
         if S.g[C.G_YEAR] >= R.p[P_YEARS]:

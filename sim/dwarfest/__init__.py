@@ -38,9 +38,6 @@ class Dwarfest(GameBase):
     def build(self, data: GameData) -> DwarfestConfig:
         return build_config(data)
 
-    def factions(self, config: DwarfestConfig) -> list[str]:
-        return ["none"]
-
     def kernel_inputs(self, config: DwarfestConfig, options: dict):
         return make_rules(config), ()
 

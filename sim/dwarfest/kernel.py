@@ -212,11 +212,7 @@ def cash_in(S, R, n, seats_pol, game_id, last):
 @jit_inline
 def record_evening(S, n, game_id, evening):
     """Every seat's Nuggets at the end of this Evening (1-based) -> the rounds buffer."""
-    at = record_round(S.rnd, S.g[C.G_ROUNDS], game_id, evening, S.pl, C.TILL, n)
-    if at < 0:
-        S.g[C.G_OVERFLOW] = 1
-    else:
-        S.g[C.G_ROUNDS] = at
+    record_round(S.rnd, S.g, C.G_ROUNDS, C.G_OVERFLOW, game_id, evening, S.pl, C.TILL, n)
 
 
 @jit

@@ -615,11 +615,7 @@ def verify(S, R, n, check, phase):
 @jit_inline
 def record_month(S, n, game_id, month):
     """Every seat's reputation at the end of this month (1-based) -> the rounds buffer."""
-    at = record_round(S.rnd, S.g[C.G_ROUNDS], game_id, month, S.pl, C.REP, n)
-    if at < 0:
-        S.g[C.G_OVERFLOW] = 1
-    else:
-        S.g[C.G_ROUNDS] = at
+    record_round(S.rnd, S.g, C.G_ROUNDS, C.G_OVERFLOW, game_id, month, S.pl, C.REP, n)
 
 
 @jit

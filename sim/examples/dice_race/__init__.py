@@ -23,9 +23,6 @@ class DiceRace(GameBase):
     def build(self, data: GameData) -> DiceRaceConfig:
         return build_config(data)
 
-    def factions(self, config: DiceRaceConfig) -> list[str]:
-        return ["none"]
-
     def kernel_inputs(self, config: DiceRaceConfig, options: dict):
         return rules.Rules(config.params, config.policy_kind, config.policy_hold), ()
 

@@ -99,11 +99,8 @@ def play(S, R, X, seed, game_id, counts, seat_policies, check):
         S.g[G_ROUND] = r
         for s in range(n):
             take_turn(S, R, s, game_id)
-        at = record_round(S.rnd, S.g[G_ROUNDS], game_id, r + 1, S.pl, SCORE, n)
-        if at < 0:
-            S.g[G_OVERFLOW] = 1
+        if not record_round(S.rnd, S.g, G_ROUNDS, G_OVERFLOW, game_id, r + 1, S.pl, SCORE, n):
             return n
-        S.g[G_ROUNDS] = at
         if check and broken_invariant(S, n):
             S.g[G_VIOLATION] = 1
             return n
