@@ -57,7 +57,9 @@ def default_out(game_id: str, variant: str, seed: int, n_games: int) -> Path:
 
 
 @app.command()
-def games() -> None:
+def games(
+    columns: Annotated[bool, typer.Option("--columns", help="Also list each game's output tables: every column's type and meaning.")] = False,
+) -> None:
     """List games, their factions, variants, player counts and bots."""
     from sim.registry import games as all_games
 
@@ -70,6 +72,11 @@ def games() -> None:
         typer.echo(f"  variants: {choices(game.variants(data))}")
         typer.echo(f"  policies: {choices(game.policies(conf))}")
         typer.echo(f"  factions: {'none (symmetric)' if factions == ['none'] else choices(factions)}")
+        if columns:
+            for table in (game.schema.GAMES, game.schema.PLAYERS, game.schema.EVENTS):
+                typer.echo(f"  {table.name} table:")
+                for c in table.describe():
+                    typer.echo(f"    {c['name']:24s} {c['type']:8s} {c['meaning']}")
 
 
 @app.command()

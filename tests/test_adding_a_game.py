@@ -130,3 +130,15 @@ def test_the_data_reaches_the_rules(toy):
     always = GAME.build(prepare(GAME.id, "base", ["policies.greedy.hold_at=1000"], []))
     busts = GAME.simulate(always, 2, 0, 200, [2], ["greedy"]).frames["players"]["busts"]
     assert busts.to_list() == [5] * 400  # never banking, every turn ends on the bust face
+
+
+def test_games_lists_every_declared_column_with_its_meaning():
+    from brewbalance.cli import app
+
+    done = CliRunner().invoke(app, ["games", "--columns"])
+    assert done.exit_code == 0, done.output
+    for table in (schema.GAMES, schema.PLAYERS):  # the common columns, as every game declares them
+        for c in table.columns[:6]:
+            assert f"    {c.name:24s} " in done.output
+    assert "win share: 1/k for a k-way shared win" in done.output
+    assert "judges_awarded" in done.output and "caps_in_bag" in done.output  # each game's own columns
