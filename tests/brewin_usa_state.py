@@ -6,7 +6,7 @@ import numpy as np
 
 from sim.brewin_usa import GAME
 from sim.brewin_usa import constants as C
-from sim.brewin_usa.state import make_rules, make_state
+from sim.brewin_usa.state import make_rules, make_state, rules_view, view
 from sim.core.config import prepare
 
 
@@ -21,18 +21,16 @@ def blank(n: int = 4, sets=(), trace: int = 1):
     cfg = config(sets)
     R = make_rules(cfg)
     S = make_state(len(cfg.ing_ids), 1000, trace)
-    S.g[C.G_N] = n
-    S.g[C.G_LAST_ROUND] = -1
-    S.g[C.G_TOTAL_CAPS] = int(cfg.params[C.P_TOTAL_CAPS])
-    S.g[C.G_BAG] = S.g[C.G_TOTAL_CAPS]
-    for s in range(C.MAX_PLAYERS):
-        S.pl[s, C.COLORED] = int(cfg.params[C.P_COLORED])
+    v = view(S)
+    v.game.set(n=n, last_round=-1, total_caps=int(cfg.params[C.P_TOTAL_CAPS]))
+    v.game.bag = v.game.total_caps
+    v.column("seat", "colored")[:] = int(cfg.params[C.P_COLORED])
     for c in range(C.N_CITIES):
-        S.city[c] = (1, 0, -1, 0)
+        v.city(c).set(active=1, demand=0, beer=-1, fest=0)
     for b in range(C.BEER_DECK):
-        S.beer[b] = (C.LOC_DECK, -1, -1, 0)
-        S.piles[C.PILE_BDECK, b] = b
-    S.g[C.G_BDECK] = C.BEER_DECK
+        v.beer(b).set(loc=C.LOC_DECK, owner=-1, city=-1, seq=0)
+        v.piles.beer_deck[b] = b
+    v.game.beer_deck = C.BEER_DECK
     return cfg, R, S
 
 
@@ -52,25 +50,27 @@ def city(cfg, city_id: str) -> int:
 
 def bank(S, seat: int, caps: int) -> None:
     """Move caps from the bag to a seat's bank (keeps caps conserved)."""
-    S.g[C.G_BAG] -= caps - S.pl[seat, C.BANK]
-    S.pl[seat, C.BANK] = caps
+    v = view(S)
+    v.game.bag -= caps - v.seat(seat).bank
+    v.seat(seat).bank = caps
 
 
 def demand(S, c: int, caps: int) -> None:
-    S.g[C.G_BAG] -= caps - S.city[c, C.CT_DEMAND]
-    S.city[c, C.CT_DEMAND] = caps
+    v = view(S)
+    v.game.bag -= caps - v.city(c).demand
+    v.city(c).demand = caps
 
 
 def hand(cfg, S, seat: int, *card_ids: str) -> None:
     for cid in card_ids:
-        S.hand[seat, ing(cfg, cid)] += 1
+        view(S).seat(seat).hand[ing(cfg, cid)] += 1
 
 
 def to_hand(cfg, S, seat: int, beer_id: str) -> int:
     """Take a beer card out of the deck into a seat's hand."""
     b = beer(cfg, beer_id)
     _take_from_deck(S, b)
-    S.beer[b] = (C.LOC_HAND, seat, -1, 0)
+    view(S).beer(b).set(loc=C.LOC_HAND, owner=seat, city=-1, seq=0)
     return b
 
 
@@ -78,51 +78,54 @@ def on_city(cfg, S, seat: int, beer_id: str, c: int) -> int:
     """A launched beer of `seat` controlling city c (its colored cap used)."""
     b = beer(cfg, beer_id)
     _take_from_deck(S, b)
-    S.beer[b] = (C.LOC_CITY, seat, c, 0)
-    S.city[c, C.CT_BEER] = b
-    S.pl[seat, C.COLORED] -= 1
-    S.pl[seat, C.LAUNCHED] += 1
+    v = view(S)
+    v.beer(b).set(loc=C.LOC_CITY, owner=seat, city=c, seq=0)
+    v.city(c).beer = b
+    v.seat(seat).colored -= 1
+    v.seat(seat).launched += 1
     return b
 
 
 def _take_from_deck(S, b: int) -> None:
-    k = S.g[C.G_BDECK]
-    pile = list(S.piles[C.PILE_BDECK, :k])
+    v = view(S)
+    k = v.game.beer_deck
+    pile = list(v.piles.beer_deck[:k])
     pile.remove(b)
-    S.piles[C.PILE_BDECK, : k - 1] = pile
-    S.g[C.G_BDECK] = k - 1
+    v.piles.beer_deck[: k - 1] = pile
+    v.game.beer_deck = k - 1
 
 
 def stack_ingredients(cfg, S, card_ids: list[str]) -> None:
     """Ingredient deck in draw order: the first card listed is drawn first. Cards already in
     hands are not taken into account (card conservation is not checked in these tests)."""
-    for k, cid in enumerate(reversed(card_ids)):
-        S.piles[C.PILE_IDECK, k] = ing(cfg, cid)
-    S.g[C.G_IDECK] = len(card_ids)
+    v = view(S)
+    v.piles.ingredient_deck[:len(card_ids)] = [ing(cfg, cid) for cid in reversed(card_ids)]
+    v.game.ingredient_deck = len(card_ids)
 
 
 def full_ingredient_deck(cfg, S) -> None:
     """Every ingredient card not in a hand goes into the deck, so that cards are conserved
     (inv.check_state can then pass)."""
+    v = view(S)
     k = 0
     for t in range(len(cfg.ing_ids)):
-        for _ in range(int(cfg.ing[t, C.IF_COUNT]) - int(S.hand[:, t].sum())):
-            S.piles[C.PILE_IDECK, k] = t
+        for _ in range(rules_view(cfg).ingredient(t).count - int(S.hand[:, t].sum())):
+            v.piles.ingredient_deck[k] = t
             k += 1
-    S.g[C.G_IDECK] = k
-    S.g[C.G_IDISC] = 0
+    v.game.set(ingredient_deck=k, ingredient_discards=0)
 
 
 def take_from_deck(cfg, S, seat: int, *card_ids: str) -> None:
     """Move one copy of each card from the ingredient deck into a seat's hand (conserving cards)."""
+    v = view(S)
     for cid in card_ids:
         t = ing(cfg, cid)
-        k = S.g[C.G_IDECK]
-        pile = list(S.piles[C.PILE_IDECK, :k])
+        k = v.game.ingredient_deck
+        pile = list(v.piles.ingredient_deck[:k])
         pile.remove(t)
-        S.piles[C.PILE_IDECK, : k - 1] = pile
-        S.g[C.G_IDECK] = k - 1
-        S.hand[seat, t] += 1
+        v.piles.ingredient_deck[: k - 1] = pile
+        v.game.ingredient_deck = k - 1
+        v.seat(seat).hand[t] += 1
 
 
 def seats_policy(cfg, name: str, n: int = C.MAX_PLAYERS) -> np.ndarray:

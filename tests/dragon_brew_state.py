@@ -14,7 +14,7 @@ from sim.dragon_brew import constants as C
 from sim.dragon_brew import planner as pn
 from sim.dragon_brew.invariants import VIOLATIONS, check_all
 from sim.dragon_brew.planner import make_bot_state
-from sim.dragon_brew.state import P_LC_ABILITY, RC_SPICE, make_rules, make_state
+from sim.dragon_brew.state import P_LC_ABILITY, RC_SPICE, make_rules, make_state, view
 
 SPRING_TURN, SPRING, FALL, WINTER = 0, 1, 2, 3  # check phases (0: in the middle of a spring turn)
 
@@ -31,25 +31,27 @@ class Game:
     S: object
 
     def __repr__(self) -> str:  # short, for assertion messages
-        return "Game(" + ", ".join(self.cfg.race_ids[r] for r in self.S.pl[:self.n, C.PL_RACE]) + ")"
+        return "Game(" + ", ".join(self.cfg.race_ids[p.race] for p in view(self.S).seats(self.n)) + ")"
 
     @property
     def n(self) -> int:
-        return int(self.S.g[C.G_N])
+        return view(self.S).game.n
 
     def ci(self, seat: int, name: str) -> int:
         """Estate index of seat's card named `name` (common card, ability or Brewery card id)."""
         return ci(self.S, seat, key(self.cfg, name))
 
     def pl(self, seat: int, field: int) -> int:
+        """Column `field` (PL_*) of seat's row; seat(seat).<name> reads it by name."""
         return int(self.S.pl[seat, field])
 
-    def stat(self, seat: int, k: int) -> int:
-        return int(self.S.pl[seat, C.PL_STATS + k])
+    def seat(self, seat: int):
+        """seat's fields by name (sim.core.view), e.g. G.seat(0).gold, G.seat(0).stats.ribbons."""
+        return view(self.S).seat(seat)
 
-    def card(self, seat: int, name: str, field: int) -> int:
-        """Field CF_* of seat's estate card `name`."""
-        return int(self.S.est[seat, self.ci(seat, name), field])
+    def card(self, seat: int, name: str):
+        """seat's estate card `name` by field name, e.g. G.card(0, "study").locked."""
+        return view(self.S).estate(seat, self.ci(seat, name))
 
 
 def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> Game:
@@ -103,25 +105,28 @@ def key(cfg, name: str) -> int:
 
 def ci(S, seat: int, k: int) -> int:
     """Estate index of seat's first card with key k, or -1."""
-    for i in range(int(S.pl[seat, C.PL_N_CARDS])):
-        if S.est[seat, i, C.CF_KEY] == k:
+    v = view(S)
+    for i in range(v.seat(seat).n_cards):
+        if v.estate(seat, i).key == k:
             return i
     return -1
 
 
 def keys(G: Game, seat: int) -> list[int]:
-    return [int(k) for k in G.S.est[seat, :G.S.pl[seat, C.PL_N_CARDS], C.CF_KEY]]
+    v = view(G.S)
+    return [v.estate(seat, i).key for i in range(v.seat(seat).n_cards)]
 
 
 # ----------------------------------------------------------------------------- piles
 
 def pile(S, p: int) -> list[int]:
-    return [int(x) for x in S.piles[p, :S.g[C.G_N_PILE + p]]]
+    """The cards of pile p (PILE_*), bottom first."""
+    return [int(x) for x in S.piles[p, :view(S).game.pile_size[p]]]
 
 
 def set_pile(S, p: int, cards: list[int]) -> None:
     S.piles[p, :len(cards)] = cards
-    S.g[C.G_N_PILE + p] = len(cards)
+    view(S).game.pile_size[p] = len(cards)
 
 
 def take_from_pile(S, p: int, card: int) -> bool:
@@ -136,14 +141,14 @@ def take_from_pile(S, p: int, card: int) -> bool:
 def take_card(G: Game, t: int, deck="brewery") -> None:
     """Take one card of type t out of play (deck, discard or draft row; a row slot is refilled
     from the deck) so that a test can place it by hand."""
-    S = G.S
-    dk, disc, row = ((C.PILE_BDECK, C.PILE_BDISC, C.ROW_BREWERY) if deck == "brewery"
-                     else (C.PILE_EDECK, C.PILE_EDISC, C.ROW_EVENT))
+    S, piles = G.S, view(G.S).piles
+    dk, disc, row = ((C.PILE_BDECK, C.PILE_BDISC, piles.brewery_row) if deck == "brewery"
+                     else (C.PILE_EDECK, C.PILE_EDISC, piles.event_row))
     if take_from_pile(S, dk, t) or take_from_pile(S, disc, t):
         return
-    slots = [i for i in range(C.MAX_ROW) if S.piles[row, i] == t]
+    slots = [i for i in range(C.MAX_ROW) if row[i] == t]
     assert slots, f"no {deck} card {t} left"
-    S.piles[row, slots[0]] = -1
+    row[slots[0]] = -1
     rules.refill_rows(S, G.R)
 
 
@@ -151,10 +156,9 @@ def put_under(G: Game, seat: int, target: str, card_id: str) -> int:
     """An upgrade card under seat's estate card `target`; returns the card type."""
     t = brewery(G.cfg, card_id)
     take_card(G, t)
-    c = G.ci(seat, target)
-    u = G.S.est[seat, c, C.CF_N_UP]
-    G.S.est[seat, c, C.CF_UP + u] = t
-    G.S.est[seat, c, C.CF_N_UP] = u + 1
+    card = G.card(seat, target)
+    card.up[card.n_up] = t
+    card.n_up += 1
     return t
 
 
@@ -171,50 +175,53 @@ def offer_event(G: Game, card_id: str, slot=0) -> int:
     on top of the Event deck."""
     t = event(G.cfg, card_id)
     take_card(G, t, "event")
-    old = int(G.S.piles[C.ROW_EVENT, slot])
+    row = view(G.S).piles.event_row
+    old = int(row[slot])
     if old >= 0:
         rules.push(G.S, C.PILE_EDECK, old)
-    G.S.piles[C.ROW_EVENT, slot] = t
+    row[slot] = t
     return t
 
 
 def set_judges(G: Game, judges: list[int]) -> None:
     """Show exactly these judges (slot order): the shown ones go back to the judge deck, the
     wanted ones come from the deck or the box."""
-    S = G.S
-    for slot in range(int(S.g[C.G_N_JUDGES])):
-        rules.push(S, C.PILE_JDECK, int(S.piles[C.ROW_JUDGES, slot]))
-    S.piles[C.ROW_JUDGES, :] = -1
+    S, v = G.S, view(G.S)
+    for slot in range(v.game.n_judges):
+        rules.push(S, C.PILE_JDECK, int(v.piles.judges[slot]))
+    v.piles.judges = -1
     for slot, j in enumerate(judges):
         assert take_from_pile(S, C.PILE_JDECK, j) or take_from_pile(S, C.PILE_JBOX, j), j
-        S.piles[C.ROW_JUDGES, slot] = j
-    S.g[C.G_N_JUDGES] = len(judges)
+        v.piles.judges[slot] = j
+    v.game.n_judges = len(judges)
 
 
 def set_book(G: Game, seat: int, recipes: list[int]) -> None:
     """seat's recipe book becomes exactly these recipes (taken from the decks, discards, the
     offering or another book); its old cards go to the discard piles."""
     S, R = G.S, G.R
-    for r in [int(x) for x in S.pl[seat, C.PL_BOOK:C.PL_BOOK + S.pl[seat, C.PL_N_BOOK]]]:
+    for r in book(G, seat):
         rules.push(S, C.PILE_RDISC_BARREL + R.rc[r, RC_SPICE], r)
-    S.pl[seat, C.PL_N_BOOK] = 0
+    G.seat(seat).n_book = 0
     for r in recipes:
         if not any(take_from_pile(S, p, r) for p in (C.PILE_RDECK_BARREL, C.PILE_RDECK_SPICE,
                                                       C.PILE_RDISC_BARREL, C.PILE_RDISC_SPICE)):
-            where = np.argwhere(S.piles[C.ROW_OFFER_BARREL:C.ROW_OFFER_SPICE + 1] == r)
-            if len(where):
-                S.piles[C.ROW_OFFER_BARREL + where[0][0], where[0][1]] = -1
+            piles = view(S).piles
+            offer = next((row for row in (piles.barrel_offer, piles.spice_offer) if r in row), None)
+            if offer is not None:
+                offer[list(offer).index(r)] = -1
                 rules.refill_offer(S, R)
             else:
-                q = next(q for q in range(G.n) if r in S.pl[q, C.PL_BOOK:C.PL_BOOK + S.pl[q, C.PL_N_BOOK]])
-                book = [int(x) for x in S.pl[q, C.PL_BOOK:C.PL_BOOK + S.pl[q, C.PL_N_BOOK]] if x != r]
-                S.pl[q, C.PL_BOOK:C.PL_BOOK + len(book)] = book
-                S.pl[q, C.PL_N_BOOK] = len(book)
+                q = next(q for q in range(G.n) if r in book(G, q))
+                rest = [x for x in book(G, q) if x != r]
+                G.seat(q).book[:len(rest)] = rest
+                G.seat(q).n_book = len(rest)
         rules.add_to_book(S, seat, r)
 
 
 def book(G: Game, seat: int) -> list[int]:
-    return [int(x) for x in G.S.pl[seat, C.PL_BOOK:C.PL_BOOK + G.S.pl[seat, C.PL_N_BOOK]]]
+    p = G.seat(seat)
+    return [int(x) for x in p.book[:p.n_book]]
 
 
 # ----------------------------------------------------------------------------- beers
@@ -225,23 +232,21 @@ def set_beers(G: Game, seat: int, beers: list) -> None:
     S, cfg = G.S, G.cfg
     S.beers[seat] = -1
     for x, b in enumerate(beers):
-        row = S.beers[seat, x]
-        row[C.BF_N_SPICES] = 0
-        row[C.BF_VP] = row[C.BF_GOLD] = row[C.BF_WON] = 0
+        beer = view(S).beer(seat, x)
+        beer.set(n_spices=0, vp=0, gold=0, won=0)
         if isinstance(b, tuple):
-            row[C.BF_C0:C.BF_C0 + 3] = b
+            beer.chars = b
             continue
-        row[C.BF_BARREL] = b[0]
-        row[C.BF_N_SPICES] = len(b) - 1
-        row[C.BF_SPICE:C.BF_SPICE + len(b) - 1] = b[1:]
-        row[C.BF_C0:C.BF_C0 + 3] = np.sum([cfg.recipes[r]["chars"] for r in b], axis=0)
-        row[C.BF_VP] = sum(cfg.recipes[r]["vp"] for r in b)
-        row[C.BF_GOLD] = sum(cfg.recipes[r]["gold"] for r in b)
-    S.pl[seat, C.PL_N_BEERS] = len(beers)
+        beer.set(barrel=b[0], n_spices=len(b) - 1)
+        beer.spices[:len(b) - 1] = b[1:]
+        beer.chars = np.sum([cfg.recipes[r]["chars"] for r in b], axis=0)
+        beer.vp = sum(cfg.recipes[r]["vp"] for r in b)
+        beer.gold = sum(cfg.recipes[r]["gold"] for r in b)
+    G.seat(seat).n_beers = len(beers)
 
 
 def won(G: Game, seat: int) -> list[bool]:
-    return [bool(x) for x in G.S.beers[seat, :G.S.pl[seat, C.PL_N_BEERS], C.BF_WON]]
+    return [bool(view(G.S).beer(seat, k).won) for k in range(G.seat(seat).n_beers)]
 
 
 # ----------------------------------------------------------------------------- moves
@@ -251,7 +256,7 @@ def move(kind: int, a=0, b=0, c=0, d=0) -> np.ndarray:
 
 
 def legal(G: Game, seat: int) -> list[tuple]:
-    """seat's legal moves in the current turn flags (S.g[C.G_FLAGS:C.G_FLAGS + 4]), as tuples."""
+    """seat's legal moves under the current turn flags (view(S).game.flags), as tuples."""
     n = rules.legal_moves(G.S, G.R, seat)
     return [tuple(int(x) for x in G.S.moves[k]) for k in range(n)]
 
@@ -259,13 +264,13 @@ def legal(G: Game, seat: int) -> list[tuple]:
 def apply(G: Game, seat: int, kind: int, a=0, b=0, c=0, d=0, fresh=True) -> None:
     """Play a move for seat; fresh: in a new turn (turn flags cleared first)."""
     if fresh:
-        G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+        view(G.S).game.flags = 0
     rules.apply_move(G.S, G.R, G.B, seat, move(kind, a, b, c, d))
 
 
 def events(G: Game, kind: int | None = None) -> list[tuple]:
     """Event-log rows (game, seat, year, card code, kind, amount), optionally of one kind."""
-    rows = [tuple(int(x) for x in r) for r in G.S.ev[:G.S.g[C.G_EV]]]
+    rows = [tuple(int(x) for x in r) for r in G.S.ev[:view(G.S).game.events]]
     return [r for r in rows if kind is None or r[4] == kind]
 
 
@@ -280,7 +285,7 @@ def set_need(G: Game, seat: int, **need) -> None:
     """A planner seat's need vector (ingredient name -> count, the rest 0): the planner's grain,
     magic and wort choices follow it, so a test fixes the choices inside an action."""
     pn.reset(G.B, seat)
-    G.B.mem[seat, pn.M_GID] = G.S.g[C.G_GAME]  # the bot's memory belongs to this game
+    G.B.mem[seat, pn.M_GID] = view(G.S).game.game  # the bot's memory belongs to this game
     for name, k in need.items():
         G.B.mem[seat, pn.M_NEED + C.ING_INDEX[name]] = k
 
@@ -325,9 +330,9 @@ __all__ = ["C", "Game", "game", "config", "brewery", "event", "recipe", "judge",
 
 
 def gold(G: Game, seat: int) -> int:
-    return G.pl(seat, C.PL_GOLD)
+    return G.seat(seat).gold
 
 
 def inv(G: Game, seat: int) -> list[int]:
     """seat's ingredients behind the screen, in constants order."""
-    return [int(x) for x in G.S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS]]
+    return list(G.seat(seat).inv)

@@ -7,7 +7,7 @@ import numpy as np
 from sim.core.config import prepare
 from sim.dwarfest import GAME
 from sim.dwarfest import constants as C
-from sim.dwarfest.state import make_rules, make_state
+from sim.dwarfest.state import make_rules, make_state, view
 
 
 def config(variant: str = "base", sets=()):
@@ -19,7 +19,7 @@ def blank(n: int = 4, variant: str = "base", sets=()):
     cfg = config(variant, sets)
     rules = make_rules(cfg)
     state = make_state(len(cfg.cards.ids), 1000)
-    state.g[C.G_N] = n
+    view(state).game.n = n
     return cfg, rules, state
 
 
@@ -28,22 +28,22 @@ def card(cfg, card_id: str) -> int:
 
 
 def give(state, seat: int, **resources) -> None:
-    """Set resources by name, e.g. give(S, 0, TABLES=3, BARRELS=3)."""
-    for name, value in resources.items():
-        state.pl[seat, getattr(C, name)] = value
+    """Set a seat's resources by field name, e.g. give(S, 0, tables=3, barrels=3) (case is
+    ignored: give(S, 0, TABLES=3) names the same field)."""
+    view(state).seat(seat).set(**{name.lower(): value for name, value in resources.items()})
 
 
 def deal_customers(state, seat: int, dwarves: list[int]) -> None:
-    for k, d in enumerate(dwarves):
-        state.drawn[seat, k] = d
-    state.pl[seat, C.N_DRAWN] = len(dwarves)
+    player = view(state).seat(seat)
+    player.drawn[:len(dwarves)] = dwarves
+    player.n_drawn = len(dwarves)
 
 
 def fill_customer_deck(state, cards: list[int]) -> None:
     """Deck in draw order: the first card listed is drawn first."""
-    for k, d in enumerate(reversed(cards)):
-        state.piles[C.PILE_CDECK, k] = d
-    state.g[C.G_CDECK] = len(cards)
+    v = view(state)
+    v.piles.customer_deck[:len(cards)] = cards[::-1]
+    v.game.customer_deck = len(cards)
 
 
 def ids(values) -> np.ndarray:
@@ -70,6 +70,7 @@ def service_with_flicks(rules, state, seats_pol, n: int, seat: int, landed: int,
         played = copy_state(state)
         K.seed_streams(played, np.uint64(seed), 0)
         K.table_service(played, rules, n, seats_pol)
-        if played.st[seat, C.ST_REFUSED] == 0 and played.st[seat, C.ST_SERVED_BAR] == landed:
+        stats = view(played).seat(seat).stats
+        if stats.refused == 0 and stats.served_bar == landed:
             return played
     raise AssertionError("no seed gives the example's flicks")

@@ -7,7 +7,7 @@ import numpy as np
 from sim.core.config import prepare
 from sim.homebrewers import GAME
 from sim.homebrewers import constants as C
-from sim.homebrewers.state import make_rules, make_state
+from sim.homebrewers.state import make_rules, make_state, view
 
 
 def config(variant="characters", sets=()):
@@ -21,23 +21,23 @@ def blank(n: int = 4, variant="characters", factions=None, policy="greedy"):
     cfg = config(variant)
     R = make_rules(cfg)
     S = make_state(2000, 2000)
-    S.g[C.G_N] = n
-    for r in range(C.N_RECIPES):
-        S.g[C.G_LOCK0 + r] = -1
-        S.board[r, :] = 0
-        S.board[r, 2] = cfg.board[2]
+    v = view(S)
+    v.game.n = n
+    v.game.lock = -1
+    v.board.tracks = 0
+    v.board.tracks[:, 2] = cfg.board[2]
     for m in range(C.MONTHS):
-        S.board[C.B_EVENTS, m] = C.SUMMER_EVENT if m == 3 else (C.OCTOBER_EVENT if m == 7 else 0)
-    S.board[C.B_JUDGES, :5] = [0, 1, 2, 3, 4]
+        v.board.events[m] = C.SUMMER_EVENT if m == 3 else (C.OCTOBER_EVENT if m == 7 else 0)
+    v.board.judges[:5] = [0, 1, 2, 3, 4]
     for c in range(C.DECK):
-        S.pile[C.PILE_DECK, c] = C.DECK - 1 - c
-        S.card[c] = (C.LOC_DECK, -1, -1)
-    S.g[C.G_DECK_N] = C.DECK
-    S.pile[C.PILE_ROW, :4] = -1
+        v.pile.deck[c] = C.DECK - 1 - c
+        v.card(c).set(loc=C.LOC_DECK, owner=-1, recipe=-1)
+    v.game.deck_n = C.DECK
+    v.pile.row[:4] = -1
     S.pl[:] = 0
-    S.pl[:, C.EXTRA_DIE] = -1
     for s in range(C.N_ROWS):
-        S.pl[s, C.FACTION] = C.STANDARD if factions is None or s >= len(factions) else C.FACTIONS.index(factions[s])
+        v.seat(s).extra_die = -1
+        v.seat(s).faction = C.STANDARD if factions is None or s >= len(factions) else C.FACTIONS.index(factions[s])
     pols = np.full(C.MAX_PLAYERS, cfg.policy_index(policy), np.int64)
     S.rng[:] = np.arange(1, 14, dtype=np.uint64)
     return cfg, R, S, pols
@@ -47,18 +47,17 @@ def card_of(cfg, card_id: str, S=None) -> int:
     """A physical card of type card_id (the first still in the deck when S is given)."""
     t = cfg.card_ids.index(card_id)
     for c in range(C.DECK):
-        if cfg.phys[c] == t and (S is None or S.card[c, 0] == C.LOC_DECK):
+        if cfg.phys[c] == t and (S is None or view(S).card(c).loc == C.LOC_DECK):
             return c
     raise LookupError(card_id)
 
 
 def under(cfg, S, seat, card_id, recipe):
     c = card_of(cfg, card_id, S)
-    S.card[c] = (C.LOC_RECIPE, seat, C.RECIPES.index(recipe))
-    S.fl[seat, C.RECIPES.index(recipe), cfg.cards[cfg.phys[c], C.CF_KIND]] += 1
+    view(S).card(c).set(loc=C.LOC_RECIPE, owner=seat, recipe=C.RECIPES.index(recipe))
+    view(S).seat(seat).flavors[C.RECIPES.index(recipe), cfg.cards[cfg.phys[c], C.CF_KIND]] += 1
     return c
 
 
 def quality(S, seat, **q):
-    for r, v in q.items():
-        S.pl[seat, C.Q0 + C.RECIPES.index(r)] = v
+    view(S).seat(seat).quality.set(**q)

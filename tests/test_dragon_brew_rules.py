@@ -55,11 +55,12 @@ from sim.dragon_brew.state import (
     P_LC_EVENT,
     P_LC_JUDGE,
     mash_mult,
+    view,
 )
 
 
 def vp(G, seat):
-    return G.pl(seat, C.PL_VP)
+    return G.seat(seat).vp
 
 
 def recorded(G):
@@ -73,10 +74,10 @@ def recorded(G):
 
 def test_halfling_starting_resources_and_extra_gold_by_turn_order():
     G = game(["halfling", "human", "dwarf", "orc"])
-    assert (G.pl(0, C.PL_OWN_AVAIL), inv(G, 0)[:3], gold(G, 0)) == (7, [1, 1, 1], 6)  # the Starting Resources example
-    assert [gold(G, s) - G.cfg.races[G.pl(s, C.PL_RACE)]["gold"] for s in range(4)] == [0, 1, 1, 2]
-    assert G.S.g[C.G_N_JUDGES] == 5  # players + 1
-    in_play = list(G.S.piles[C.ROW_JUDGES, :5]) + pile(G.S, C.PILE_JDECK)
+    assert (G.seat(0).own_avail, inv(G, 0)[:3], gold(G, 0)) == (7, [1, 1, 1], 6)  # the Starting Resources example
+    assert [gold(G, s) - G.cfg.races[G.seat(s).race]["gold"] for s in range(4)] == [0, 1, 1, 2]
+    assert view(G.S).game.n_judges == 5  # players + 1
+    in_play = list(view(G.S).piles.judges[:5]) + pile(G.S, C.PILE_JDECK)
     assert not any(G.R.jd[j, JF_CORRUPT] for j in in_play)
     assert sorted(pile(G.S, C.PILE_JBOX)) == [i for i, j in enumerate(G.cfg.judges) if j["corrupt"]]
     check(G.S, G.R, SPRING_TURN)
@@ -85,13 +86,13 @@ def test_halfling_starting_resources_and_extra_gold_by_turn_order():
 def test_halfling_grain_fields_with_fertile_fields_then_a_wheat_field():
     G = game(["halfling", "dwarf"], policy="greedy")
     gf = G.ci(0, "grain_fields")
-    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    G.seat(0).inv = 0
     set_need(G, 0, wheat=4, rye=2)
     apply(G, 0, C.M_BREWER, gf, 0)
     assert inv(G, 0)[:3] == [4, 2, 0]  # four from Grain Fields (chosen by need) plus two from Fertile Fields
     assert events(G, LOG_ABILITY)[-1][1:] == (0, 1, ability_code(G, "fertile_fields"), LOG_ABILITY, 2)
     put_under(G, 0, "grain_fields", "wheat_field")
-    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0  # the next turn
+    view(G.S).game.flags = 0  # the next turn
     assert (C.M_BREWER, gf, 0, 0, 0) in legal(G, 0)  # infinite: again
     set_need(G, 0, barley=6)
     apply(G, 0, C.M_BREWER, gf, 0)
@@ -103,7 +104,7 @@ def test_mash_house_x2_with_sasquatch_masher_makes_three_worts():
     G = game(["halfling", "dwarf"], policy="greedy")
     put_under(G, 0, "mash_house", "sasquatch_masher")
     assert mash_mult(G.S, G.R, 0) == 3
-    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=3, rye=1, barley=2)  # yellow wheat 3, blue rye 1, red barley 2
+    G.seat(0).inv = ing(wheat=3, rye=1, barley=2)  # yellow wheat 3, blue rye 1, red barley 2
     set_need(G, 0, green_wort=1, orange_wort=2)
     apply(G, 0, C.M_BREWER, G.ci(0, "mash_house"), 0)
     assert inv(G, 0) == list(ing(green_wort=1, orange_wort=2))
@@ -117,7 +118,7 @@ def test_three_way_tie_splits_talabrinas_two_points_one_each_with_ribbons():
         set_beers(G, s, [(2, 2, 2)])
     rules.judge_all(G.S, G.R)
     assert [vp(G, s) for s in range(3)] == [1, 1, 1]
-    assert [G.pl(s, C.PL_RIBBONS) for s in range(3)] == [1, 1, 1]
+    assert [G.seat(s).ribbons for s in range(3)] == [1, 1, 1]
     check(G.S, G.R, FALL)
 
 
@@ -133,7 +134,7 @@ def test_sneaky_glowing_dunkel_wins_highest_color_once_per_year():
     set_beers(G, 0, [dunkel])
     set_beers(G, 1, [(1, 0, 0)])
     rules.judge_all(G.S, G.R)
-    assert vp(G, 0) == 2 and G.pl(0, C.PL_RIBBONS) == 1 and won(G, 0) == [True]  # ribbon on the beer
+    assert vp(G, 0) == 2 and G.seat(0).ribbons == 1 and won(G, 0) == [True]  # ribbon on the beer
     assert vp(G, 1) == 2  # the Dunkel may not win the second judge
 
 
@@ -151,12 +152,12 @@ def test_a_player_with_two_best_beers_wins_once_with_the_beer_best_on_the_second
 def test_end_game_tie_goes_to_ribbons_then_gold():
     G = game(["human", "orc"])
     for s, (v, rib, g) in enumerate([(32, 6, 4), (32, 8, 2)]):
-        G.S.pl[s, [C.PL_VP, C.PL_RIBBONS, C.PL_GOLD]] = v, rib, g
+        G.seat(s).set(vp=v, ribbons=rib, gold=g)
     rows, wins, game_row = recorded(G)
     assert game_row[GAMES.at.n_winners] == 1
     assert list(rows[:, PLAYERS.at.rank]) == [2, 1] and list(wins) == [0.0, 1.0]
     assert list(rows[:, PLAYERS.at.ribbons]) == [6, 8] and list(rows[:, PLAYERS.at.gold]) == [4, 2]
-    G.S.pl[1, [C.PL_RIBBONS, C.PL_GOLD]] = 6, 4
+    G.seat(1).set(ribbons=6, gold=4)
     rows, wins, game_row = recorded(G)
     assert game_row[GAMES.at.n_winners] == 2  # full tie: shared
     assert list(rows[:, PLAYERS.at.rank]) == [1, 1] and list(wins) == [0.5, 0.5]
@@ -172,14 +173,14 @@ def test_turn_order_lowest_vp_starts_then_play_goes_clockwise():
     rules.score(G.S, red, 2, C.ST_VP_QUESTS)  # red lands on top of white
     rules.score(G.S, 3, 3, C.ST_VP_QUESTS)
     rules.winter(G.S, G.R, G.B)
-    assert list(G.S.g[C.G_ORDER:C.G_ORDER + 4]) == [2, 3, 0, 1]  # a sort by VP would give 2, 1, 3, 0
-    G.S.pl[:4, C.PL_VP] = 0
+    assert list(view(G.S).game.order[:4]) == [2, 3, 0, 1]  # a sort by VP would give 2, 1, 3, 0
+    view(G.S).column("seat", "vp", 4)[:] = 0
     rules.score(G.S, red, 2, C.ST_VP_QUESTS)
     rules.score(G.S, white, 2, C.ST_VP_QUESTS)  # now white lands on top of red
     rules.score(G.S, 0, 4, C.ST_VP_QUESTS)
     rules.score(G.S, 3, 4, C.ST_VP_QUESTS)
     rules.winter(G.S, G.R, G.B)
-    assert list(G.S.g[C.G_ORDER:C.G_ORDER + 4]) == [1, 2, 3, 0]
+    assert list(view(G.S).game.order[:4]) == [1, 2, 3, 0]
 
 
 def corrupt_game(races, policy="random"):
@@ -190,7 +191,7 @@ def corrupt_game(races, policy="random"):
 
 def test_corrupt_setup_removes_fourteen_and_adds_the_six_corrupt_judges():
     G, cor = corrupt_game(["human", "orc"])
-    pool = pile(G.S, C.PILE_JDECK) + list(G.S.piles[C.ROW_JUDGES, :G.S.g[C.G_N_JUDGES]])
+    pool = pile(G.S, C.PILE_JDECK) + list(view(G.S).piles.judges[:view(G.S).game.n_judges])
     assert len(pool) == 30 - 14 + 6 and len(pile(G.S, C.PILE_JBOX)) == 14
     assert set(cor) <= set(pool)
     assert not any(G.R.jd[j, JF_CORRUPT] for j in pile(G.S, C.PILE_JBOX))
@@ -201,22 +202,22 @@ def test_the_judge_box_holds_36_cards_with_the_six_corrupt_ones():
     """L93: 36 judge cards; L123: the base game removes the Bribe judges from that deck."""
     G = game(["human", "orc"])
     assert len(G.cfg.judges) == 36 and sum(j["corrupt"] for j in G.cfg.judges) == 6
-    deck = pile(G.S, C.PILE_JDECK) + [int(j) for j in G.S.piles[C.ROW_JUDGES, :G.S.g[C.G_N_JUDGES]]]
+    deck = pile(G.S, C.PILE_JDECK) + [int(j) for j in view(G.S).piles.judges[:view(G.S).game.n_judges]]
     assert len(deck) == 30 and not any(G.R.jd[j, JF_CORRUPT] for j in deck)
 
 
 def test_a_bribe_may_be_any_amount_that_tops_the_standing_one():
     """L766: one or more gold; an outbid must be higher, by any amount."""
     G, cor = corrupt_game(["human", "orc"])
-    G.S.pl[:2, C.PL_GOLD] = 5
-    set_judges(G, [cor[0]] + [int(j) for j in G.S.piles[C.ROW_JUDGES, 1:3]])
-    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    view(G.S).column("seat", "gold", 2)[:] = 5
+    set_judges(G, [cor[0]] + [int(j) for j in view(G.S).piles.judges[1:3]])
+    view(G.S).game.flags = 0
     assert (C.M_BRIBE, 0, 1, 5, 0) in legal(G, 0)  # 1 .. all five gold
     apply(G, 0, C.M_BRIBE, 0, 1, 1)
-    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    view(G.S).game.flags = 0
     assert (C.M_BRIBE, 0, 2, 5, 0) in legal(G, 1)
     apply(G, 1, C.M_BRIBE, 0, 4, 4)  # outbid by three
-    assert gold(G, 0) == 5 and gold(G, 1) == 1 and G.S.piles[C.ROW_BRIBE_GOLD, 0] == 4
+    assert gold(G, 0) == 5 and gold(G, 1) == 1 and view(G.S).piles.bribe_gold[0] == 4
     amounts = set()
     for x in range(1, 60):  # the random bot picks any amount in the range
         G.S.rng[1 + 0] = x
@@ -227,15 +228,15 @@ def test_a_bribe_may_be_any_amount_that_tops_the_standing_one():
 
 def test_bribe_example_outbid_refunds_the_red_bribe():
     G, cor = corrupt_game(["human", "orc"])
-    G.S.pl[:2, C.PL_GOLD] = 5
-    set_judges(G, [cor[0]] + [int(j) for j in G.S.piles[C.ROW_JUDGES, 1:3]])
+    view(G.S).column("seat", "gold", 2)[:] = 5
+    set_judges(G, [cor[0]] + [int(j) for j in view(G.S).piles.judges[1:3]])
     apply(G, 0, C.M_BRIBE, 0, 1, 1)
-    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    view(G.S).game.flags = 0
     bribes = [m for m in legal(G, 1) if m[0] == C.M_BRIBE and m[1] == 0]
     assert bribes == [(C.M_BRIBE, 0, 2, 5, 0)]  # the blue bribe must top the red one
     apply(G, 1, C.M_BRIBE, 0, 2, 2)
-    assert gold(G, 0) == 5 and G.pl(0, C.PL_BRIBE_SLOT) == -1
-    assert gold(G, 1) == 3 and (G.S.piles[C.ROW_BRIBE_SEAT, 0], G.S.piles[C.ROW_BRIBE_GOLD, 0]) == (1, 2)
+    assert gold(G, 0) == 5 and G.seat(0).bribe_slot == -1
+    assert gold(G, 1) == 3 and (view(G.S).piles.bribe_seat[0], view(G.S).piles.bribe_gold[0]) == (1, 2)
     check(G.S, G.R, SPRING_TURN)
 
 
@@ -243,12 +244,12 @@ def test_bribe_breaks_a_primary_tie_and_is_spent_win_or_lose():
     G, cor = corrupt_game(["human", "orc"])
     set_judges(G, [cor[0]])
     J = G.cfg.judges[cor[0]]
-    G.S.pl[:2, C.PL_GOLD] = 5
+    view(G.S).column("seat", "gold", 2)[:] = 5
     apply(G, 1, C.M_BRIBE, 0, 2, 2)
     for s in range(2):
         set_beers(G, s, [(1, 1, 1)])
     rules.judge_all(G.S, G.R)
-    assert vp(G, 1) == J["vp"] and vp(G, 0) == 0 and gold(G, 1) == 3 and G.pl(1, C.PL_BRIBE_SLOT) == -1
+    assert vp(G, 1) == J["vp"] and vp(G, 0) == 0 and gold(G, 1) == 3 and G.seat(1).bribe_slot == -1
     check(G.S, G.R, FALL)
     # without a bribe: split
     set_judges(G, [cor[1]])
@@ -261,12 +262,12 @@ def test_bribe_breaks_a_primary_tie_and_is_spent_win_or_lose():
 def test_ogre_ruled_wins_primary_ties_and_returns_a_bribe():
     G, cor = corrupt_game(["ogre", "human"])
     set_judges(G, [cor[0], cor[1]])
-    G.S.pl[1, C.PL_GOLD] = 5
+    G.seat(1).gold = 5
     apply(G, 1, C.M_BRIBE, 0, 3, 3)
     og = G.ci(0, "ogre_ruled")
     apply(G, 0, C.M_OGRE, og, 0)
-    assert gold(G, 1) == 5 and G.pl(1, C.PL_BRIBE_SLOT) == -1 and G.S.piles[C.ROW_OGRE, 0] == 0
-    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    assert gold(G, 1) == 5 and G.seat(1).bribe_slot == -1 and view(G.S).piles.ogre[0] == 0
+    view(G.S).game.flags = 0
     ogre_moves = [m for m in legal(G, 0) if m[0] == C.M_OGRE]
     assert ogre_moves and not any(m[2] == 0 for m in ogre_moves)
     for s in range(2):
@@ -278,8 +279,8 @@ def test_ogre_ruled_wins_primary_ties_and_returns_a_bribe():
 
 def test_ogre_needs_its_own_brewer_not_a_gnome():
     G = game(["ogre", "human"])
-    G.S.pl[0, C.PL_OWN_AVAIL], G.S.pl[0, C.PL_GNOME_AVAIL] = 0, 1
-    G.S.g[C.G_GNOME_SUPPLY] -= 1
+    G.seat(0).own_avail, G.seat(0).gnome_avail = 0, 1
+    view(G.S).game.gnome_supply -= 1
     moves = legal(G, 0)
     assert any(m[0] == C.M_BREWER for m in moves)  # the gnome may work elsewhere
     assert not any(m[0] == C.M_OGRE for m in moves)
@@ -289,9 +290,9 @@ def test_ogre_needs_its_own_brewer_not_a_gnome():
 def test_shadow_judge_swaps_before_screens_lift_and_refunds_a_bribe():
     G, cor = corrupt_game(["dark_elf", "orc"])  # the Orc has no free action card for the fall window
     S, R, B = G.S, G.R, G.B
-    assert S.g[C.G_N_SHADOW] == 3
-    set_judges(G, [cor[0]] + [int(j) for j in S.piles[C.ROW_JUDGES, 1:3]])
-    S.pl[1, C.PL_GOLD] = 4
+    assert view(S).game.n_shadow == 3
+    set_judges(G, [cor[0]] + [int(j) for j in view(S).piles.judges[1:3]])
+    view(S).seat(1).gold = 4
     apply(G, 1, C.M_BRIBE, 0, 2, 2)
 
     def swaps_first_judge_for_first_hidden(S2):  # what fall asks the Dark Elf, after brewing
@@ -300,10 +301,10 @@ def test_shadow_judge_swaps_before_screens_lift_and_refunds_a_bribe():
         return pol.shadow_swap(S2, R, B, 0) == 0 * C.MAX_ROW + 0
 
     pin_stream(G, 0, swaps_first_judge_for_first_hidden)
-    hidden = int(S.piles[C.ROW_SHADOW, 0])
+    hidden = int(view(S).piles.shadow_judges[0])
     rules.fall(S, R, B)
-    assert S.piles[C.ROW_JUDGES, 0] == hidden and S.piles[C.ROW_SHADOW, 0] == cor[0]
-    assert gold(G, 1) == 4 and G.pl(1, C.PL_BRIBE_SLOT) == -1
+    assert view(S).piles.judges[0] == hidden and view(S).piles.shadow_judges[0] == cor[0]
+    assert gold(G, 1) == 4 and G.seat(1).bribe_slot == -1
     assert events(G, LOG_ABILITY)[-1][1:4] == (0, 1, ability_code(G, "shadow_judge"))
     check(S, R, FALL)
 
@@ -314,25 +315,25 @@ def test_dark_sacrifice_example_frees_four_brewers_and_the_wytch_leaves_in_winte
     for cid in ("wheat_field", "barley_field"):
         put_under(G, 0, "grain_fields", cid)
     gf = G.ci(0, "grain_fields")
-    S.est[0, gf, C.CF_OWN] = 4
-    S.pl[0, C.PL_OWN_AVAIL] -= 4
-    before, total, cards = G.pl(0, C.PL_OWN_AVAIL), G.pl(0, C.PL_OWN_TOTAL), G.pl(0, C.PL_N_CARDS)
+    view(S).estate(0, gf).own = 4
+    view(S).seat(0).own_avail -= 4
+    before, total, cards = G.seat(0).own_avail, G.seat(0).own_total, G.seat(0).n_cards
     apply(G, 0, C.M_SACRIFICE, G.ci(0, "dark_sacrifice"), gf)
-    assert C.GRAIN_FIELDS not in keys(G, 0) and G.pl(0, C.PL_N_CARDS) == cards - 1
-    assert G.pl(0, C.PL_OWN_AVAIL) == before - 1 + 4
-    assert S.g[C.G_BOX_BREWERY] == 2
+    assert C.GRAIN_FIELDS not in keys(G, 0) and G.seat(0).n_cards == cards - 1
+    assert G.seat(0).own_avail == before - 1 + 4
+    assert view(S).game.box_brewery == 2
     assert events(G, LOG_SACRIFICE_CARD)[-1][1:4] == (0, 1, int(G.R.p[P_LC_COMMON]) + C.GRAIN_FIELDS)
     check(S, G.R, SPRING_TURN)
     rules.winter(S, G.R, G.B)
-    assert G.pl(0, C.PL_OWN_TOTAL) == total - 1 and G.pl(0, C.PL_OWN_AVAIL) == total - 1
+    assert G.seat(0).own_total == total - 1 and G.seat(0).own_avail == total - 1
 
 
 def test_horse_guests_use_the_halflings_upgraded_fields_without_locking_them():
     G = game(["centaur", "halfling"], policy="greedy")
     S = G.S
     mm = give(G, 1, "mana_mountain")
-    S.est[1, mm, C.CF_LOCKED] = 1  # already used this year: guests may still use it
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    view(S).estate(1, mm).locked = 1  # already used this year: guests may still use it
+    view(S).seat(0).inv = 0
     hg = G.ci(0, "horse_guests")
     moves = legal(G, 0)
     assert (C.M_GUEST, hg, 1, mm, 0) in moves
@@ -340,8 +341,8 @@ def test_horse_guests_use_the_halflings_upgraded_fields_without_locking_them():
     set_need(G, 0, rye=6)
     apply(G, 0, C.M_GUEST, hg, 1, G.ci(1, "grain_fields"), 0)
     assert inv(G, 0)[C.RYE] == 6  # four plus the Halfling's Fertile Fields
-    assert G.card(0, "horse_guests", C.CF_OWN) == 1 and G.card(0, "horse_guests", C.CF_LOCKED)
-    assert not G.card(1, "grain_fields", C.CF_LOCKED)
+    assert G.card(0, "horse_guests").own == 1 and G.card(0, "horse_guests").locked
+    assert not G.card(1, "grain_fields").locked
     check(S, G.R, SPRING_TURN)
     W = game(["centaur", "chaos_wytch"])
     no = {W.ci(1, "dark_sacrifice"), W.ci(1, "brewery")}
@@ -354,35 +355,35 @@ def test_servant_spell_buys_two_pixie_wings_for_four_gold_at_the_halflings_trade
     S = G.S
     put_under(G, 1, "magic_trader", "pack_gnome")
     ss = give(G, 0, "servant_spell")
-    S.pl[0, C.PL_GOLD] = 4
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(dragon_scale=1)
+    view(S).seat(0).gold = 4
+    view(S).seat(0).inv = ing(dragon_scale=1)
     mv = (C.M_SERVANT, ss, 1, G.ci(1, "magic_trader"), 0)
     assert mv in legal(G, 0)
     set_need(G, 0, pixie_wing=2)
     apply(G, 0, *mv)
     assert inv(G, 0) == list(ing(pixie_wing=2)) and gold(G, 0) == 0
-    assert S.est[0, ss, C.CF_SPELL_USED] and not G.card(1, "magic_trader", C.CF_LOCKED)
-    S.pl[0, C.PL_INV + C.DRAGON], S.pl[0, C.PL_GOLD] = 1, 4
+    assert view(S).estate(0, ss).spell_used and not G.card(1, "magic_trader").locked
+    view(S).seat(0).inv.dragon_scale, view(S).seat(0).gold = 1, 4
     assert mv not in legal(G, 0)  # once a year
     check(S, G.R, SPRING_TURN)
 
 
 def test_elf_book_of_twelve_is_cut_in_winter():
     G = game(["elf", "human"])
-    while G.pl(0, C.PL_N_BOOK) < 17:
+    while G.seat(0).n_book < 17:
         rules.add_to_book(G.S, 0, rules.draw_recipe(G.S, 1))
     rules.winter(G.S, G.R, G.B)
-    assert G.pl(0, C.PL_N_BOOK) == 12 and len(set(book(G, 0))) == 12
+    assert G.seat(0).n_book == 12 and len(set(book(G, 0))) == 12
     check(G.S, G.R, WINTER)
 
 
 def test_gnome_guild_hires_when_another_player_drafts_migrant_gnomes():
     G = game(["human", "free_gnomes"], policy="greedy")
     offer_event(G, "migrant_gnomes")
-    G.S.pl[:2, C.PL_GOLD] = 4, 2
+    view(G.S).column("seat", "gold", 2)[:] = 4, 2
     apply(G, 0, C.M_DRAFT, 1, 0)
-    assert G.pl(0, C.PL_GNOME_AVAIL) == 1 and G.pl(1, C.PL_GNOME_AVAIL) == 1 and gold(G, 1) == 0
-    assert G.S.g[C.G_GNOME_SUPPLY] == 8
+    assert G.seat(0).gnome_avail == 1 and G.seat(1).gnome_avail == 1 and gold(G, 1) == 0
+    assert view(G.S).game.gnome_supply == 8
     assert events(G, LOG_ABILITY)[-1][1:4] == (1, 1, ability_code(G, "gnome_guild"))
     check(G.S, G.R, SPRING_TURN)
 
@@ -390,16 +391,16 @@ def test_gnome_guild_hires_when_another_player_drafts_migrant_gnomes():
 def test_gnome_guild_cannot_hire_without_the_fee():
     G = game(["human", "free_gnomes"], policy="greedy")
     offer_event(G, "migrant_gnomes")
-    G.S.pl[:2, C.PL_GOLD] = 4, 1
+    view(G.S).column("seat", "gold", 2)[:] = 4, 1
     apply(G, 0, C.M_DRAFT, 1, 0)
-    assert G.pl(1, C.PL_GNOME_AVAIL) == 0 and gold(G, 1) == 1 and G.S.g[C.G_GNOME_SUPPLY] == 9
+    assert G.seat(1).gnome_avail == 0 and gold(G, 1) == 1 and view(G.S).game.gnome_supply == 9
 
 
 def test_spring_ends_with_no_brewer_on_any_race_card():
     G = game(["human", "orc", "dwarf", "goblin"])
     rules.spring(G.S, G.R, G.B)
-    assert not G.S.g[C.G_OVERFLOW]
-    assert all(G.pl(s, C.PL_OWN_AVAIL) + G.pl(s, C.PL_GNOME_AVAIL) == 0 for s in range(4))
+    assert not view(G.S).game.overflow
+    assert all(G.seat(s).own_avail + G.seat(s).gnome_avail == 0 for s in range(4))
     check(G.S, G.R, SPRING)
 
 
@@ -407,8 +408,8 @@ def test_spring_ends_with_no_brewer_on_any_race_card():
 def test_a_full_game_lasts_three_years(variant):
     G = game(["naga", "wizard", "vampire", "leprechaun"], variant=variant, policy=["greedy", "random"] * 2)
     kernel.play_game(G.S, G.R, G.B, True)
-    assert G.S.g[C.G_VIOLATION] == 0 and G.S.g[C.G_OVERFLOW] == 0
-    assert G.S.g[C.G_YEAR] == 3 and G.S.g[C.G_PHASE] == 4
+    assert view(G.S).game.violation == 0 and view(G.S).game.overflow == 0
+    assert view(G.S).game.year == 3 and view(G.S).game.phase == 4
     rows, wins, game_row = recorded(G)
     assert game_row[GAMES.at.n_winners] >= 1 and game_row[GAMES.at.rounds] == 3
     assert sorted(rows[:, PLAYERS.at.rank])[0] == 1 and wins.sum() == pytest.approx(1.0)
@@ -416,23 +417,23 @@ def test_a_full_game_lasts_three_years(variant):
 
 def test_a_player_without_brewers_may_still_draft_and_must_use_a_drafted_gnome():
     G = game(["human", "orc"])
-    G.S.pl[0, C.PL_OWN_OUT], G.S.pl[0, C.PL_OWN_AVAIL] = G.pl(0, C.PL_OWN_AVAIL), 0
+    G.seat(0).own_out, G.seat(0).own_avail = G.seat(0).own_avail, 0
     offer_event(G, "migrant_gnomes")
-    G.S.pl[0, C.PL_GOLD] = 4
-    G.S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    G.seat(0).gold = 4
+    view(G.S).game.flags = 0
     moves = legal(G, 0)
     assert (C.M_END, 0, 0, 0, 0) in moves and (C.M_DRAFT, 1, 0, 0, 0) in moves
     assert not any(m[0] in C.BREWER_MOVES for m in moves)
     apply(G, 0, C.M_DRAFT, 1, 0, fresh=False)
     moves = legal(G, 0)
-    assert G.pl(0, C.PL_GNOME_AVAIL) == 1 and (C.M_END, 0, 0, 0, 0) not in moves
+    assert G.seat(0).gnome_avail == 1 and (C.M_END, 0, 0, 0, 0) not in moves
     assert any(m[0] == C.M_BREWER for m in moves) and not any(m[0] == C.M_DRAFT for m in moves)
 
 
 def test_human_farmers_market_four_wheat_two_rye_for_three_gold():
     G = game(["human", "orc"], policy="greedy")
-    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
-    G.S.pl[0, C.PL_GOLD] = 3
+    G.seat(0).inv = 0
+    G.seat(0).gold = 3
     fm = G.ci(0, "farmers_market")
     set_need(G, 0, wheat=4, rye=2)
     for _ in range(3):
@@ -443,8 +444,8 @@ def test_human_farmers_market_four_wheat_two_rye_for_three_gold():
 
 def test_merfolk_sea_port_two_gold_and_two_red_grain_for_an_orange_wort():
     G = game(["merfolk", "orc"], policy="greedy")
-    G.S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(barley=2)
-    G.S.pl[0, C.PL_GOLD] = 2
+    G.seat(0).inv = ing(barley=2)
+    G.seat(0).gold = 2
     set_need(G, 0, orange_wort=1)
     apply(G, 0, C.M_FREE, G.ci(0, "sea_port"))
     assert gold(G, 0) == 0 and inv(G, 0) == list(ing(orange_wort=1))
@@ -454,17 +455,17 @@ def test_tavern_six_grains_for_two_gold_and_transmutation_six_grains_for_mana():
     G = game(["dwarf", "orc"])
     S = G.S
     tv = give(G, 0, "tavern")
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=4, rye=2)
-    S.pl[0, C.PL_GOLD] = 0
+    view(S).seat(0).inv = ing(wheat=4, rye=2)
+    view(S).seat(0).gold = 0
     apply(G, 0, C.M_FREE, tv)
     apply(G, 0, C.M_FREE, tv)
     assert gold(G, 0) == 2 and sum(inv(G, 0)) == 0
     ts = give(G, 0, "transmutation_spell")
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=2, rye=2, barley=2)
+    view(S).seat(0).inv = ing(wheat=2, rye=2, barley=2)
     assert (C.M_SPELL, ts, 0, 0, 0) in legal(G, 0)
     apply(G, 0, C.M_SPELL, ts)
-    assert inv(G, 0) == list(ing(mana_weed=1)) and S.est[0, ts, C.CF_SPELL_USED]
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=6)
+    assert inv(G, 0) == list(ing(mana_weed=1)) and view(S).estate(0, ts).spell_used
+    view(S).seat(0).inv = ing(wheat=6)
     assert (C.M_SPELL, ts, 0, 0, 0) not in legal(G, 0)  # once a year
     check(S, G.R, SPRING_TURN)
 
@@ -474,14 +475,14 @@ def test_dwarf_gold_mine_orc_borrower_and_goblin_black_market():
     S = G.S
     g0 = gold(G, 0)
     apply(G, 0, C.M_BREWER, G.ci(0, "gold_mine"), 0)
-    assert gold(G, 0) == g0 + 5 and not G.card(0, "gold_mine", C.CF_LOCKED)
-    S.pl[1, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    assert gold(G, 0) == g0 + 5 and not G.card(0, "gold_mine").locked
+    view(S).seat(1).inv = 0
     g1 = gold(G, 1)
     apply(G, 1, C.M_BREWER, G.ci(1, "borrower"), 0)
     assert gold(G, 1) == g1 + 2 and sum(inv(G, 1)[:3]) == 6
-    g2, drafted = gold(G, 2), G.stat(2, C.ST_CARDS_DRAFTED)
+    g2, drafted = gold(G, 2), G.seat(2).stats.cards_drafted
     apply(G, 2, C.M_BREWER, G.ci(2, "black_market"), 0)
-    assert G.stat(2, C.ST_CARDS_DRAFTED) == drafted + 1
+    assert G.seat(2).stats.cards_drafted == drafted + 1
     draft = [e for e in events(G) if e[4] in (LOG_DRAFT_BREWERY, LOG_DRAFT_EVENT)][-1]
     assert draft[1] == 2 and draft[5] == 0  # drafted for free
     gain = G.R.evt[draft[3] - int(G.R.p[P_LC_EVENT]), EF_GAIN_GOLD] if draft[4] == LOG_DRAFT_EVENT else 0
@@ -493,40 +494,40 @@ def test_wizard_spell_book_casts_another_players_spell_without_the_magic_ingredi
     G = game(["wizard", "human"])
     S = G.S
     rs = give(G, 1, "chaos_spell")
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    view(S).seat(0).inv = 0
     sb = G.ci(0, "spell_book")
     mv = (C.M_SPELLBOOK, sb, 1, rs, 0)
     assert mv in legal(G, 0)
-    drafted = G.stat(0, C.ST_CARDS_DRAFTED)
+    drafted = G.seat(0).stats.cards_drafted
     apply(G, 0, *mv)
-    assert G.stat(0, C.ST_CARDS_DRAFTED) == drafted + 2  # Chaos Spell: two free cards
-    assert not S.est[1, rs, C.CF_SPELL_USED] and S.est[0, sb, C.CF_LOCKED]
+    assert G.seat(0).stats.cards_drafted == drafted + 2  # Chaos Spell: two free cards
+    assert not view(S).estate(1, rs).spell_used and view(S).estate(0, sb).locked
     check(S, G.R, SPRING_TURN)
-    S.pl[0, C.PL_GNOME_AVAIL], S.pl[0, C.PL_OWN_AVAIL] = 1, 0
-    S.g[C.G_GNOME_SUPPLY] -= 1
-    S.est[0, sb, C.CF_LOCKED] = 0
-    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    view(S).seat(0).gnome_avail, view(S).seat(0).own_avail = 1, 0
+    view(S).game.gnome_supply -= 1
+    view(S).estate(0, sb).locked = 0
+    view(S).game.flags = 0
     assert not any(m[0] == C.M_SPELLBOOK for m in legal(G, 0))  # no gnomes
 
 
 def test_vampire_drain_gnome_fairy_spinning_wheel_naga_mana_spell():
     G = game(["vampire", "fairy", "naga"])
     S = G.S
-    S.pl[0, C.PL_GNOME_AVAIL] = 1
-    S.g[C.G_GNOME_SUPPLY] -= 1
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    view(S).seat(0).gnome_avail = 1
+    view(S).game.gnome_supply -= 1
+    view(S).seat(0).inv = 0
     apply(G, 0, C.M_FREE, G.ci(0, "drain_gnome"))
-    assert inv(G, 0)[C.MANA] == 1 and G.pl(0, C.PL_GNOME_AVAIL) == 0 and S.g[C.G_GNOME_SUPPLY] == 10
-    S.pl[1, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=2, rye=2, barley=2)
+    assert inv(G, 0)[C.MANA] == 1 and G.seat(0).gnome_avail == 0 and view(S).game.gnome_supply == 10
+    view(S).seat(1).inv = ing(wheat=2, rye=2, barley=2)
     g1 = gold(G, 1)
     apply(G, 1, C.M_SPELL, G.ci(1, "spinning_wheel"))
     assert gold(G, 1) == g1 + 6 and sum(inv(G, 1)) == 0
     ts = give(G, 2, "transmutation_spell")
-    S.est[2, ts, C.CF_SPELL_USED] = 1
-    S.pl[2, C.PL_INV:C.PL_INV + C.N_INGS] = ing(mana_weed=1)
+    view(S).estate(2, ts).spell_used = 1
+    view(S).seat(2).inv = ing(mana_weed=1)
     ms = G.ci(2, "mana_spell")
     apply(G, 2, C.M_BREWER, ms, 0)
-    assert not S.est[2, ts, C.CF_SPELL_USED] and inv(G, 2)[C.MANA] == 0 and S.est[2, ms, C.CF_LOCKED]
+    assert not view(S).estate(2, ts).spell_used and inv(G, 2)[C.MANA] == 0 and view(S).estate(2, ms).locked
     check(S, G.R, SPRING_TURN)
 
 
@@ -539,19 +540,20 @@ def test_leprechaun_pot_o_gold_and_tree_men_sacred_grove_and_giant_stomper():
     set_book(G, 0, [barrel, spice])  # one beer the Leprechaun can brew
     set_book(G, 1, [])
     set_book(G, 2, [])
-    S.pl[:3, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    for p in view(S).seats(3):
+        p.inv = 0
     for i in cfg.recipes[barrel]["need_idx"] + cfg.recipes[spice]["need_idx"]:
-        S.pl[0, C.PL_INV + i] += 1
+        view(S).seat(0).inv[i] += 1
     g0 = gold(G, 0)
     rules.fall(S, R, G.B)
     profit = cfg.recipes[barrel]["gold"] + cfg.recipes[spice]["gold"]
-    assert G.stat(0, C.ST_BEERS_BREWED) == 1 and gold(G, 0) == g0 + profit + 1  # +1 gold per beer
+    assert G.seat(0).stats.beers_brewed == 1 and gold(G, 0) == g0 + profit + 1  # +1 gold per beer
     assert sum(inv(G, 0)) == 0
     check(S, R, FALL)
     set_need(G, 1, wheat=4, toadstool=1)
     apply(G, 1, C.M_BREWER, G.ci(1, "grain_fields"), 0)
     assert inv(G, 1) == list(ing(wheat=4, toadstool=1))  # Sacred Grove: one magic ingredient
-    assert cfg.races[G.pl(2, C.PL_RACE)]["mash_mult"] == 2 and mash_mult(S, R, 2) == 4  # Mash Stomper: +2
+    assert cfg.races[G.seat(2).race]["mash_mult"] == 2 and mash_mult(S, R, 2) == 4  # Mash Stomper: +2
 
 
 def test_wizard_spell_book_casts_the_servant_spell_and_the_spinning_wheel():
@@ -562,24 +564,24 @@ def test_wizard_spell_book_casts_the_servant_spell_and_the_spinning_wheel():
     ss = give(G, 2, "servant_spell")
     sw = G.ci(1, "spinning_wheel")
     sb = G.ci(0, "spell_book")
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=3, rye=3)
-    S.pl[0, C.PL_GOLD] = 0
+    view(S).seat(0).inv = ing(wheat=3, rye=3)
+    view(S).seat(0).gold = 0
     moves = legal(G, 0)
     assert (C.M_SPELLBOOK, sb, 1, sw, 0) in moves and (C.M_SPELLBOOK, sb, 2, ss, 0) in moves
     apply(G, 0, C.M_SPELLBOOK, sb, 1, sw)
-    assert gold(G, 0) == 6 and sum(inv(G, 0)) == 0 and not S.est[1, sw, C.CF_SPELL_USED]
+    assert gold(G, 0) == 6 and sum(inv(G, 0)) == 0 and not view(S).estate(1, sw).spell_used
     check(S, G.R, SPRING_TURN)
-    S.est[0, sb, C.CF_LOCKED] = 0  # as in a new year
-    S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = 0
+    view(S).estate(0, sb).locked = 0  # as in a new year
+    view(S).seat(0).inv = 0
 
     def borrows_the_halflings_grain_fields(S2):
         rules.apply_move(S2, G.R, G.B, 0, np.array([C.M_SPELLBOOK, sb, 2, ss, 0], np.int64))
-        return sum(S2.pl[0, C.PL_INV:C.PL_INV + 3]) == 6
+        return sum(view(S2).seat(0).inv) == 6
 
     pin_stream(G, 0, borrows_the_halflings_grain_fields)
     apply(G, 0, C.M_SPELLBOOK, sb, 2, ss)
     assert sum(inv(G, 0)[:3]) == 6 and inv(G, 0)[C.DRAGON] == 0  # 4 + Fertile Fields 2, no scale paid
-    assert not S.est[2, ss, C.CF_SPELL_USED] and not G.card(2, "grain_fields", C.CF_LOCKED)
+    assert not view(S).estate(2, ss).spell_used and not G.card(2, "grain_fields").locked
     check(S, G.R, SPRING_TURN)
 
 
@@ -587,17 +589,17 @@ def test_free_actions_stay_open_in_fall_and_winter_but_nothing_else():
     """L253: after spring no spell, brewer or draft action, but free actions are allowed."""
     G = game(["human", "orc"])
     S = G.S
-    S.pl[:2, C.PL_OWN_AVAIL] = 0  # spring is over
-    S.pl[0, C.PL_GOLD] = 3
+    view(S).column("seat", "own_avail", 2)[:] = 0  # spring is over
+    view(S).seat(0).gold = 3
     fm = G.ci(0, "farmers_market")
-    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+    view(S).game.flags = 0
     assert [tuple(int(x) for x in S.moves[k]) for k in range(rules.window_moves(S, G.R, 0))] == [
         (C.M_END, 0, 0, 0, 0), (C.M_FREE, fm, 0, 0, 0)]
 
     def window_spends(gold_left):
         def chooses(S2):
             rules.free_window(S2, G.R, G.B)
-            return S2.pl[0, C.PL_GOLD] == gold_left
+            return view(S2).seat(0).gold == gold_left
         return chooses
 
     def market_uses():
@@ -606,7 +608,7 @@ def test_free_actions_stay_open_in_fall_and_winter_but_nothing_else():
     pin_stream(G, 0, window_spends(2))  # the random bot buys grain once
     rules.fall(S, G.R, G.B)  # the window comes before brewing
     assert market_uses() == 1
-    S.pl[0, C.PL_GOLD] = 1
+    view(S).seat(0).gold = 1
     pin_stream(G, 0, window_spends(0))
     rules.winter(S, G.R, G.B)  # and again in winter, before the stores cut
     assert market_uses() == 2 and gold(G, 0) == 0
@@ -618,17 +620,17 @@ def test_no_migrant_gnomes_for_the_rest_of_the_season_once_the_box_ran_out():
     even after a gnome comes back (here one passed)."""
     G = game(["human", "orc"])
     S = G.S
-    S.g[C.G_GNOME_SUPPLY] = 1
-    S.pl[:2, C.PL_GOLD] = 10
+    view(S).game.gnome_supply = 1
+    view(S).column("seat", "gold", 2)[:] = 10
     offer_event(G, "migrant_gnomes", 0)
     apply(G, 0, C.M_DRAFT, 1, 0)
-    assert S.g[C.G_GNOME_SUPPLY] == 0 and G.pl(0, C.PL_GNOME_AVAIL) == 1
+    assert view(S).game.gnome_supply == 0 and G.seat(0).gnome_avail == 1
     apply(G, 0, C.M_PASS, 0, fresh=False)  # the gnome goes back to the box
-    assert S.g[C.G_GNOME_SUPPLY] == 1
+    assert view(S).game.gnome_supply == 1
     offer_event(G, "migrant_gnomes", 1)
     assert not rules.draftable(S, G.R, 1, 1, 1, False)
     assert not any(m[0] == C.M_DRAFT and m[1:3] == (1, 1) for m in legal(G, 1))
-    S.g[C.G_GNOMES_RAN_OUT] = 0  # a new season (spring clears the mark while meeples are left)
+    view(S).game.gnomes_ran_out = 0  # a new season (spring clears the mark while meeples are left)
     assert rules.draftable(S, G.R, 1, 1, 1, False)
 
 
@@ -639,10 +641,10 @@ def test_a_quest_that_costs_a_brewer_needs_one_even_when_drafted_free():
     S = G.S
     t = offer_event(G, "quest_treasure", 0)
     assert G.R.evt[t, EF_BREWER]
-    S.pl[0, C.PL_OWN_AVAIL], S.pl[0, C.PL_GNOME_AVAIL] = 0, 0
+    view(S).seat(0).own_avail, view(S).seat(0).gnome_avail = 0, 0
     assert not rules.draftable(S, G.R, 0, 1, 0, True)
-    S.pl[0, C.PL_OWN_AVAIL] = 2
+    view(S).seat(0).own_avail = 2
     assert rules.draftable(S, G.R, 0, 1, 0, True)
     rules.do_draft(S, G.R, G.B, 0, 1, 0, True, True)
-    assert G.pl(0, C.PL_N_QUESTS) == 1 and G.pl(0, C.PL_OWN_AVAIL) == 1 and G.pl(0, C.PL_OWN_OUT) == 1
+    assert G.seat(0).n_quests == 1 and G.seat(0).own_avail == 1 and G.seat(0).own_out == 1
     check(S, G.R, SPRING_TURN)

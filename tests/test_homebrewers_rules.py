@@ -15,7 +15,7 @@ from sim.homebrewers import kernel as K
 from sim.homebrewers import policies as pol
 from sim.homebrewers import rules as ru
 from sim.homebrewers.schema import GAMES, PLAYERS
-from sim.homebrewers.state import RNG_DICE0, make_rules
+from sim.homebrewers.state import RNG_DICE0, make_rules, view
 
 ALE, PORTER, STOUT, IPA = range(4)
 
@@ -34,19 +34,19 @@ def test_trade_example_both_sides_gain():
     and that single trade is all that happens."""
     cfg, R, S, pols = blank(2)
     jenn, chris = 0, 1
-    S.pl[jenn, C.COVERED] = 3  # dirty garage, plenty of grain already
-    S.pl[jenn, C.GRAIN0 + ALE] = 3
-    S.pl[chris, C.COVERED] = 1  # one trub only, no grain to brew
-    S.dice[jenn] = 0
-    S.dice[chris] = 0
-    S.dice[jenn, C.GRAIN], S.dice[jenn, C.FLAVOR] = 2, 1
-    S.dice[chris, C.SANITIZE], S.dice[chris, C.BREW] = 2, 1
+    view(S).seat(jenn).covered = 3  # dirty garage, plenty of grain already
+    view(S).seat(jenn).grain.ale = 3
+    view(S).seat(chris).covered = 1  # one trub only, no grain to brew
+    view(S).seat(jenn).dice = 0
+    view(S).seat(chris).dice = 0
+    view(S).seat(jenn).dice.grain, view(S).seat(jenn).dice.flavor = 2, 1
+    view(S).seat(chris).dice.sanitize, view(S).seat(chris).dice.brew = 2, 1
     for s in range(2):
         pol.prep_trade(S, R, s, pols[s])
     K.player_trades(S, R, 2, pols)
-    assert list(S.dice[jenn]) == [1, 0, 1, 1, 0]  # sanitize, event, grain, flavor, brew
-    assert list(S.dice[chris]) == [1, 0, 1, 0, 1]
-    assert S.g[C.G_TRADES] == 1 and S.pl[jenn, C.ST_TRADES] == 1 and S.pl[chris, C.ST_TRADES] == 1
+    assert list(view(S).seat(jenn).dice) == [1, 0, 1, 1, 0]  # sanitize, event, grain, flavor, brew
+    assert list(view(S).seat(chris).dice) == [1, 0, 1, 0, 1]
+    assert view(S).game.trades == 1 and view(S).seat(jenn).stats.trades == 1 and view(S).seat(chris).stats.trades == 1
 
 
 def test_mark_action_phase_example():
@@ -57,22 +57,22 @@ def test_mark_action_phase_example():
     track, and forgoes his last die (the event) for $2."""
     cfg, R, S, pols = blank(4)  # seat 0 plays the standard tile
     mark = 0
-    S.pl[mark, C.COVERED] = 2
-    S.pl[mark, C.GRAIN0 + ALE] = 1
+    view(S).seat(mark).covered = 2
+    view(S).seat(mark).grain.ale = 1
     under(cfg, S, mark, "chocolate", "ale")
     under(cfg, S, mark, "raspberry", "ale")
-    assert ru.n_slots(S, R, mark) - S.pl[mark, C.COVERED] == 2 and ru.level(S, R, mark) == 2
-    S.pl[mark, C.GRAIN0 + IPA] += 1  # 1st action: where the grain goes is his choice
+    assert ru.n_slots(S, R, mark) - view(S).seat(mark).covered == 2 and ru.level(S, R, mark) == 2
+    view(S).seat(mark).grain.ipa += 1  # 1st action: where the grain goes is his choice
     K.brew(S, R, mark, pols, ALE, False)  # 2nd action
-    assert S.pl[mark, C.Q0 + ALE] == 3  # +2 from the garage, +1 from Chocolate
-    assert S.pl[mark, C.REP] == 1  # Raspberry
-    assert S.pl[mark, C.MONEY] == 1  # the $1 space passed on the track
-    assert S.pl[mark, C.COVERED] == 3
-    assert S.pl[mark, C.GRAIN0 + ALE] == 0 and S.pl[mark, C.GRAIN0 + IPA] == 1
-    S.dice[mark] = 0
-    S.dice[mark, C.EVENT] = 1
+    assert view(S).seat(mark).quality.ale == 3  # +2 from the garage, +1 from Chocolate
+    assert view(S).seat(mark).rep == 1  # Raspberry
+    assert view(S).seat(mark).money == 1  # the $1 space passed on the track
+    assert view(S).seat(mark).covered == 3
+    assert view(S).seat(mark).grain.ale == 0 and view(S).seat(mark).grain.ipa == 1
+    view(S).seat(mark).dice = 0
+    view(S).seat(mark).dice.event = 1
     K.resolve_step(S, R, mark, pols, C.STEP_FORGO, C.EVENT, 0)  # last die: the event, forgone
-    assert S.pl[mark, C.MONEY] == 1 + 2 and S.dice[mark].sum() == 0 and S.pl[mark, C.ST_FORGONE] == 1
+    assert view(S).seat(mark).money == 1 + 2 and sum(view(S).seat(mark).dice) == 0 and view(S).seat(mark).stats.dice_forgone == 1
 
 
 def test_porter_tie_split_four_players():
@@ -130,7 +130,7 @@ def test_lowest_recipe_judge_example():
     quality(S, 0, ale=3, porter=5, stout=4, ipa=6)
     quality(S, 1, ale=0, porter=5, stout=4, ipa=6)
     K.festival(S, R, 2, 1)
-    assert S.pl[0, C.JUDGE_REP] == 6 and S.pl[1, C.JUDGE_REP] == 0
+    assert view(S).seat(0).stats.judge_rep == 6 and view(S).seat(1).stats.judge_rep == 0
 
 
 def test_level_zero_never_scores():
@@ -146,10 +146,10 @@ def test_lock_at_twelve_and_the_level_eleven_rule():
     cfg, R, S, pols = blank(3)
     quality(S, 0, ale=10)
     quality(S, 1, ale=11)
-    S.pl[0, C.GRAIN0 + ALE] = 1
-    S.pl[1, C.GRAIN0 + ALE] = 1
+    view(S).seat(0).grain.ale = 1
+    view(S).seat(1).grain.ale = 1
     K.brew(S, R, 0, pols, ALE, False)  # standard garage level 3: 10 -> 12, locks
-    assert S.pl[0, C.Q0 + ALE] == 12 and S.g[C.G_LOCK0 + ALE] == 0
+    assert view(S).seat(0).quality.ale == 12 and view(S).game.lock.ale == 0
     assert not ru.can_brew(S, R, 0, ALE)  # already locked by itself
     assert not ru.can_brew(S, R, 1, ALE)  # at 11 behind a lock
     assert K.move_quality(S, R, 1, pols, ALE, 3) == 0
@@ -159,8 +159,8 @@ def test_lock_at_twelve_and_the_level_eleven_rule():
 
 def test_no_brew_when_every_spot_is_covered():
     cfg, R, S, pols = blank(2)
-    S.pl[0, C.GRAIN0 + STOUT] = 2
-    S.pl[0, C.COVERED] = ru.n_slots(S, R, 0)
+    view(S).seat(0).grain.stout = 2
+    view(S).seat(0).covered = ru.n_slots(S, R, 0)
     assert ru.level(S, R, 0) == 0 and not ru.any_brew(S, R, 0)
 
 
@@ -168,73 +168,74 @@ def test_adjacent_flavor_wraps_and_stops_at_six():
     cfg, R, S, pols = blank(2)
     quality(S, 0, ale=6, porter=7)  # both neighbours of... ale's neighbours are ipa and porter
     K.apply_top(S, R, 0, pols, ALE, C.T_ADJACENT)
-    assert S.pl[0, C.Q0 + IPA] == 1  # IPA (left of Ale, wrapping) moves; Porter is at 7
+    assert view(S).seat(0).quality.ipa == 1  # IPA (left of Ale, wrapping) moves; Porter is at 7
     quality(S, 0, ipa=6)
     K.apply_top(S, R, 0, pols, ALE, C.T_ADJACENT)
-    assert S.pl[0, C.Q0 + IPA] == 6 and S.pl[0, C.Q0 + PORTER] == 7
+    assert view(S).seat(0).quality.ipa == 6 and view(S).seat(0).quality.porter == 7
 
 
 # --- character powers --------------------------------------------------------------------------
 
 def power(S, R, pols, seat, money=5):
-    S.board[:4] = 0  # no track benefits: money counts the power's price only
-    S.pl[seat, C.MONEY] = money
+    view(S).board.tracks = 0  # no track benefits: money counts the power's price only
+    view(S).seat(seat).money = money
     K.use_power(S, R, seat, pols)
-    assert S.pl[seat, C.MONEY] == money - 1 and S.pl[seat, C.POWER_USED] == 1
+    assert view(S).seat(seat).money == money - 1 and view(S).seat(seat).power_used == 1
 
 
 def test_katherine_cleans_everything():
     cfg, R, S, pols = blank(2, factions=["katherine"])
-    S.pl[0, C.COVERED] = 3
+    view(S).seat(0).covered = 3
     power(S, R, pols, 0)
-    assert S.pl[0, C.COVERED] == 0
+    assert view(S).seat(0).covered == 0
 
 
 def test_tony_raises_the_lowest_beer():
     cfg, R, S, pols = blank(2, factions=["tony"])
     quality(S, 0, ale=4, porter=2, stout=3, ipa=5)
     power(S, R, pols, 0)
-    assert S.pl[0, C.Q0 + PORTER] == 3
+    assert view(S).seat(0).quality.porter == 3
 
 
 def test_gabriel_brews_the_lowest_at_one_without_grain_or_trub():
     cfg, R, S, pols = blank(2, factions=["gabriel"])
     quality(S, 0, ale=4, porter=2, stout=1, ipa=5)
-    S.pl[0, C.COVERED] = ru.n_slots(S, R, 0)  # fully dirty: brewing is normally impossible
+    view(S).seat(0).covered = ru.n_slots(S, R, 0)  # fully dirty: brewing is normally impossible
     power(S, R, pols, 0)
-    assert S.pl[0, C.Q0 + STOUT] == 2 and S.pl[0, C.COVERED] == ru.n_slots(S, R, 0)
-    assert S.pl[0, C.ST_BREWS] == 1
+    assert view(S).seat(0).quality.stout == 2 and view(S).seat(0).covered == ru.n_slots(S, R, 0)
+    assert view(S).seat(0).stats.brews == 1
 
 
 def test_andrew_keeps_the_grain_and_the_spot():
     cfg, R, S, pols = blank(2, factions=["andrew"])
-    S.board[:4] = 0
-    S.pl[0, C.MONEY] = 3
-    S.pl[0, C.GRAIN0 + PORTER] = 1
-    cov = S.pl[0, C.COVERED]
+    view(S).board.tracks = 0
+    view(S).seat(0).money = 3
+    view(S).seat(0).grain.porter = 1
+    cov = view(S).seat(0).covered
     K.brew(S, R, 0, pols, PORTER, False)
-    assert S.pl[0, C.Q0 + PORTER] == 2 and S.pl[0, C.GRAIN0 + PORTER] == 1 and S.pl[0, C.COVERED] == cov
-    assert S.pl[0, C.MONEY] == 2 and S.pl[0, C.POWER_USED] == 1
+    seat0 = view(S).seat(0)
+    assert seat0.quality.porter == 2 and seat0.grain.porter == 1 and seat0.covered == cov
+    assert view(S).seat(0).money == 2 and view(S).seat(0).power_used == 1
     K.brew(S, R, 0, pols, PORTER, False)  # once per action phase: the second brew uses the grain
-    assert S.pl[0, C.GRAIN0 + PORTER] == 0 and S.pl[0, C.COVERED] == cov + 1
+    assert view(S).seat(0).grain.porter == 0 and view(S).seat(0).covered == cov + 1
 
 
 def test_evie_draws_two_and_keeps_one():
     cfg, R, S, pols = blank(2, factions=["evie"])
     power(S, R, pols, 0)
-    assert ru.hand_size(S, 0) == 1 and S.g[C.G_DISC_N] == 1 and S.g[C.G_DECK_N] == C.DECK - 2
+    assert ru.hand_size(S, 0) == 1 and view(S).game.discards_n == 1 and view(S).game.deck_n == C.DECK - 2
 
 
 def test_colt_takes_a_revealed_top_action():
     """Colt's power: the top action of a month already revealed (March-May here), never a later one."""
     cfg, R, S, pols = blank(2, factions=["colt"])
-    S.g[C.G_MONTH] = 2
+    view(S).game.month = 2
     for m in (0, 2):
-        S.board[C.B_EVENTS, m] = cfg.event_ids.index("blind_tasting")  # top: $1
-    S.board[C.B_EVENTS, 1] = cfg.event_ids.index("tasting_night")  # top: 1 reputation
-    S.board[C.B_EVENTS, 6] = cfg.event_ids.index("bottle_sale")  # top: $2, not revealed yet
+        view(S).board.events[m] = cfg.event_ids.index("blind_tasting")  # top: $1
+    view(S).board.events[1] = cfg.event_ids.index("tasting_night")  # top: 1 reputation
+    view(S).board.events[6] = cfg.event_ids.index("bottle_sale")  # top: $2, not revealed yet
     power(S, R, pols, 0)
-    assert S.pl[0, C.REP] == 1 and S.pl[0, C.MONEY] == 4  # tasting night; no bottle-sale $2
+    assert view(S).seat(0).rep == 1 and view(S).seat(0).money == 4  # tasting night; no bottle-sale $2
 
 
 def test_ananya_extra_die_rolls_on_her_dice_stream_and_is_never_changed_or_forgone():
@@ -242,25 +243,26 @@ def test_ananya_extra_die_rolls_on_her_dice_stream_and_is_never_changed_or_forgo
     rng = S.rng.copy()
     expected = ru.roll_face(S._replace(rng=rng), R, RNG_DICE0)
     power(S, R, pols, 0)
-    assert S.pl[0, C.EXTRA_DIE] == expected and S.rng[RNG_DICE0] == rng[RNG_DICE0]
+    assert view(S).seat(0).extra_die == expected and S.rng[RNG_DICE0] == rng[RNG_DICE0]
     step = pol.next_step(S, R, 0, pols[0])
     assert step // 64 == C.STEP_EXTRA_DIE  # the only thing to do with it is to use it (or lose it)
     K.action_turn(S, R, 0, pols)
-    assert S.pl[0, C.EXTRA_DIE] == -1 and S.pl[0, C.ST_FORGONE] == 0 and S.pl[0, C.ST_CHANGES] == 0
+    seat0 = view(S).seat(0)
+    assert seat0.extra_die == -1 and seat0.stats.dice_forgone == 0 and seat0.stats.dice_changed == 0
 
 
 def test_ananya_may_let_her_extra_die_go():
     """The extra die is optional: used when its action is legal and worth something, else let go
     (no $2 for it, no change)."""
     cfg, R, S, pols = blank(2, factions=["ananya"])
-    S.pl[0, C.EXTRA_DIE] = C.GRAIN
+    view(S).seat(0).extra_die = C.GRAIN
     assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8 + 1  # grain: used
     K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 0)  # she lets it go
-    assert S.pl[0, C.GRAIN0:C.GRAIN0 + 4].sum() == 0 and S.pl[0, C.MONEY] == 0
-    S.pl[0, C.EXTRA_DIE] = C.SANITIZE  # no trub: illegal, so it is lost
+    assert sum(view(S).seat(0).grain) == 0 and view(S).seat(0).money == 0
+    view(S).seat(0).extra_die = C.SANITIZE  # no trub: illegal, so it is lost
     assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.SANITIZE * 8
     K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 1)
-    assert S.pl[0, C.GRAIN0:C.GRAIN0 + 4].sum() == 1 and S.pl[0, C.EXTRA_DIE] == -1
+    assert sum(view(S).seat(0).grain) == 1 and view(S).seat(0).extra_die == -1
 
 
 # --- Charlie ----------------------------------------------------------------------------------------
@@ -268,12 +270,12 @@ def test_ananya_may_let_her_extra_die_go():
 def test_charlie_who_cannot_move_advances_every_other_recipe():
     cfg, R, S, pols = blank(2)
     card = cfg.charlie_ids.index("c_ale3")
-    S.board[C.B_CHARLIE, 0] = card
+    view(S).board.charlie[0] = card
     quality(S, C.CHARLIE, ale=11, porter=1)
     quality(S, 0, ale=12)
-    S.g[C.G_LOCK0 + ALE] = 0
+    view(S).game.lock.ale = 0
     K.charlie_advance(S, R, pols)
-    assert [S.pl[C.CHARLIE, C.Q0 + r] for r in range(4)] == [11, 2, 1, 1]
+    assert [view(S).seat(C.CHARLIE).quality[r] for r in range(4)] == [11, 2, 1, 1]
 
 
 def test_charlie_turns_trade_then_end_after_two_passes():
@@ -281,34 +283,34 @@ def test_charlie_turns_trade_then_end_after_two_passes():
     a row (rulebook L134-136). Seat 1 starts; both want Charlie's brews (seat 1 has grain, seat 0
     a grain die to brew with)."""
     cfg, R, S, pols = blank(2)
-    S.g[C.G_START] = 1
-    S.pl[1, C.GRAIN0 + ALE] = 2
-    S.dice[0] = (0, 1, 1, 1, 0)  # sanitize, event, grain, flavor, brew
-    S.dice[1] = (0, 1, 1, 1, 0)
-    S.dice[C.CHARLIE] = (0, 0, 0, 0, 3)  # three brews: a triple nobody re-rolls (brews are wanted)
+    view(S).game.start = 1
+    view(S).seat(1).grain.ale = 2
+    view(S).seat(0).dice = (0, 1, 1, 1, 0)  # sanitize, event, grain, flavor, brew
+    view(S).seat(1).dice = (0, 1, 1, 1, 0)
+    view(S).seat(C.CHARLIE).dice = (0, 0, 0, 0, 3)  # three brews: a triple nobody re-rolls (brews are wanted)
     for s in range(2):
         pol.prep_trade(S, R, s, pols[s])
     turns = K.charlie_turns(S, R, pols)
-    trades = [(r[2], r[4], r[5]) for r in S.trace[:S.g[C.G_TRACE]] if r[0] == C.TR_TRADE]
+    trades = [(r[2], r[4], r[5]) for r in S.trace[:view(S).game.trace] if r[0] == C.TR_TRADE]
     assert trades == [(1, C.EVENT, C.BREW), (0, C.EVENT, C.BREW), (1, C.GRAIN, C.BREW)]  # seat 1 first
     assert turns == 3 + 2  # three trades, then the two passes in a row
-    assert list(S.dice[0]) == [0, 0, 1, 1, 1] and list(S.dice[1]) == [0, 0, 0, 1, 2]
-    assert list(S.dice[C.CHARLIE]) == [0, 2, 1, 0, 0]
+    assert list(view(S).seat(0).dice) == [0, 0, 1, 1, 1] and list(view(S).seat(1).dice) == [0, 0, 0, 1, 2]
+    assert list(view(S).seat(C.CHARLIE).dice) == [0, 2, 1, 0, 0]
 
 
 def test_own_triple_rerolled_on_a_charlie_turn():
     """The re-roll of one's own triple is allowed at any time of the trade phase (L120), so also
     on a turn of trading with Charlie."""
     cfg, R, S, pols = blank(2)
-    S.g[C.G_START] = 0
-    S.dice[0] = (3, 0, 0, 0, 0)  # three sanitize with a clean garage: worthless, re-rolled
-    S.dice[1] = (0, 1, 1, 1, 0)
-    S.dice[C.CHARLIE] = (0, 1, 1, 1, 0)
+    view(S).game.start = 0
+    view(S).seat(0).dice = (3, 0, 0, 0, 0)  # three sanitize with a clean garage: worthless, re-rolled
+    view(S).seat(1).dice = (0, 1, 1, 1, 0)
+    view(S).seat(C.CHARLIE).dice = (0, 1, 1, 1, 0)
     rng = S.rng[RNG_DICE0].copy()
     for s in range(2):
         pol.prep_trade(S, R, s, pols[s])
     K.charlie_turns(S, R, pols)
-    rows = S.trace[:S.g[C.G_TRACE]]
+    rows = S.trace[:view(S).game.trace]
     assert S.rng[RNG_DICE0] != rng  # seat 0's dice stream rolled again
     assert any(r[0] == C.TR_REROLL and r[2] == 0 for r in rows)
 
@@ -317,17 +319,17 @@ def test_trade_phase_change_makes_a_triple_to_reroll():
     """$1 die change in the trade phase (L122): with two sanitize and a grain in a clean garage,
     the bot pays $1 to turn the grain into a third sanitize and re-rolls all three."""
     cfg, R, S, pols = blank(3)
-    S.pl[0, C.MONEY] = 3
-    S.dice[0] = (2, 0, 1, 0, 0)
+    view(S).seat(0).money = 3
+    view(S).seat(0).dice = (2, 0, 1, 0, 0)
     pol.prep_trade(S, R, 0, pols[0])
     rng = S.rng[RNG_DICE0].copy()
     K.change_to_reroll(S, R, 0, pols)
-    assert S.pl[0, C.MONEY] == 2 and S.pl[0, C.ST_CHANGES] == 1
-    assert S.rng[RNG_DICE0] != rng and S.dice[0].sum() == 3
-    S.pl[1, C.MONEY] = 0  # no money: no change
-    S.dice[1] = (2, 0, 1, 0, 0)
+    assert view(S).seat(0).money == 2 and view(S).seat(0).stats.dice_changed == 1
+    assert S.rng[RNG_DICE0] != rng and sum(view(S).seat(0).dice) == 3
+    view(S).seat(1).money = 0  # no money: no change
+    view(S).seat(1).dice = (2, 0, 1, 0, 0)
     K.change_to_reroll(S, R, 1, pols)
-    assert list(S.dice[1]) == [2, 0, 1, 0, 0] and S.pl[1, C.ST_CHANGES] == 0
+    assert list(view(S).seat(1).dice) == [2, 0, 1, 0, 0] and view(S).seat(1).stats.dice_changed == 0
 
 
 # --- winner and data ----------------------------------------------------------------------------------
@@ -343,10 +345,11 @@ def final_rows(cfg, R, S, n):
 
 def test_tie_break_by_octoberfest_golds():
     cfg, R, S, pols = blank(3)
-    S.pl[0:3, C.REP] = 30
-    S.pl[0, C.GOLD] = 1
-    S.pl[1, C.GOLD] = 1
-    S.pl[1, C.SILVER] = 1
+    for p in view(S).seats(3):
+        p.rep = 30
+    view(S).seat(0).stats.gold = 1
+    view(S).seat(1).stats.gold = 1
+    view(S).seat(1).stats.silver = 1
     games, players, wins = final_rows(cfg, R, S, 3)
     assert games[GAMES.at.n_winners] == 1
     assert list(players[:, PLAYERS.at.rank]) == [2, 1, 3] and list(wins) == [0.0, 1.0, 0.0]
@@ -354,9 +357,11 @@ def test_tie_break_by_octoberfest_golds():
 
 def test_players_level_on_reputation_and_medals_share_the_win():
     cfg, R, S, pols = blank(3)
-    S.pl[0:3, C.REP] = 30
-    S.pl[0:2, C.BRONZE] = 2
-    S.pl[1, C.HONORABLE] = 3  # honorable mentions break no tie
+    for p in view(S).seats(3):
+        p.rep = 30
+    view(S).seat(0).stats.bronze = 2
+    view(S).seat(1).stats.bronze = 2
+    view(S).seat(1).stats.honorable = 3  # honorable mentions break no tie
     games, players, wins = final_rows(cfg, R, S, 3)
     assert games[GAMES.at.n_winners] == 2
     assert list(players[:, PLAYERS.at.rank]) == [1, 1, 3] and list(wins) == [0.5, 0.5, 0.0]
@@ -384,13 +389,13 @@ def test_setup_deals_as_written():
     K.assign_factions(S, R, np.uint64(5), 0, 4, np.arange(7), np.array([-1]), 1, True)
     ru.setup_board(S, R, 4)
     ru.setup_players(S, R, 4)
-    assert len(set(S.board[C.B_FACTION, :4])) == 4
-    assert S.board[C.B_JUDGES, 0] == 0 and len(set(S.board[C.B_JUDGES, :5])) == 5
-    assert S.board[C.B_EVENTS, 3] == C.SUMMER_EVENT and S.board[C.B_EVENTS, 7] == C.OCTOBER_EVENT
-    assert len({int(S.board[C.B_EVENTS, m]) for m in (0, 1, 2, 4, 5, 6)}) == 6
+    assert len(set(view(S).board.faction[:4])) == 4
+    assert view(S).board.judges[0] == 0 and len(set(view(S).board.judges[:5])) == 5
+    assert view(S).board.events[3] == C.SUMMER_EVENT and view(S).board.events[7] == C.OCTOBER_EVENT
+    assert len({int(view(S).board.events[m]) for m in (0, 1, 2, 4, 5, 6)}) == 6
     for s in range(4):
-        assert S.pl[s, C.MONEY] == 2 and S.pl[s, C.COVERED] == 2 and ru.hand_size(S, s) == 2
-    assert S.g[C.G_DECK_N] == C.DECK - 4 - 8
+        assert view(S).seat(s).money == 2 and view(S).seat(s).covered == 2 and ru.hand_size(S, s) == 2
+    assert view(S).game.deck_n == C.DECK - 4 - 8
 
 
 def test_bad_data_names_file_entry_and_field():
@@ -408,7 +413,7 @@ def test_judge_potential_gives_partial_credit_and_full_credit_once_met():
     """The bots' judge potential: a met judge counts in full, a partial one by its squared share."""
     cfg, R, S, pols = blank(2)
     ids = ("dessert_recipe", "seven_flavors", "trio_recipe", "three_recipes")
-    S.board[C.B_JUDGES, :5] = [0] + [cfg.judge_ids.index(j) for j in ids]
+    view(S).board.judges[:5] = [0] + [cfg.judge_ids.index(j) for j in ids]
     assert pol.judge_potential(S, R, 0) == 0.0
     for f in ("chocolate", "vanilla", "caramel"):  # three Dessert flavors under Ale
         under(cfg, S, 0, f, "ale")

@@ -19,6 +19,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
   vals     float64[64]             a bot's scores of its options (scratch)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
+LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
+view(S).seat(0).<field> (sim.core.view); the kernels keep the integer constants.
 """
 
 from collections import namedtuple
@@ -26,6 +28,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
 from .data import BrewinConfig
@@ -66,3 +69,63 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         vals=np.zeros(64, np.float64),
         rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )
+
+
+# ----------------------------------------------------------------------------- named access
+# The names tests and replay read the state by (sim.core.view); the kernels keep the constants.
+
+LAYOUT = Layout(
+    records={
+        "game": Part("g", {
+            "n": C.G_N, "round": C.G_ROUND, "dealer": C.G_DEALER, "ingredient_deck": C.G_IDECK,
+            "ingredient_discards": C.G_IDISC, "beer_deck": C.G_BDECK, "beer_discards": C.G_BDISC, "bag": C.G_BAG,
+            "decisions": C.G_DECISIONS, "events": C.G_EVENTS, "trace": C.G_TRACE, "overflow": C.G_OVERFLOW,
+            "violation": C.G_VIOLATION, "phase": C.G_PHASE, "last_round": C.G_LAST_ROUND,
+            "end_reason": C.G_END_REASON, "seq": C.G_SEQ, "buy_slot": C.G_BUY_SLOT, "fests": C.G_FESTS,
+            "total_caps": C.G_TOTAL_CAPS, "pot": C.G_POT, "rounds": C.G_ROUNDS}),
+        "piles": Part("piles", {
+            "ingredient_deck": C.PILE_IDECK, "ingredient_discards": C.PILE_IDISC, "beer_deck": C.PILE_BDECK,
+            "beer_discards": C.PILE_BDISC}),
+        "seating": Part("seats", {"order": C.ROW_ORDER, "policy": C.ROW_POLICY, "rank": C.ROW_RANK,
+                                  "tmp": C.ROW_TMP}),
+    },
+    tables={
+        "seat": Part("pl", {
+            "bank": C.BANK, "colored": C.COLORED, "launched": C.LAUNCHED, "has_batch": C.HAS_BATCH,
+            "passed": C.PASSED, "vp_cities": C.VP_CITIES, "vp_regions": C.VP_REGIONS, "vp_beers": C.VP_BEERS,
+            "vp_bank": C.VP_BANK, "score": C.SCORE, "fests_won": C.ST_FESTS_WON, "fests_lost": C.ST_FESTS_LOST,
+            "caps_spent": C.ST_CAPS_SPENT, "challenges": C.ST_CHALLENGES, "claims": C.ST_CLAIMS,
+            "relaunches": C.ST_RELAUNCHES, "income": C.ST_INCOME, "adjuncts": C.ST_ADJUNCTS,
+            "quality_bought": C.ST_QUALITY_BOUGHT, "batch_cards": C.ST_BATCH_CARDS, "cities": C.ST_CITIES,
+        }, parts={
+            "hand": Part("hand"),  # ingredient cards in hand, by card type
+            "fest": Part("fest", {"taking_part": C.F_IN, "beer": C.F_BEER, "n_cards": C.F_NC,
+                                  "score": C.F_SCORE, "cards": slice(C.F_C, C.F_C + C.MAX_COMMIT)}),
+        }),
+        "beer": Part("beer", {"loc": C.B_LOC, "owner": C.B_OWNER, "city": C.B_CITY, "seq": C.B_SEQ}),
+        "city": Part("city", {"active": C.CT_ACTIVE, "demand": C.CT_DEMAND, "beer": C.CT_BEER, "fest": C.CT_FEST}),
+        "batch": Part("batch", {"cards": slice(0, C.MAX_BATCH), "n": C.BT_N, "hidden": C.BT_HIDDEN,
+                                "owner": C.BT_OWNER, "price": C.BT_PRICE}),
+    },
+)
+
+# The card and city tables of the rules, by name (rules_view(R)).
+RULES_LAYOUT = Layout(
+    records={},
+    tables={
+        "ingredient": Part("ing", {"kind": C.IF_KIND, "quality": C.IF_Q, "count": C.IF_COUNT}),
+        "beer": Part("beer", {"style": C.BF_STYLE, "quality": C.BF_QUALITY,
+                              "requires": Group(C.BF_REQ, C.KINDS[:4]), "adjunct": C.BF_ADJ, "count": C.BF_COUNT}),
+        "city": Part("city", {"region": C.CF_REGION, "preference": C.CF_PREF}),
+    },
+)
+
+
+def view(state: State) -> StateView:
+    """The state read and written by name (sim.core.view)."""
+    return StateView(state, LAYOUT)
+
+
+def rules_view(rules: Rules) -> StateView:
+    """The rules' card and city tables read by name."""
+    return StateView(rules, RULES_LAYOUT)

@@ -9,7 +9,7 @@ import numpy as np
 from . import constants as C
 from .kernel import start_game
 from .schema import PLAYERS
-from .state import make_rules, make_state
+from .state import make_rules, make_state, view
 
 TRACE_ROWS = 4000
 
@@ -91,13 +91,14 @@ def dealt_game(game, cfg, seed, game_id, player_counts, policies, options):
 
 def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> list[str]:
     n = player_counts[game_id % len(player_counts)]
-    S = dealt_game(game, cfg, seed, game_id, player_counts, policies, options)
+    dealt = view(dealt_game(game, cfg, seed, game_id, player_counts, policies, options))
     lines = [f"Dragon Brew game {game_id} (seed {seed}), {n} players",
              "Seats (turn order of year 1): " + ", ".join(
-                 f"{s} {cfg.races[int(S.pl[s, C.PL_RACE])]['name']} [{cfg.policies[int(S.pl[s, C.PL_POLICY])]['id']}] "
-                 f"{int(S.pl[s, C.PL_GOLD])} gold {int(S.pl[s, C.PL_OWN_AVAIL])} brewers" for s in range(n)),
-             "Judges of year 1: " + "; ".join(judge_text(cfg, int(j)) for j in S.piles[C.ROW_JUDGES, :S.g[C.G_N_JUDGES]])]
+                 f"{s} {cfg.races[p.race]['name']} [{cfg.policies[p.policy]['id']}] {p.gold} gold {p.own_avail} brewers"
+                 for s, p in enumerate(dealt.seats(n))),
+             "Judges of year 1: " + "; ".join(judge_text(cfg, int(j)) for j in dealt.piles.judges[:dealt.game.n_judges])]
     S, players = game.play_traced(cfg, seed, game_id, player_counts, policies, options, TRACE_ROWS)
+    v = view(S)
     P = PLAYERS.at
     card_ids = cfg.card_ids()
     fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}
@@ -113,7 +114,7 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
             state["shown"] += 1
 
     year = 0
-    for row in S.trace[:S.g[C.G_TRACE]]:
+    for row in S.trace[:v.game.trace]:
         events_until(row[7])
         if row[1] != year:
             year = int(row[1])
@@ -121,11 +122,12 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
         text = move_text(cfg, row)
         if text:
             lines.append(text)
-    events_until(S.g[C.G_EV])
-    for r in S.rnd[:S.g[C.G_ROUNDS]]:
+    events_until(v.game.events)
+    rounds = S.rnd[:v.game.rounds]
+    for r in rounds:
         if r[1] == 0:
             lines.append(f"VP after year {int(r[2])}: " + ", ".join(
-                f"seat {int(x[1])} {int(x[3])}" for x in S.rnd[:S.g[C.G_ROUNDS]] if x[2] == r[2]))
+                f"seat {int(x[1])} {int(x[3])}" for x in rounds if x[2] == r[2]))
     lines.append("Result: " + ", ".join(
         f"seat {s} {cfg.races[int(row[P.faction])]['name']} {int(row[P.score])} VP "
         f"{int(row[P.ribbons])} ribbons {int(row[P.gold])} gold (rank {int(row[P.rank])})"

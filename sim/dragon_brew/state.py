@@ -24,7 +24,9 @@ function with 20 arrays, 0.1 s with 12).
   ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
   rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
   trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
-Kernels never allocate (sim/core/jit.py): every buffer is here. The bots' own memory (plans,
+Kernels never allocate (sim/core/jit.py): every buffer is here.
+LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
+view(S).seat(0).<field> (sim.core.view); the kernels keep the integer constants. The bots' own memory (plans,
 beer candidates) is policies.BotState.
 """
 
@@ -33,6 +35,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
 
@@ -323,3 +326,54 @@ def not_borrowable(key):
     """Cards Horse Guests and the Servant Spell cannot use (by card key)."""
     return (key == C.BREWERY or key == C.KEY_ABILITY + C.AB_HORSE_GUESTS or key == C.KEY_ABILITY + C.AB_DARK_SACRIFICE
             or key == C.KEY_ABILITY + C.AB_OGRE_RULED or key == C.KEY_ABILITY + C.AB_SPELL_BOOK)
+
+
+# ----------------------------------------------------------------------------- named access
+# The names tests and replay read the state by (sim.core.view); the kernels keep the constants.
+
+PILE_NAMES = ("brewery_deck", "brewery_discards", "event_deck", "event_discards", "barrel_deck", "spice_deck",
+              "barrel_discards", "spice_discards", "judge_deck", "judge_box")  # PILE_* order
+ROW_NAMES = ("brewery_row", "event_row", "barrel_offer", "spice_offer", "judges", "shadow_judges", "bribe_seat",
+             "bribe_gold", "ogre")  # ROW_* order
+
+LAYOUT = Layout(
+    records={
+        "game": Part("g", {
+            "n": C.G_N, "year": C.G_YEAR, "phase": C.G_PHASE, "decisions": C.G_DECISIONS, "judged": C.G_JUDGED,
+            "turns": C.G_TURNS, "stamp": C.G_STAMP, "box_brewery": C.G_BOX_BREWERY,
+            "gnome_supply": C.G_GNOME_SUPPLY, "corrupt": C.G_CORRUPT, "game": C.G_GAME, "events": C.G_EV,
+            "rounds": C.G_ROUNDS, "violation": C.G_VIOLATION, "overflow": C.G_OVERFLOW, "trace": C.G_TRACE,
+            "n_judges": C.G_N_JUDGES, "n_shadow": C.G_N_SHADOW, "gnomes_ran_out": C.G_GNOMES_RAN_OUT,
+            "flags": Group(C.G_FLAGS, ("brewer", "cleared", "drafted", "free")),  # F_* order
+            "order": slice(C.G_ORDER, C.G_ORDER + C.MAX_PLAYERS),
+            "pile_size": Group(C.G_N_PILE, PILE_NAMES)}),
+        "piles": Part("piles", {**{name: C.PILE_BDECK + k for k, name in enumerate(PILE_NAMES)},
+                                **{name: C.ROW_BREWERY + k for k, name in enumerate(ROW_NAMES)}}),
+    },
+    tables={
+        "seat": Part("pl", {
+            "race": C.PL_RACE, "ability": C.PL_ABILITY, "policy": C.PL_POLICY, "gold": C.PL_GOLD, "vp": C.PL_VP,
+            "ribbons": C.PL_RIBBONS, "stamp": C.PL_STAMP, "own_total": C.PL_OWN_TOTAL,
+            "own_avail": C.PL_OWN_AVAIL, "gnome_avail": C.PL_GNOME_AVAIL, "housing": C.PL_HOUSING,
+            "own_out": C.PL_OWN_OUT, "gnomes_out": C.PL_GNOMES_OUT, "sacrificed": C.PL_SACRIFICED,
+            "bribe_slot": C.PL_BRIBE_SLOT, "bribe_gold": C.PL_BRIBE_GOLD, "n_cards": C.PL_N_CARDS,
+            "n_book": C.PL_N_BOOK, "n_quests": C.PL_N_QUESTS, "n_beers": C.PL_N_BEERS, "rank": C.PL_RANK,
+            "stats": Group(C.PL_STATS, C.PLAYER_STATS), "inv": Group(C.PL_INV, C.INGS),
+            "book": slice(C.PL_BOOK, C.PL_BOOK + C.MAX_BOOK), "quests": slice(C.PL_QUESTS, C.PL_QUESTS + C.MAX_QUESTS),
+        }),
+        # estate(seat, card): one estate card with its upgrades
+        "estate": Part("est", {
+            "key": C.CF_KEY, "bc": C.CF_BC, "kind": C.CF_KIND, "infinite": C.CF_INFINITE, "locked": C.CF_LOCKED,
+            "own": C.CF_OWN, "gnome": C.CF_GNOME, "spell_used": C.CF_SPELL_USED, "n_up": C.CF_N_UP,
+            "up": slice(C.CF_UP, C.CF_UP + C.MAX_UP)}),
+        # beer(seat, k): one of this year's presented beers
+        "beer": Part("beers", {
+            "barrel": C.BF_BARREL, "n_spices": C.BF_N_SPICES, "chars": Group(C.BF_C0, C.CHARS), "vp": C.BF_VP,
+            "gold": C.BF_GOLD, "won": C.BF_WON, "spices": slice(C.BF_SPICE, C.N_BF)}),
+    },
+)
+
+
+def view(state: State) -> StateView:
+    """The state read and written by name (sim.core.view)."""
+    return StateView(state, LAYOUT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import constants as C
 from .schema import PLAYERS
+from .state import view
 
 
 def replay_game(game, config, seed, game_id, player_counts, policies) -> list[str]:
@@ -13,7 +14,7 @@ def replay_game(game, config, seed, game_id, player_counts, policies) -> list[st
     seat_pol = [config.policy_ids[row[P.policy]] for row in players]
     lines = [f"Dwarfest game {game_id} (seed {seed}), {len(players)} players: "
              + ", ".join(f"seat {s} {p}" for s, p in enumerate(seat_pol))]
-    for row in state.trace[: state.g[C.G_TRACE]]:
+    for row in state.trace[: view(state).game.trace]:
         lines.append(describe(row, names))
     lines.append("Result: " + ", ".join(
         f"seat {s} {row[P.score]} Nuggets (rank {row[P.rank]})" for s, row in enumerate(players)))

@@ -21,6 +21,8 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
+LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
+view(S).seat(0).<field> (sim.core.view); the kernels keep the integer constants.
 """
 
 from collections import namedtuple
@@ -28,6 +30,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.view import Layout, Part, StateView
 
 from . import constants as C
 from .data import CUSTOMER_DECK_SIZE, TAVERN_DECK_SIZE, DwarfestConfig
@@ -77,3 +80,44 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         ctx=np.zeros(16, np.float64),
         rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )
+
+
+# ----------------------------------------------------------------------------- named access
+# The names tests and replay read the state by (sim.core.view); the kernels keep the constants.
+
+LAYOUT = Layout(
+    records={
+        "game": Part("g", {
+            "n": C.G_N, "evening": C.G_EVENING, "dealer": C.G_DEALER, "tavern_deck": C.G_TDECK,
+            "tavern_discards": C.G_TDISC, "customer_deck": C.G_CDECK, "customer_discards": C.G_CDISC,
+            "pool": C.G_POOL, "decisions": C.G_DECISIONS, "events": C.G_EVENTS, "trace": C.G_TRACE,
+            "overflow": C.G_OVERFLOW, "violation": C.G_VIOLATION, "phase": C.G_PHASE, "rounds": C.G_ROUNDS}),
+        "piles": Part("piles", {
+            "tavern_deck": C.PILE_TDECK, "tavern_discards": C.PILE_TDISC, "customer_deck": C.PILE_CDECK,
+            "customer_discards": C.PILE_CDISC, "pool": C.PILE_POOL}),
+        "seating": Part("seats", {
+            "order": C.ROW_ORDER, "policy": C.ROW_POLICY, "by_fame": C.ROW_BY_FAME, "rank": C.ROW_RANK}),
+    },
+    tables={
+        "seat": Part("pl", {
+            "till": C.TILL, "evening": C.EVENING, "fame": C.FAME, "brawl": C.BRAWL, "tables": C.TABLES,
+            "barrels": C.BARRELS, "dancers": C.DANCERS, "sips": C.SIPS, "dwarves": C.DWARVES,
+            "n_drawn": C.N_DRAWN, "buy_tables": C.BUY_TABLES, "buy_barrels": C.BUY_BARRELS,
+            "buy_dancers": C.BUY_DANCERS, "n_plays": C.N_PLAYS,
+        }, parts={
+            "stats": Part("st", {
+                "brawls": C.ST_BRAWLS, "destroyed": C.ST_DESTROYED, "served_table": C.ST_SERVED_TABLE,
+                "served_bar": C.ST_SERVED_BAR, "wasted": C.ST_WASTED, "unserved": C.ST_UNSERVED,
+                "refused": C.ST_REFUSED, "cards_played": C.ST_CARDS_PLAYED, "sips_used": C.ST_SIPS_USED,
+                "tables_lost": C.ST_TABLES_LOST, "bouncers_used": C.ST_BOUNCERS_USED}),
+            "hand": Part("hand"),  # Tavern cards in hand, by card type
+            "tavern": Part("tav"),  # Character/Object cards in play, by card type
+            "drawn": Part("drawn"),  # Customer cards in front of the player (dwarves per card)
+        }),
+    },
+)
+
+
+def view(state: State) -> StateView:
+    """The state read and written by name (sim.core.view)."""
+    return StateView(state, LAYOUT)

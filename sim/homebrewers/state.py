@@ -17,6 +17,8 @@ State fields (column names in constants.py):
   tmp    int64[64]             scratch for multi-value returns
   vals   float64[64]           a bot's scores of its options (scratch)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
+LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
+view(S).seat(0).<field> (sim.core.view); the kernels keep the integer constants.
 """
 
 from collections import namedtuple
@@ -24,6 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
 from .data import HomebrewersConfig
@@ -65,3 +68,38 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
         vals=np.zeros(64, np.float64),
         rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
     )
+
+
+# ----------------------------------------------------------------------------- named access
+# The names tests and replay read the state by (sim.core.view); the kernels keep the constants.
+
+LAYOUT = Layout(
+    records={
+        "game": Part("g", {
+            "n": C.G_N, "month": C.G_MONTH, "start": C.G_START, "decisions": C.G_DECISIONS, "events": C.G_EVENTS,
+            "trace": C.G_TRACE, "overflow": C.G_OVERFLOW, "violation": C.G_VIOLATION, "phase": C.G_PHASE,
+            "deck_n": C.G_DECK_N, "discards_n": C.G_DISC_N, "charlie_n": C.G_CHARLIE_N,
+            "charlie_pos": C.G_CHARLIE_POS, "game": C.G_GAME, "trades": C.G_TRADES,
+            "charlie_skips": C.G_CHARLIE_SKIPS, "lock": Group(C.G_LOCK0, C.RECIPES), "rounds": C.G_ROUNDS}),
+        "pile": Part("pile", {"deck": C.PILE_DECK, "discards": C.PILE_DISC, "row": C.PILE_ROW}),
+        "board": Part("board", {
+            "tracks": slice(0, C.N_RECIPES), "events": C.B_EVENTS, "judges": C.B_JUDGES,
+            "charlie": C.B_CHARLIE, "faction": C.B_FACTION}),
+    },
+    tables={
+        "seat": Part("pl", {
+            "money": C.MONEY, "rep": C.REP, "covered": C.COVERED, "grain": Group(C.GRAIN0, C.RECIPES),
+            "quality": Group(C.Q0, C.RECIPES), "faction": C.FACTION, "power_used": C.POWER_USED,
+            "extra_used": C.EXTRA_USED, "stats": Group(C.ST_POWERS, C.PLAYER_STATS), "extra_die": C.EXTRA_DIE,
+        }, parts={
+            "dice": Part("dice", {a: k for k, a in enumerate(C.ACTIONS)}),  # dice showing each action face
+            "flavors": Part("fl"),  # flavor cards under each recipe, counted by kind
+        }),
+        "card": Part("card", {"loc": 0, "owner": 1, "recipe": 2}),  # one physical flavor card
+    },
+)
+
+
+def view(state: State) -> StateView:
+    """The state read and written by name (sim.core.view)."""
+    return StateView(state, LAYOUT)
