@@ -28,9 +28,8 @@ def card(cfg, card_id: str) -> int:
 
 
 def give(state, seat: int, **resources) -> None:
-    """Set a seat's resources by field name, e.g. give(S, 0, tables=3, barrels=3) (case is
-    ignored: give(S, 0, TABLES=3) names the same field)."""
-    view(state).seat(seat).set(**{name.lower(): value for name, value in resources.items()})
+    """Set a seat's resources by field name, e.g. give(S, 0, tables=3, barrels=3)."""
+    view(state).seat(seat).set(**resources)
 
 
 def deal_customers(state, seat: int, dwarves: list[int]) -> None:

@@ -103,8 +103,8 @@ def test_every_tavern_card_play_is_logged_as_an_event():
 def test_a_cancel_cancels_an_event_and_a_cancel_can_be_cancelled():
     cfg, R, S = blank(2)
     rowdy, cancel = card(cfg, "rowdy_crowd"), card(cfg, "not_today")
-    give(S, 0, TILL=10, BRAWL=1)
-    give(S, 1, TILL=10, BRAWL=4)
+    give(S, 0, till=10, brawl=1)
+    give(S, 1, till=10, brawl=4)
     S.hand[0, rowdy] = 1
     S.hand[1, cancel] = 1
     greedy = cfg.policy_index("greedy")
