@@ -5,7 +5,7 @@ games. `run_chunk` is the compiled entry point (sim/core/driver.py's loop over `
 
 import numpy as np
 
-from sim.core.driver import Counters, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
@@ -313,8 +313,8 @@ def brewfests(S, R, n, pols, game_id):
 
 @jit_inline
 def verify(S, R, n, check, phase):
-    if not check:
-        return False
+    """With `check`, assert the invariants after `phase`; a violation stops the game (True)."""
+    return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_state(S, R, n), phase)
     code = inv.check_state(S, R, n)
     if code != inv.OK:
         S.g[C.G_VIOLATION] = code

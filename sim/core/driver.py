@@ -28,6 +28,17 @@ Counters = namedtuple("Counters", "events rounds overflow violation")
 
 
 @jit_inline
+def flag_violation(g, violation, phase_slot, code, phase):
+    """Record an invariant check's result (code 0 = sound) and the phase it was checked after;
+    True when an invariant broke, and the game must stop (the driver then reports it)."""
+    if code == 0:
+        return False
+    g[violation] = code
+    g[phase_slot] = phase
+    return True
+
+
+@jit_inline
 def play_chunk(play, record, G, S, R, X, seed, first_game, n_games, counts, seat_policies,
                games, players, wins, events_per_game_max, rounds_per_game_max, check):
     """Play games first_game .. first_game + n_games - 1 into the output arrays.

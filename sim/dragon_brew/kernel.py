@@ -8,7 +8,7 @@ are drawn from the pool), whether the lineup rotates across seats, and the plann
 
 from collections import namedtuple
 
-from sim.core.driver import Counters, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_POLICY, stream_seed
@@ -58,13 +58,7 @@ def checked(S, R, check, phase):
     """Under --check: record the first broken invariant; True if the game must stop."""
     if S.g[C.G_OVERFLOW]:
         return True
-    if check:
-        v = inv.check_all(S, R, phase)
-        if v:
-            S.g[C.G_VIOLATION] = v
-            S.g[C.G_PHASE] = phase
-            return True
-    return False
+    return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_all(S, R, phase), phase)
 
 
 @jit_inline

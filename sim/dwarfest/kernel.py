@@ -5,7 +5,7 @@ Output columns are preallocated by the caller. A chunk stops early (returning th
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
 
-from sim.core.driver import Counters, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
@@ -217,9 +217,8 @@ def record_evening(S, n, game_id, evening):
 
 @jit
 def verify(S, R, n, check, phase):
-    """With `check`, assert the invariants; a violation stops the game (returns True)."""
-    if not check:
-        return False
+    """With `check`, assert the invariants after `phase`; a violation stops the game (True)."""
+    return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_state(S, R, n), phase)
     code = inv.check_state(S, R, n)
     if code != inv.OK:
         S.g[C.G_VIOLATION] = code

@@ -10,7 +10,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.driver import Counters, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
@@ -603,13 +603,8 @@ def festival(S, R, n, fest):
 
 @jit_inline
 def verify(S, R, n, check, phase):
-    S.g[C.G_PHASE] = phase
-    if check:
-        code = inv.check_all(S, R, n)
-        if code != 0:
-            S.g[C.G_VIOLATION] = code
-            return True
-    return False
+    S.g[C.G_PHASE] = phase  # the invariants read it: some hold only between certain phases
+    return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_all(S, R, n), phase)
 
 
 @jit_inline

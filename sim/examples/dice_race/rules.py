@@ -16,7 +16,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.driver import Counters, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DICE, STREAM_POLICY, randint, stream_seed
@@ -101,19 +101,19 @@ def play(S, R, X, seed, game_id, counts, seat_policies, check):
             take_turn(S, R, s, game_id)
         if not record_round(S.rnd, S.g, G_ROUNDS, G_OVERFLOW, game_id, r + 1, S.pl, SCORE, n):
             return n
-        if check and broken_invariant(S, n):
-            S.g[G_VIOLATION] = 1
+        if check and flag_violation(S.g, G_VIOLATION, G_PHASE, broken_invariant(S, n), 0):
             return n
     return n
 
 
 @jit
 def broken_invariant(S, n):
-    """Under --check, after every round: no score below zero, no more busts than turns."""
+    """Under --check, after every round: 1 (VIOLATIONS) when a score is below zero or a player
+    has more busts than turns, else 0."""
     for s in range(n):
         if S.pl[s, SCORE] < 0 or S.pl[s, BUSTS] > S.g[G_ROUND] + 1:
-            return True
-    return False
+            return 1
+    return 0
 
 
 @jit
