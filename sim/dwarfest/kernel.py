@@ -219,12 +219,6 @@ def record_evening(S, n, game_id, evening):
 def verify(S, R, n, check, phase):
     """With `check`, assert the invariants after `phase`; a violation stops the game (True)."""
     return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_state(S, R, n), phase)
-    code = inv.check_state(S, R, n)
-    if code != inv.OK:
-        S.g[C.G_VIOLATION] = code
-        S.g[C.G_PHASE] = phase
-        return True
-    return False
 
 
 @jit
