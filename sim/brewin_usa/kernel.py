@@ -76,6 +76,7 @@ def bidding(S, R, n, pols, b, opener, open_bid):
     form as (winner, price)."""
     for s in range(n):
         S.pl[s, C.PASSED] = 0
+    pol.forget_bid_limits(S)
     leader, high, s = opener, open_bid, opener
     while True:
         nxt = -1

@@ -85,7 +85,7 @@ def hand_value(S, R, seat, p, hand):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat:
             continue
         bt = R.phys[b]
-        met = ru.match_recipe(S, R, hand, use, bt, np.bool_(True)) / 5.0
+        met = ru.recipe_met(R, hand, use, bt, np.bool_(True)) / 5.0
         v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
     n = 0
     for t in range(R.ing.shape[0]):
@@ -93,13 +93,19 @@ def hand_value(S, R, seat, p, hand):
     return v + w(R, p, C.W_FEST_CARD) * top_quality(R, hand, C.MAX_COMMIT) + w(R, p, C.W_CARD) * n
 
 
+@jit_inline
+def held_value(S, R, seat, p):
+    """hand_value of the hand `seat` holds now."""
+    return hand_value(S, R, seat, p, S.hand[seat])
+
+
 @jit
-def batch_value(S, R, seat, p, b):
-    """Rise of the hand's value from batch b (its face-down card counted as an average card)."""
+def batch_value(S, R, seat, p, b, before):
+    """Rise of the hand's value from batch b (its face-down card counted as an average card) over
+    `before`, held_value of the hand now (worked out once for all the batches compared)."""
     tmp = S.scratch[C.SC_HAND]
     for t in range(R.ing.shape[0]):
         tmp[t] = S.hand[seat, t]
-    before = hand_value(S, R, seat, p, tmp)
     for i in range(S.batch[b, C.BT_N]):
         if i != S.batch[b, C.BT_HIDDEN]:
             tmp[S.batch[b, i]] += 1
@@ -182,9 +188,10 @@ def nominate(S, R, seat, p, n):
                     return b
                 k -= 1
     best, best_v = -1, -1e18
+    before = held_value(S, R, seat, p)
     for b in range(n):
         if S.batch[b, C.BT_OWNER] < 0:
-            v = batch_value(S, R, seat, p, b)
+            v = batch_value(S, R, seat, p, b, before)
             if v > best_v:
                 best, best_v = b, v
     return best
@@ -202,7 +209,29 @@ def opening_bid(S, R, seat, p, b):
 @jit_inline
 def bid_limit(S, R, seat, p, b):
     cap = S.pl[seat, C.BANK] - np.int64(w(R, p, C.W_RESERVE))
-    return min(cap, np.int64(batch_value(S, R, seat, p, b) * w(R, p, C.W_BID_SHARE)))
+    return min(cap, np.int64(batch_value(S, R, seat, p, b, held_value(S, R, seat, p)) * w(R, p, C.W_BID_SHARE)))
+
+
+# While one batch is bid on, S.scratch[SC_TMP] keeps each seat's bid limit once worked out (cell
+# seat; cell LIMIT_KNOWN + seat is 1 then): nothing a limit reads (hand, bank, beers in hand,
+# Market Demand, the batch) changes before the batch is given, and a greedy bot asks at every raise.
+LIMIT_KNOWN = C.MAX_PLAYERS
+
+
+@jit_inline
+def forget_bid_limits(S):
+    """Called as the bidding on a batch opens."""
+    for s in range(C.MAX_PLAYERS):
+        S.scratch[C.SC_TMP, LIMIT_KNOWN + s] = 0
+
+
+@jit_inline
+def known_bid_limit(S, R, seat, p, b):
+    row = S.scratch[C.SC_TMP]
+    if row[LIMIT_KNOWN + seat] == 0:
+        row[seat] = bid_limit(S, R, seat, p, b)
+        row[LIMIT_KNOWN + seat] = 1
+    return row[seat]
 
 
 @jit_inline
@@ -215,7 +244,7 @@ def raise_to(S, R, seat, p, b, high):
         if rnd(S, seat, 2) == 0:
             return -1
         return min(bank, high + 1 + rnd(S, seat, 3))
-    if high + 1 <= bid_limit(S, R, seat, p, b):
+    if high + 1 <= known_bid_limit(S, R, seat, p, b):
         return high + 1
     return -1
 
@@ -252,11 +281,11 @@ def demand_city(S, R, seat, p):
 
 @jit_inline
 def can_launch_new(S, R, seat, b):
-    """Beer card b (in seat's hand) can be launched now; leaves the card fit in SC_USE."""
+    """Beer card b (in seat's hand) can be launched now."""
     if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    return ru.match_recipe(S, R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
+    return ru.recipe_met(R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
 
 
 @jit_inline
@@ -466,7 +495,7 @@ def beer_to_discard(S, R, seat, p):
     use = S.scratch[C.SC_USE]
     for i in range(k):
         b = np.int64(S.vals[i])
-        met = ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
+        met = ru.recipe_met(R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
         v = ru.beer_quality(R, b) * (0.2 + met * met * met)
         if v < best_v:
             best, best_v = b, v
