@@ -185,22 +185,21 @@ def test_auction_caps_go_to_the_bag_when_no_city_is_free():
     assert view(S).game.bag == bag + 4
 
 
-def test_a_greedy_bid_limit_is_kept_while_one_batch_is_bid_on_and_forgotten_after():
+def test_a_greedy_seat_values_each_batch_once_an_auction():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(5), 5)
     ru.setup_decks(S, R, 3)
-    for s in range(3):
-        bank(S, s, 15)
     for b in range(3):
         ru.build_batch(S, R, b)
     greedy, pol = cfg.policy_index("greedy"), K.pol
-    pol.forget_bid_limits(S)
-    limits = [pol.bid_limit(S, R, s, greedy, 0) for s in range(3)]
-    assert [pol.known_bid_limit(S, R, s, greedy, 0) for s in range(3)] == limits
-    bank(S, 1, 0)  # a bank never changes during one bidding; here it does, to see the cache
-    assert pol.known_bid_limit(S, R, 1, greedy, 0) == limits[1]
-    pol.forget_bid_limits(S)  # as the kernel does when the next batch's bidding opens
-    assert pol.known_bid_limit(S, R, 1, greedy, 0) == pol.bid_limit(S, R, 1, greedy, 0) < limits[1]
+    pol.forget_auction_values(S)
+    fresh = [[pol.batch_value(S, R, s, greedy, b, pol.held_value(S, R, s, greedy)) for b in range(3)] for s in range(3)]
+    assert [[pol.known_batch_value(S, R, s, greedy, b) for b in range(3)] for s in range(3)] == fresh
+    hand(cfg, S, 1, "grain_5", "water_5", "hops_5", "yeast_5")  # never during an auction: here to see the cache
+    assert pol.known_batch_value(S, R, 1, greedy, 2) == fresh[1][2]
+    pol.forget_auction_values(S)  # as the kernel does when the next auction opens
+    now = pol.batch_value(S, R, 1, greedy, 2, pol.held_value(S, R, 1, greedy))
+    assert pol.known_batch_value(S, R, 1, greedy, 2) == now != fresh[1][2]
 
 
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():

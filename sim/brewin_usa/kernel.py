@@ -76,7 +76,6 @@ def bidding(S, R, n, pols, b, opener, open_bid):
     form as (winner, price)."""
     for s in range(n):
         S.pl[s, C.PASSED] = 0
-    pol.forget_bid_limits(S)
     leader, high, s = opener, open_bid, opener
     while True:
         nxt = -1
@@ -106,6 +105,7 @@ def auction(S, R, n, pols, game_id):
         ru.trace(S, C.TR_BATCH, -1, b, S.batch[b, C.BT_N], S.batch[b, C.BT_HIDDEN], packed, 0)
     for s in range(n):
         S.pl[s, C.HAS_BATCH] = 0
+    pol.forget_auction_values(S)
     S.g[C.G_POT] = 0
     dealer = S.g[C.G_DEALER]
     nominator = (dealer + 1) % n

@@ -102,7 +102,7 @@ def held_value(S, R, seat, p):
 @jit
 def batch_value(S, R, seat, p, b, before):
     """Rise of the hand's value from batch b (its face-down card counted as an average card) over
-    `before`, held_value of the hand now (worked out once for all the batches compared)."""
+    `before`, held_value of the hand now (worked out once for all the batches)."""
     tmp = S.scratch[C.SC_HAND]
     for t in range(R.ing.shape[0]):
         tmp[t] = S.hand[seat, t]
@@ -112,6 +112,40 @@ def batch_value(S, R, seat, p, b, before):
     after = hand_value(S, R, seat, p, tmp)
     hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
     return after - before + hidden
+
+
+# Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
+# during an auction until the seat takes its batch, after which it neither nominates nor bids: so
+# each seat's value of its hand and of each batch is kept from the first time it is asked until the
+# next auction opens (kernel.auction calls forget_auction_values). The values sit in S.vals, which
+# no other decision uses during an auction, with S.scratch[SC_TMP] marking those worked out:
+# cell seat * MAX_PLAYERS + b for batch b, cell HELD + seat for the hand alone.
+HELD = C.MAX_PLAYERS * C.MAX_PLAYERS
+
+
+@jit_inline
+def forget_auction_values(S):
+    for i in range(HELD + C.MAX_PLAYERS):
+        S.scratch[C.SC_TMP, i] = 0
+
+
+@jit_inline
+def known_held_value(S, R, seat, p):
+    i = HELD + seat
+    if S.scratch[C.SC_TMP, i] == 0:
+        S.vals[i] = held_value(S, R, seat, p)
+        S.scratch[C.SC_TMP, i] = 1
+    return S.vals[i]
+
+
+@jit_inline
+def known_batch_value(S, R, seat, p, b):
+    """batch_value of batch b to `seat`, worked out once an auction."""
+    i = seat * C.MAX_PLAYERS + b
+    if S.scratch[C.SC_TMP, i] == 0:
+        S.vals[i] = batch_value(S, R, seat, p, b, known_held_value(S, R, seat, p))
+        S.scratch[C.SC_TMP, i] = 1
+    return S.vals[i]
 
 
 @jit
@@ -188,10 +222,9 @@ def nominate(S, R, seat, p, n):
                     return b
                 k -= 1
     best, best_v = -1, -1e18
-    before = held_value(S, R, seat, p)
     for b in range(n):
         if S.batch[b, C.BT_OWNER] < 0:
-            v = batch_value(S, R, seat, p, b, before)
+            v = known_batch_value(S, R, seat, p, b)
             if v > best_v:
                 best, best_v = b, v
     return best
@@ -209,29 +242,7 @@ def opening_bid(S, R, seat, p, b):
 @jit_inline
 def bid_limit(S, R, seat, p, b):
     cap = S.pl[seat, C.BANK] - np.int64(w(R, p, C.W_RESERVE))
-    return min(cap, np.int64(batch_value(S, R, seat, p, b, held_value(S, R, seat, p)) * w(R, p, C.W_BID_SHARE)))
-
-
-# While one batch is bid on, S.scratch[SC_TMP] keeps each seat's bid limit once worked out (cell
-# seat; cell LIMIT_KNOWN + seat is 1 then): nothing a limit reads (hand, bank, beers in hand,
-# Market Demand, the batch) changes before the batch is given, and a greedy bot asks at every raise.
-LIMIT_KNOWN = C.MAX_PLAYERS
-
-
-@jit_inline
-def forget_bid_limits(S):
-    """Called as the bidding on a batch opens."""
-    for s in range(C.MAX_PLAYERS):
-        S.scratch[C.SC_TMP, LIMIT_KNOWN + s] = 0
-
-
-@jit_inline
-def known_bid_limit(S, R, seat, p, b):
-    row = S.scratch[C.SC_TMP]
-    if row[LIMIT_KNOWN + seat] == 0:
-        row[seat] = bid_limit(S, R, seat, p, b)
-        row[LIMIT_KNOWN + seat] = 1
-    return row[seat]
+    return min(cap, np.int64(known_batch_value(S, R, seat, p, b) * w(R, p, C.W_BID_SHARE)))
 
 
 @jit_inline
@@ -244,7 +255,7 @@ def raise_to(S, R, seat, p, b, high):
         if rnd(S, seat, 2) == 0:
             return -1
         return min(bank, high + 1 + rnd(S, seat, 3))
-    if high + 1 <= known_bid_limit(S, R, seat, p, b):
+    if high + 1 <= bid_limit(S, R, seat, p, b):
         return high + 1
     return -1
 
