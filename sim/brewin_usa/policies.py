@@ -260,6 +260,26 @@ def raise_to(S, R, seat, p, b, high):
     return -1
 
 
+# demand_city's tallies for its seat, in S.scratch[SC_TMP] past the auction's values: its beers
+# in hand or skunked of each style, its cities in each region (counted once, not once a city).
+STYLE_BEERS = HELD + C.MAX_PLAYERS
+REGION_CITIES = STYLE_BEERS + len(C.STYLES)
+
+
+@jit_inline
+def tally_claims(S, R, seat):
+    row = S.scratch[C.SC_TMP]
+    for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
+        row[i] = 0
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
+            row[STYLE_BEERS + ru.beer_style(R, b)] += 1
+    for c in range(C.N_CITIES):
+        if ru.owner_of_city(S, c) == seat:
+            row[REGION_CITIES + R.city[c, C.CF_REGION]] += 1
+    return row
+
+
 @jit
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
@@ -274,14 +294,13 @@ def demand_city(S, R, seat, p):
                     return c
                 pick -= 1
     best, best_v = -1, -1e18
+    tally = tally_claims(S, R, seat)
     for c in range(C.N_CITIES):
         if not ru.is_unclaimed(S, c):
             continue
-        v = w(R, p, C.W_REGION) * cities_in_region(S, R, seat, R.city[c, C.CF_REGION])
-        for b in range(C.BEER_DECK):
-            if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
-                if ru.beer_style(R, b) == R.city[c, C.CF_PREF]:
-                    v += 2.0
+        v = w(R, p, C.W_REGION) * tally[REGION_CITIES + R.city[c, C.CF_REGION]]
+        for _ in range(tally[STYLE_BEERS + R.city[c, C.CF_PREF]]):
+            v += 2.0  # one at a time, as the sum has always been taken
         v -= (w(R, p, C.W_SPREAD) + 0.01) * S.city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
