@@ -327,8 +327,7 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
     own kind and some core slot stays unmet, else 0; see best_purchase)."""
     for t in range(R.ing.shape[0]):
         use[t] = 0
-    met, mask, short = 0, 0, False
-    core_met = 0
+    core_met, mask, short = 0, 0, False
     for slot in range(4):
         need = floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
         if need == 0:
