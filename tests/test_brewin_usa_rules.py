@@ -185,6 +185,23 @@ def test_auction_caps_go_to_the_bag_when_no_city_is_free():
     assert view(S).game.bag == bag + 4
 
 
+def test_a_greedy_seat_values_each_batch_once_an_auction():
+    cfg, R, S = blank(3)
+    K.seed_streams(S, np.uint64(5), 5)
+    ru.setup_decks(S, R, 3)
+    for b in range(3):
+        ru.build_batch(S, R, b)
+    greedy, pol = cfg.policy_index("greedy"), K.pol
+    pol.forget_auction_values(S)
+    fresh = [[pol.batch_value(S, R, s, greedy, b, pol.held_value(S, R, s, greedy)) for b in range(3)] for s in range(3)]
+    assert [[pol.known_batch_value(S, R, s, greedy, b) for b in range(3)] for s in range(3)] == fresh
+    hand(cfg, S, 1, "grain_5", "water_5", "hops_5", "yeast_5")  # never during an auction: here to see the cache
+    assert pol.known_batch_value(S, R, 1, greedy, 2) == fresh[1][2]
+    pol.forget_auction_values(S)  # as the kernel does when the next auction opens
+    now = pol.batch_value(S, R, 1, greedy, 2, pol.held_value(S, R, 1, greedy))
+    assert pol.known_batch_value(S, R, 1, greedy, 2) == now != fresh[1][2]
+
+
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)
@@ -301,6 +318,51 @@ def test_the_matcher_finds_every_legal_launch(mode):
         assert (ru.match_recipe(S, R, view(S).seat(0).hand, use, bt, True) == 5) == expect, (held, bt)
         agree += expect
     assert 40 < agree < 360  # both outcomes are exercised
+
+
+def reference_match(R, hand, use, bt, can_buy):
+    """match_recipe's search with a purchase tried on every slot, as it was before
+    best_purchase skipped the slots where a purchase cannot raise the count:
+    (met, the slot recorded as bought or -1, the fit kept)."""
+    met, _, _ = ru.fit_recipe(R, hand, use, bt, -1, 0)
+    if met == 5 or not can_buy:
+        return met, -1, use.copy()
+    best = -1
+    for slot in range(4):
+        floor = ru.bought_floor(R, bt, slot)
+        if floor >= 0:
+            k, _, _ = ru.fit_recipe(R, hand, use, bt, slot, floor)
+            if k > met:
+                met, best = k, slot
+                if k == 5:
+                    break
+    _, short, _ = ru.fit_recipe(R, hand, use, bt, best, ru.bought_floor(R, bt, best) if best >= 0 else 0)
+    return met, (best if best >= 0 and short else -1), use.copy()
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_the_pruned_purchase_search_agrees_with_trying_every_slot(mode):
+    """The count, the slot bought and the fit, on random hands of core, Organic and adjunct
+    cards for every beer (adjunct ones too), with and without the caps for a purchase."""
+    cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
+    use, ref_use = S.scratch[C.SC_USE], S.scratch[C.SC_TMP]
+    rng = np.random.default_rng(17 + mode)
+    counts = {k: 0 for k in range(6)}
+    bought = 0
+    for _ in range(3000):
+        view(S).seat(0).hand = 0
+        for t in rng.choice(len(cfg.ing_ids), size=int(rng.integers(2, 9))):
+            view(S).seat(0).hand[t] += 1
+        held = view(S).seat(0).hand
+        bt = int(rng.integers(len(cfg.beer_ids)))
+        can_buy = bool(rng.integers(4))
+        met, slot, fit = reference_match(R, held, ref_use, bt, can_buy)
+        assert ru.recipe_met(R, held, use, bt, can_buy) == met
+        assert ru.match_recipe(S, R, held, use, bt, can_buy) == met
+        assert view(S).game.buy_slot == slot and (use == fit).all(), (list(held), bt, can_buy)
+        counts[met] += 1
+        bought += slot >= 0
+    assert min(counts[k] for k in (2, 3, 4, 5)) > 100 and bought > 50  # short and full fits, purchases
 
 
 def test_purchase_readings_differ_as_the_rulebook_words_allow():

@@ -105,6 +105,7 @@ def auction(S, R, n, pols, game_id):
         ru.trace(S, C.TR_BATCH, -1, b, S.batch[b, C.BT_N], S.batch[b, C.BT_HIDDEN], packed, 0)
     for s in range(n):
         S.pl[s, C.HAS_BATCH] = 0
+    pol.forget_auction_values(S)
     S.g[C.G_POT] = 0
     dealer = S.g[C.G_DEALER]
     nominator = (dealer + 1) % n

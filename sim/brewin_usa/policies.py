@@ -85,7 +85,7 @@ def hand_value(S, R, seat, p, hand):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat:
             continue
         bt = R.phys[b]
-        met = ru.match_recipe(S, R, hand, use, bt, np.bool_(True)) / 5.0
+        met = ru.recipe_met(R, hand, use, bt, np.bool_(True)) / 5.0
         v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
     n = 0
     for t in range(R.ing.shape[0]):
@@ -93,19 +93,59 @@ def hand_value(S, R, seat, p, hand):
     return v + w(R, p, C.W_FEST_CARD) * top_quality(R, hand, C.MAX_COMMIT) + w(R, p, C.W_CARD) * n
 
 
+@jit_inline
+def held_value(S, R, seat, p):
+    """hand_value of the hand `seat` holds now."""
+    return hand_value(S, R, seat, p, S.hand[seat])
+
+
 @jit
-def batch_value(S, R, seat, p, b):
-    """Rise of the hand's value from batch b (its face-down card counted as an average card)."""
+def batch_value(S, R, seat, p, b, before):
+    """Rise of the hand's value from batch b (its face-down card counted as an average card) over
+    `before`, held_value of the hand now (worked out once for all the batches)."""
     tmp = S.scratch[C.SC_HAND]
     for t in range(R.ing.shape[0]):
         tmp[t] = S.hand[seat, t]
-    before = hand_value(S, R, seat, p, tmp)
     for i in range(S.batch[b, C.BT_N]):
         if i != S.batch[b, C.BT_HIDDEN]:
             tmp[S.batch[b, i]] += 1
     after = hand_value(S, R, seat, p, tmp)
     hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
     return after - before + hidden
+
+
+# Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
+# during an auction until the seat takes its batch, after which it neither nominates nor bids: so
+# each seat's value of its hand and of each batch is kept from the first time it is asked until the
+# next auction opens (kernel.auction calls forget_auction_values). The values sit in S.vals, which
+# no other decision uses during an auction, with S.scratch[SC_TMP] marking those worked out:
+# cell seat * MAX_PLAYERS + b for batch b, cell HELD + seat for the hand alone.
+HELD = C.MAX_PLAYERS * C.MAX_PLAYERS
+
+
+@jit_inline
+def forget_auction_values(S):
+    for i in range(HELD + C.MAX_PLAYERS):
+        S.scratch[C.SC_TMP, i] = 0
+
+
+@jit_inline
+def known_held_value(S, R, seat, p):
+    i = HELD + seat
+    if S.scratch[C.SC_TMP, i] == 0:
+        S.vals[i] = held_value(S, R, seat, p)
+        S.scratch[C.SC_TMP, i] = 1
+    return S.vals[i]
+
+
+@jit_inline
+def known_batch_value(S, R, seat, p, b):
+    """batch_value of batch b to `seat`, worked out once an auction."""
+    i = seat * C.MAX_PLAYERS + b
+    if S.scratch[C.SC_TMP, i] == 0:
+        S.vals[i] = batch_value(S, R, seat, p, b, known_held_value(S, R, seat, p))
+        S.scratch[C.SC_TMP, i] = 1
+    return S.vals[i]
 
 
 @jit
@@ -184,7 +224,7 @@ def nominate(S, R, seat, p, n):
     best, best_v = -1, -1e18
     for b in range(n):
         if S.batch[b, C.BT_OWNER] < 0:
-            v = batch_value(S, R, seat, p, b)
+            v = known_batch_value(S, R, seat, p, b)
             if v > best_v:
                 best, best_v = b, v
     return best
@@ -202,7 +242,7 @@ def opening_bid(S, R, seat, p, b):
 @jit_inline
 def bid_limit(S, R, seat, p, b):
     cap = S.pl[seat, C.BANK] - np.int64(w(R, p, C.W_RESERVE))
-    return min(cap, np.int64(batch_value(S, R, seat, p, b) * w(R, p, C.W_BID_SHARE)))
+    return min(cap, np.int64(known_batch_value(S, R, seat, p, b) * w(R, p, C.W_BID_SHARE)))
 
 
 @jit_inline
@@ -220,6 +260,26 @@ def raise_to(S, R, seat, p, b, high):
     return -1
 
 
+# demand_city's tallies for its seat, in S.scratch[SC_TMP] past the auction's values: its beers
+# in hand or skunked of each style, its cities in each region (counted once, not once a city).
+STYLE_BEERS = HELD + C.MAX_PLAYERS
+REGION_CITIES = STYLE_BEERS + len(C.STYLES)
+
+
+@jit_inline
+def tally_claims(S, R, seat):
+    row = S.scratch[C.SC_TMP]
+    for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
+        row[i] = 0
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
+            row[STYLE_BEERS + ru.beer_style(R, b)] += 1
+    for c in range(C.N_CITIES):
+        if ru.owner_of_city(S, c) == seat:
+            row[REGION_CITIES + R.city[c, C.CF_REGION]] += 1
+    return row
+
+
 @jit
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
@@ -234,14 +294,13 @@ def demand_city(S, R, seat, p):
                     return c
                 pick -= 1
     best, best_v = -1, -1e18
+    tally = tally_claims(S, R, seat)
     for c in range(C.N_CITIES):
         if not ru.is_unclaimed(S, c):
             continue
-        v = w(R, p, C.W_REGION) * cities_in_region(S, R, seat, R.city[c, C.CF_REGION])
-        for b in range(C.BEER_DECK):
-            if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
-                if ru.beer_style(R, b) == R.city[c, C.CF_PREF]:
-                    v += 2.0
+        v = w(R, p, C.W_REGION) * tally[REGION_CITIES + R.city[c, C.CF_REGION]]
+        for _ in range(tally[STYLE_BEERS + R.city[c, C.CF_PREF]]):
+            v += 2.0  # one at a time, as the sum has always been taken
         v -= (w(R, p, C.W_SPREAD) + 0.01) * S.city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
@@ -252,11 +311,11 @@ def demand_city(S, R, seat, p):
 
 @jit_inline
 def can_launch_new(S, R, seat, b):
-    """Beer card b (in seat's hand) can be launched now; leaves the card fit in SC_USE."""
+    """Beer card b (in seat's hand) can be launched now."""
     if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    return ru.match_recipe(S, R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
+    return ru.recipe_met(R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
 
 
 @jit_inline
@@ -466,7 +525,7 @@ def beer_to_discard(S, R, seat, p):
     use = S.scratch[C.SC_USE]
     for i in range(k):
         b = np.int64(S.vals[i])
-        met = ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
+        met = ru.recipe_met(R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
         v = ru.beer_quality(R, b) * (0.2 + met * met * met)
         if v < best_v:
             best, best_v = b, v

@@ -322,23 +322,26 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
     quality `floor` (0: no card at all). Each core slot takes the lowest good-enough card of its
     kind; open slots take the lowest good-enough Organic card, the most demanding slot first
     (exact for fixed needs: a core card serves one slot only, and sorted thresholds match).
-    Returns (requirements met of five, whether the buy slot falls short of the printed quality)."""
+    Returns (requirements met of five, whether the buy slot falls short of the printed quality,
+    the slots where a purchase could raise the count: bit s set when slot s found no card of its
+    own kind and some core slot stays unmet, else 0; see best_purchase)."""
     for t in range(R.ing.shape[0]):
         use[t] = 0
-    met, mask, short = 0, 0, False
+    core_met, mask, short = 0, 0, False
     for slot in range(4):
         need = floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
         if need == 0:
-            met += 1
+            core_met += 1
             short = True
             continue
         t = lowest_available(R, hand, use, slot, need)
         if t >= 0:
             use[t] += 1
-            met += 1
+            core_met += 1
             short = short or (slot == buy_slot and R.ing[t, C.IF_Q] < R.beer[bt, C.BF_REQ + slot])
         else:
             mask |= 1 << slot
+    lacking = mask
     while mask:
         best, need = np.int64(-1), np.int64(-1)
         for slot in range(4):
@@ -349,8 +352,9 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
         t = lowest_available(R, hand, use, C.ORGANIC, need)
         if t >= 0:
             use[t] += 1
-            met += 1
+            core_met += 1
             short = short or (best == buy_slot and R.ing[t, C.IF_Q] < R.beer[bt, C.BF_REQ + best])
+    met = core_met
     adj = R.beer[bt, C.BF_ADJ]
     if adj < 0:
         met += 1
@@ -359,7 +363,7 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
         if t >= 0:
             use[t] += 1
             met += 1
-    return met, short
+    return met, short, lacking if core_met < 4 else 0
 
 
 @jit_inline
@@ -375,6 +379,40 @@ def bought_floor(R, bt, slot):
 
 
 @jit
+def best_purchase(R, hand, use, bt, can_buy):
+    """The most of the five requirements (four slots and the adjunct) that `hand` meets for beer
+    type bt, without a purchase or, if that falls short and `can_buy`, with the one purchase a
+    launch allows, tried on each slot in turn; returns (met, the first slot whose purchase
+    reaches it, or -1). `use` is left holding the last fit tried.
+
+    Only slots that found no card of their own kind are tried, and only while a core slot stays
+    unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
+    the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
+    cannot raise the count, and the first slot reaching the best count is the same."""
+    met, _, lacking = fit_recipe(R, hand, use, bt, np.int64(-1), np.int64(0))
+    best_slot = np.int64(-1)
+    if met == 5 or not can_buy:
+        return met, best_slot
+    for slot in range(4):
+        floor = bought_floor(R, bt, slot)
+        if floor < 0 or not lacking & (1 << slot):
+            continue
+        k, _, _ = fit_recipe(R, hand, use, bt, np.int64(slot), floor)
+        if k > met:
+            met, best_slot = k, np.int64(slot)
+            if k == 5:
+                break
+    return met, best_slot
+
+
+@jit
+def recipe_met(R, hand, use, bt, can_buy):
+    """match_recipe's count alone, for the bots' valuations (no fit kept, S untouched)."""
+    met, _ = best_purchase(R, hand, use, bt, can_buy)
+    return met
+
+
+@jit
 def match_recipe(S, R, hand, use, bt, can_buy):
     """Fit the cards of `hand` to beer type bt's recipe; `use` receives the cards taken.
 
@@ -383,23 +421,13 @@ def match_recipe(S, R, hand, use, bt, can_buy):
     The required adjunct takes its lowest card. Returns the most of the five requirements (four
     slots and the adjunct) any of these fits meets; `use` holds that fit."""
     S.g[C.G_BUY_SLOT] = -1
-    met, _ = fit_recipe(R, hand, use, bt, np.int64(-1), np.int64(0))
-    if met == 5 or not can_buy:
-        return met
-    best_slot = np.int64(-1)
-    for slot in range(4):
-        floor = bought_floor(R, bt, slot)
-        if floor < 0:
-            continue
-        k, _ = fit_recipe(R, hand, use, bt, np.int64(slot), floor)
-        if k > met:
-            met, best_slot = k, np.int64(slot)
-            if k == 5:
-                break
-    floor = bought_floor(R, bt, best_slot) if best_slot >= 0 else np.int64(0)
-    _, short = fit_recipe(R, hand, use, bt, best_slot, floor)
-    if best_slot >= 0 and short:
-        S.g[C.G_BUY_SLOT] = best_slot
+    met, best_slot = best_purchase(R, hand, use, bt, can_buy)
+    if best_slot >= 0:
+        _, short, _ = fit_recipe(R, hand, use, bt, best_slot, bought_floor(R, bt, best_slot))
+        if short:
+            S.g[C.G_BUY_SLOT] = best_slot
+    elif met < 5 and can_buy:  # purchases were tried: back to the fit without one
+        fit_recipe(R, hand, use, bt, np.int64(-1), np.int64(0))
     return met
 
 
