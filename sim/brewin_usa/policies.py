@@ -116,36 +116,31 @@ def batch_value(S, R, seat, p, b, before):
 
 # Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
 # during an auction until the seat takes its batch, after which it neither nominates nor bids: so
-# each seat's value of its hand and of each batch is kept from the first time it is asked until the
-# next auction opens (kernel.auction calls forget_auction_values). The values sit in S.vals, which
-# no other decision uses during an auction, with S.scratch[SC_TMP] marking those worked out:
-# cell seat * MAX_PLAYERS + b for batch b, cell HELD + seat for the hand alone.
-HELD = C.MAX_PLAYERS * C.MAX_PLAYERS
+# each seat's value of its hand and of each batch is kept in S.auction from the first time it is
+# asked until the next auction opens (kernel.auction calls forget_auction_values).
+HELD = C.MAX_PLAYERS  # S.auction column of a seat's hand alone
 
 
 @jit_inline
 def forget_auction_values(S):
-    for i in range(HELD + C.MAX_PLAYERS):
-        S.scratch[C.SC_TMP, i] = 0
+    for seat in range(S.auction.shape[0]):
+        for j in range(S.auction.shape[1]):
+            S.auction[seat, j] = np.nan
 
 
 @jit_inline
 def known_held_value(S, R, seat, p):
-    i = HELD + seat
-    if S.scratch[C.SC_TMP, i] == 0:
-        S.vals[i] = held_value(S, R, seat, p)
-        S.scratch[C.SC_TMP, i] = 1
-    return S.vals[i]
+    if np.isnan(S.auction[seat, HELD]):
+        S.auction[seat, HELD] = held_value(S, R, seat, p)
+    return S.auction[seat, HELD]
 
 
 @jit_inline
 def known_batch_value(S, R, seat, p, b):
     """batch_value of batch b to `seat`, worked out once an auction."""
-    i = seat * C.MAX_PLAYERS + b
-    if S.scratch[C.SC_TMP, i] == 0:
-        S.vals[i] = batch_value(S, R, seat, p, b, known_held_value(S, R, seat, p))
-        S.scratch[C.SC_TMP, i] = 1
-    return S.vals[i]
+    if np.isnan(S.auction[seat, b]):
+        S.auction[seat, b] = batch_value(S, R, seat, p, b, known_held_value(S, R, seat, p))
+    return S.auction[seat, b]
 
 
 @jit
@@ -260,9 +255,9 @@ def raise_to(S, R, seat, p, b, high):
     return -1
 
 
-# demand_city's tallies for its seat, in S.scratch[SC_TMP] past the auction's values: its beers
-# in hand or skunked of each style, its cities in each region (counted once, not once a city).
-STYLE_BEERS = HELD + C.MAX_PLAYERS
+# demand_city's tallies for its seat, in S.scratch[SC_TMP]: its beers in hand or skunked of each
+# style, its cities in each region (counted once, not once a city).
+STYLE_BEERS = 0
 REGION_CITIES = STYLE_BEERS + len(C.STYLES)
 
 

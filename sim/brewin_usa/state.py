@@ -18,6 +18,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   rnd      int64[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
   vals     float64[64]             a bot's scores of its options (scratch)
+  auction  float64[N, N + 1]       a greedy seat's values this auction: [seat, b] of batch b, [seat, N]
+                                   of its hand alone; NaN = not worked out yet (policies.known_*)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
 LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
 view(S).seat(0).<field> (sim.core.view); the kernels keep the integer constants.
@@ -33,7 +35,7 @@ from sim.core.view import Group, Layout, Part, StateView
 from . import constants as C
 from .data import BrewinConfig
 
-State = namedtuple("State", "g pl hand piles beer city batch fest seats scratch rng ev trace vals rnd")
+State = namedtuple("State", "g pl hand piles beer city batch fest seats scratch rng ev trace vals rnd auction")
 EV_COLS = 7
 
 # Kernel inputs, few fields on purpose (numba's compile time grows with the tuple's size):
@@ -68,6 +70,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         vals=np.zeros(64, np.float64),
         rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
+        auction=np.full((n, n + 1), np.nan),
     )
 
 
