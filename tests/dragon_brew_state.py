@@ -41,10 +41,6 @@ class Game:
         """Estate index of seat's card named `name` (common card, ability or Brewery card id)."""
         return ci(self.S, seat, key(self.cfg, name))
 
-    def pl(self, seat: int, field: int) -> int:
-        """Column `field` (PL_*) of seat's row; seat(seat).<name> reads it by name."""
-        return int(self.S.pl[seat, field])
-
     def seat(self, seat: int):
         """seat's fields by name (sim.core.view), e.g. G.seat(0).gold, G.seat(0).stats.ribbons."""
         return view(self.S).seat(seat)

@@ -239,7 +239,7 @@ def test_naga_mana_spell_only_when_it_makes_a_useful_spell_ready_again():
     Mana Spell is its best move."""
     G = game(["naga", "human"], policy="greedy")
     S = G.S
-    S.pl[0, C.PL_OWN_AVAIL], S.pl[0, C.PL_OWN_OUT] = 2, G.pl(0, C.PL_OWN_TOTAL) - 2
+    G.seat(0).set(own_avail=2, own_out=G.seat(0).own_total - 2)
     give(G, 0, "transmutation_spell")
     used(G, 0, "transmutation_spell")
     S.pl[0, C.PL_INV:C.PL_INV + C.N_INGS] = ing(wheat=6, mana_weed=1)  # six grains to transmute, no pair to mash
@@ -317,7 +317,7 @@ def _wort_plan(G, seat, inv, brewers):
     S = G.S
     set_book(G, seat, [recipe(G.cfg, "dunkel"), recipe(G.cfg, "pale_ale")])
     S.pl[seat, C.PL_INV:C.PL_INV + C.N_INGS] = inv
-    S.pl[seat, C.PL_OWN_AVAIL], S.pl[seat, C.PL_OWN_OUT] = brewers, G.pl(seat, C.PL_OWN_TOTAL) - brewers
+    G.seat(seat).set(own_avail=brewers, own_out=G.seat(seat).own_total - brewers)
     S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     pn.start_turn(S, G.R, G.B, seat)
     assert G.B.mem[seat, pn.M_NPLAN] == 1
@@ -342,7 +342,7 @@ def test_last_brewer_does_not_make_a_wort_that_finishes_no_beer():
     G = game(["human", "dwarf"], policy="greedy")
     full = _wort_plan(G, 0, ing(wheat=2, barley=2), 1)[C.MASH_HOUSE]
     short = _wort_plan(G, 0, ing(wheat=2, barley=1), 1)[C.MASH_HOUSE]
-    unfinished = G.R.pol_w[G.pl(0, C.PL_POLICY), W_UNFINISHED]
+    unfinished = G.R.pol_w[G.seat(0).policy, W_UNFINISHED]
     assert 0 < unfinished < 1
     assert full > 0 and short == pytest.approx(full * unfinished)
 

@@ -99,23 +99,10 @@ class GameBase:
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False, options=None) -> Shard:
-        self.check_player_counts(player_counts)
-        R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
-        pols = self.policy_indices(config, policies)
-        counts = np.array(player_counts, np.int64)
-        events_max, rounds_max = self.per_game_bounds(config)
-        state = self.new_state(config, n_games)
-        most = max(self.player_counts)
-        games = np.zeros((n_games, self.schema.GAMES.width), np.int64)
-        players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
-        wins = np.zeros(n_games * most, np.float64)
-
-        def run(done, todo, prow):  # one kernel call; play_chunks does the rest
-            return self.run_chunk(state, R, X, np.uint64(seed), first_game + done, todo, counts, pols,
-                                  games[done:], players[prow:], wins[prow:], events_max, rounds_max, check)
-
+        state, games, players, wins, run = self._kernel_run(config, seed, n_games, player_counts, policies,
+                                                            options, check)
         ev, rounds, prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games,
-                                            progress, run)
+                                            progress, lambda done, todo, prow: run(first_game + done, todo, done, prow))
         frames = self.frames(config, games, players[:prow], wins[:prow], ev)
         frames["rounds"] = rounds
         return Shard(frames)
@@ -124,18 +111,33 @@ class GameBase:
                     trace_rows: int = 20000):
         """Play one game with its replay trace kept (for `replay`): returns the state after the
         game and the game's players rows (columns by `schema.PLAYERS.at`)."""
-        R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
-        events_max, rounds_max = self.per_game_bounds(config)
-        state = self.new_state(config, 1, trace_rows)
-        games = np.zeros((1, self.schema.GAMES.width), np.int64)
-        players = np.zeros((max(self.player_counts), self.schema.PLAYERS.width), np.int64)
-        wins = np.zeros(max(self.player_counts), np.float64)
-        done, rows, _, _ = self.run_chunk(state, R, X, np.uint64(seed), game_id, 1, np.array(player_counts, np.int64),
-                                          self.policy_indices(config, policies), games, players, wins,
-                                          events_max, rounds_max, False)
+        state, _, players, _, run = self._kernel_run(config, seed, 1, player_counts, policies, options, False,
+                                                     trace_rows)
+        done, rows, _, _ = run(game_id, 1, 0, 0)
         if done != 1:
             raise BrewError(f"replay of game {game_id} overflowed its buffers")
         return state, players[:rows]
+
+    def _kernel_run(self, config, seed, n_games, player_counts, policies, options, check, trace_rows=1):
+        """The state and output buffers for n_games, and `run(game_id, todo, at_game, at_row)`: one
+        kernel call playing games game_id.. into the buffers from game row at_game and player row
+        at_row, returning the kernel's (games played, player rows, event rows, status)."""
+        self.check_player_counts(player_counts)
+        R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
+        pols = self.policy_indices(config, policies)
+        counts = np.array(player_counts, np.int64)
+        events_max, rounds_max = self.per_game_bounds(config)
+        state = self.new_state(config, n_games, trace_rows)
+        most = max(self.player_counts)
+        games = np.zeros((n_games, self.schema.GAMES.width), np.int64)
+        players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
+        wins = np.zeros(n_games * most, np.float64)
+
+        def run(game_id, todo, at_game, at_row):
+            return self.run_chunk(state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:],
+                                  players[at_row:], wins[at_row:], events_max, rounds_max, check)
+
+        return state, games, players, wins, run
 
     def frames(self, config, games, players, wins, events) -> dict[str, pl.DataFrame]:
         """Kernel rows -> DataFrames, by the column names of the game's schema. String columns

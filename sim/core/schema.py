@@ -54,6 +54,7 @@ class Table:
         self.row_names = tuple(c.name for c in self.columns if c.in_rows)
         self.width = len(self.row_names)
         self.at = namedtuple(f"{name.title()}Columns", self.row_names)(*range(self.width))
+        self._row_of = {n: i for i, n in enumerate(self.row_names)}  # frame(): column -> row index
 
     def frame(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
               given: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
@@ -67,7 +68,7 @@ class Table:
             elif c.const:
                 out[c.name] = enum_column(labels[c.name], np.zeros(len(rows), np.int64))
             else:
-                values = rows[:, self.at._asdict()[c.copy_of or c.name]]
+                values = rows[:, self._row_of[c.copy_of or c.name]]
                 out[c.name] = (enum_column(labels[c.name], values) if c.dtype == ENUM
                                else values.astype(_NUMPY[c.dtype]))
         return pl.DataFrame(out)

@@ -1,5 +1,7 @@
 """Strict checks for game data tables: one clear error naming file, entry and field."""
 
+import numpy as np
+
 from .errors import BrewError, choices
 
 
@@ -59,8 +61,6 @@ def parse_policies(tree: dict, kinds: tuple[str, ...], weight_names: tuple[str, 
     """policies.toml's [[policy]] tables, each with id, kind, name, about and one float per
     weight name: returns (the checked entries, kind codes int64[P], weights float64[P, W],
     the estimates). The game adds its own range checks on the entries."""
-    import numpy as np
-
     file = "policies.toml"
     raw = tree.get("policies", {}).get("policy")
     if not isinstance(raw, list) or not raw:

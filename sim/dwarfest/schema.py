@@ -6,6 +6,8 @@ import polars as pl
 
 from sim.core.schema import Column, events_table, games_table, players_table
 
+from . import constants as C
+
 GAMES = games_table([
     Column("brawls", pl.Int16, "Brawls that broke out, all players"),
     Column("taverns_destroyed", pl.Int16, "Taverns totally destroyed, all players"),
@@ -25,6 +27,9 @@ PLAYER_STATS = (
     ("tables_lost", "tables lost to Brawls"),
     ("bouncers_used", "Bouncers used"),
 )
+
+if len(PLAYER_STATS) != C.N_ST:  # kernel.record copies the ST_* block into these columns in order
+    raise ValueError(f"dwarfest schema: {len(PLAYER_STATS)} statistics columns for {C.N_ST} ST_* statistics")
 
 PLAYERS = players_table([
     Column("nuggets", pl.Int32, "final Nuggets (the score)", copy_of="score"),
