@@ -64,9 +64,9 @@ def trace(S, code, seat, a, b, c, d, e):
 @jit_inline
 def log_event(S, game_id, seat, card, kind, amount, target):
     """Append one events-table row (sim/core/schema.py events_table order); its round is
-    1-based, like the rounds table's and the other games' events."""
+    S.g[G_ROUND], 0-based as this game has always logged it (schema.EVENTS says so)."""
     i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
-    put7(S.ev, i, game_id, seat, S.g[C.G_ROUND] + 1, card, kind, amount, target)
+    put7(S.ev, i, game_id, seat, S.g[C.G_ROUND], card, kind, amount, target)
 
 
 @jit_inline

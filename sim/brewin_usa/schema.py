@@ -40,4 +40,4 @@ PLAYERS = players_table([
     *[Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS if name != "score_check"],
 ], faction_in_rows=False)
 
-EVENTS = events_table()
+EVENTS = events_table(round_="round, 0-based (the rounds table counts from 1: see docs/games/brewin_usa.md)")

@@ -111,13 +111,14 @@ def players_table(extra: list[Column], faction_in_rows: bool = True) -> Table:
 EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.put7 order
 
 
-def events_table(target: str | None = "the seat acted on, or -1") -> Table:
+def events_table(target: str | None = "the seat acted on, or -1", round_: str = "round, 1-based") -> Table:
     """The events table, one row per logged card event, in the order rows.put7 writes it.
-    `target` is the meaning of the last column in this game, None for a game without one."""
+    `target` is the meaning of the last column in this game, None for a game without one;
+    `round_` the meaning of its round column."""
     return Table("events", [
         Column("game_id", pl.Int64, "game number"),
         Column("seat", pl.Int8, "the acting seat"),
-        Column("round", pl.Int8, "round, 1-based"),
+        Column("round", pl.Int8, round_),
         Column("card", ENUM, "card (or other logged thing) id"),
         Column("kind", ENUM, "what happened to it"),
         Column("amount", pl.Int32, "a number that goes with the event (cost, VP, ...)"),
