@@ -70,6 +70,7 @@ class Arm:
     options: dict = field(default_factory=dict)   # {"lineup": [...]} or {"factions": [...]}
     policies: list[str] | None = None
     seats: str = "rotate"                         # "fixed": the lineup keeps its seats
+    treatment: dict | None = None                 # {"kind", "target"} (sim/core/treatment.py)
 
     def describe(self) -> str:
         parts = [f"set {s}" for s in self.sets]
@@ -78,6 +79,8 @@ class Arm:
             parts.append("seats fixed")
         if self.policies:
             parts.append(f"policies {','.join(self.policies)}")
+        if self.treatment:
+            parts.append(f"{self.treatment['kind']} {self.treatment['target']}")
         return "; ".join(parts) or "baseline (no change)"
 
 
@@ -162,6 +165,8 @@ def prepare_arm(base: Baseline, arm: Arm, out: Path, command: str) -> PreparedAr
                                         fixed_seats=arm.seats == "fixed")
         if hasattr(g, "check_counts"):  # games that check their options while simulating
             g.check_counts(counts, options)
+    if arm.treatment:
+        options = g.check_options(conf, counts, {**options, "treatment": arm.treatment})
     plan = runner.new_plan(g, data, conf, n_games=base.n_games, shard_size=base.shard_size,
                            seed=base.seed, player_counts=counts, policies=pols, command=command,
                            options=options)
@@ -203,9 +208,10 @@ def started_plan(p: PreparedArm) -> dict | None:
 
 
 def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: bool,
-             resume: bool = False) -> list[Path]:
+             resume: bool = False, engine: str = "local", scheduler: str | None = None) -> list[Path]:
     """Simulate every arm into its own run folder; returns the folders, in arm order.
-    With `resume`, arms already started continue from their own plans."""
+    With `resume`, arms already started continue from their own plans. `engine` and
+    `scheduler` as `simulate --engine/--scheduler` (the files are the same on either)."""
     folders = []
     for p in prepared:
         plan = started_plan(p) if resume else None
@@ -214,6 +220,27 @@ def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: 
                 shutil.rmtree(p.folder)  # killed while creating its folders: nothing to keep
             runner.check_out_folder(p.folder, resume=False, force=force)
             plan = p.plan
-        runner.execute(p.game, p.config, plan, p.folder, jobs or runner.default_jobs(), quiet=quiet)
+        runner.execute(p.game, p.config, plan, p.folder, jobs or runner.default_jobs(), quiet=quiet,
+                       engine=engine, scheduler=scheduler)
         folders.append(p.folder)
     return folders
+
+
+def plan_text(prepared: list[PreparedArm], jobs: int | None, warmup_games: int = 200) -> str:
+    """The plan of a multi-arm command (arms x games) with an ETA, printed before it starts.
+    The ETA comes from timing `warmup_games` of the first arm in this process (which also
+    compiles the game, so the first figure includes no compile time), times the jobs."""
+    import time
+
+    p = prepared[0]
+    n = min(warmup_games, p.plan["n_games"])
+    kwargs = {"options": p.plan["options"]} if p.plan.get("options") else {}
+    p.game.simulate(p.config, p.plan["seed"], 0, 1, p.plan["player_counts"], p.plan["policies"], **kwargs)
+    start = time.perf_counter()
+    p.game.simulate(p.config, p.plan["seed"], 0, n, p.plan["player_counts"], p.plan["policies"], **kwargs)
+    rate = n / max(time.perf_counter() - start, 1e-9) * (jobs or runner.default_jobs())
+    total = sum(x.plan["n_games"] for x in prepared)
+    eta = total / rate
+    when = f"{eta / 60:.1f} min" if eta >= 90 else f"{eta:.0f} s"
+    return (f"plan: {len(prepared)} arms x {p.plan['n_games']:,} games = {total:,} games; "
+            f"ETA about {when} (at {rate:,.0f} games/s, timed on {n} warm-up games)")

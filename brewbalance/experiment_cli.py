@@ -38,6 +38,8 @@ BandOpt = Annotated[float, typer.Option(help="Fairness band around 1/n, e.g. 0.0
 FormatOpt = Annotated[str, typer.Option("--format", help=FORMAT_HELP)]
 DataOpt = Annotated[Path | None, typer.Option("--data", help="Game data edited in a spreadsheet (FILE.xlsx or a folder of .csv, from `data export`), shared by every arm.")]
 ShardOpt = Annotated[int, typer.Option(help="Games per shard file of every arm (the unit of --resume).")]
+EngineOpt = Annotated[str, typer.Option(help="local (threads) or dask (dask.distributed tasks; same files).")]
+SchedulerOpt = Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --jobs processes).")]
 ResumeOpt = Annotated[bool, typer.Option(help="Continue the interrupted command in --out arm by arm "
                                          "(same arguments; finished arms are kept).")]
 
@@ -56,9 +58,10 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
 
 
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None,
-            resume=False) -> list[Path]:
+            resume=False, engine="local", scheduler=None, show_plan=False) -> list[Path]:
     """Check every arm before writing anything, then run them one after another. Each arm's
-    run.json records what it changes from the shipped data (and the --data sheet, if any)."""
+    run.json records what it changes from the shipped data (and the --data sheet, if any).
+    With `show_plan`, first print the plan (arms x games) and its ETA."""
     check_jobs(jobs)
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
@@ -66,8 +69,10 @@ def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, 
         data = cfg.replay_overrides(base.game, p.plan["variant"], p.plan["overrides"])
         sheets.record(p.plan, data, imported)
     A.check_experiment_folder(out, force, resume)
+    if show_plan:
+        say(A.plan_text(prepared, jobs))
     try:
-        folders = A.run_arms(prepared, jobs, quiet, force, resume)
+        folders = A.run_arms(prepared, jobs, quiet, force, resume, engine, scheduler)
     except KeyboardInterrupt:
         say(f"interrupted: finished arms and shards are kept in {out / A.ARMS_FOLDER}; "
             "continue with the same command and --resume")

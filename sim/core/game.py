@@ -12,6 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 
+from . import treatment
 from .config import GameData
 from .errors import (
     STATUS_OVERFLOW,
@@ -94,8 +95,18 @@ class GameBase:
         return ["none"]
 
     def check_options(self, config: Any, player_counts, options: dict | None) -> dict:
-        """Games with factions check --factions/--lineup here; the others take none."""
-        return dict(options or {})
+        """Games with factions check --factions/--lineup here (and call this for the rest);
+        every game checks a treatment (sim/core/treatment.py) against `treatable`."""
+        return treatment.check(self.treatable(config), dict(options or {}))
+
+    def treatable(self, config: Any) -> dict[str, list[str]]:
+        """What a treatment can target: {"inject": card ids, "remove": card ids, "power_off":
+        faction ids}; a kind missing (or empty) is not available in this game."""
+        return {}
+
+    def treatment_notes(self) -> dict[str, str]:
+        """What each treatment kind does in this game, in a designer's words (for the reports)."""
+        return {}
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False, options=None) -> Shard:
