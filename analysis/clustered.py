@@ -32,9 +32,9 @@ def _coefficients(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str]) 
     """Per (group, stratum): the MH terms and the gradient of RD with respect to the
     stratum totals, expressed on (S, N) of every player (b_s, b_n) and on the holders'
     (s1, n1) (h_s, h_n). Strata lacking holders or non-holders carry no weight."""
-    totals = cells.group_by(STRATUM).agg(N=pl.col("N").sum(), S=pl.col("S").sum())
-    k = (holders.group_by(*group, STRATUM).agg(n1=pl.col("n1").sum(), s1=pl.col("s1").sum())
-         .join(totals, on=STRATUM)
+    totals = cells.group_by(STRATUM, maintain_order=True).agg(N=pl.col("N").sum(), S=pl.col("S").sum())
+    k = (holders.group_by(*group, STRATUM, maintain_order=True).agg(n1=pl.col("n1").sum(), s1=pl.col("s1").sum())
+         .join(totals, on=STRATUM, maintain_order="left")
          .with_columns(n0=pl.col("N") - pl.col("n1"), s0=pl.col("S") - pl.col("s1"))
          .filter((pl.col("n1") > 0) & (pl.col("n0") > 0))
          .with_columns(A=(pl.col("s1") * pl.col("n0") - pl.col("s0") * pl.col("n1")) / pl.col("N"),
@@ -54,8 +54,8 @@ def _coefficients(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str]) 
 def _moments(cells: pl.DataFrame) -> pl.DataFrame:
     """Cross moments over games of the stratum totals: per ordered stratum pair (k, l),
     sum_g S_gk S_gl, S_gk N_gl, N_gk S_gl, N_gk N_gl."""
-    pairs = cells.join(cells, on="game_id", suffix="_l")
-    return pairs.group_by(STRATUM, f"{STRATUM}_l").agg(
+    pairs = cells.join(cells, on="game_id", suffix="_l", maintain_order="left")
+    return pairs.group_by(STRATUM, f"{STRATUM}_l", maintain_order=True).agg(
         SS=(pl.col("S") * pl.col("S_l")).sum(), SN=(pl.col("S") * pl.col("N_l")).sum(),
         NS=(pl.col("N") * pl.col("S_l")).sum(), NN=(pl.col("N") * pl.col("N_l")).sum())
 
@@ -81,22 +81,25 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
     mom = _moments(cells)
     left = coef.select(*group, STRATUM, "b_s", "b_n")
     right = left.rename({STRATUM: f"{STRATUM}_l", "b_s": "b_s_l", "b_n": "b_n_l"})
-    base = (mom.join(left, on=STRATUM).join(right, on=[*group, f"{STRATUM}_l"])
-            .group_by(group).agg(bb=(pl.col("b_s") * pl.col("b_s_l") * pl.col("SS")
+    base = (mom.join(left, on=STRATUM, maintain_order="left")
+            .join(right, on=[*group, f"{STRATUM}_l"], maintain_order="left")
+            .group_by(group, maintain_order=True).agg(bb=(pl.col("b_s") * pl.col("b_s_l") * pl.col("SS")
                                      + pl.col("b_s") * pl.col("b_n_l") * pl.col("SN")
                                      + pl.col("b_n") * pl.col("b_s_l") * pl.col("NS")
                                      + pl.col("b_n") * pl.col("b_n_l") * pl.col("NN")).sum()))
     # games with a holder add 2 B_g H_g + H_g^2
-    h = (holders.join(coef.select(*group, STRATUM, "h_s", "h_n"), on=[*group, STRATUM])
-         .group_by(*group, "game_id")
+    h = (holders.join(coef.select(*group, STRATUM, "h_s", "h_n"), on=[*group, STRATUM], maintain_order="left")
+         .group_by(*group, "game_id", maintain_order=True)
          .agg(H=(pl.col("h_s") * pl.col("s1") + pl.col("h_n") * pl.col("n1")).sum()))
-    b = (h.select(*group, "game_id").join(cells, on="game_id")
-         .join(left, on=[*group, STRATUM])
-         .group_by(*group, "game_id").agg(B=(pl.col("b_s") * pl.col("S") + pl.col("b_n") * pl.col("N")).sum()))
-    extra = (h.join(b, on=[*group, "game_id"], how="left").with_columns(pl.col("B").fill_null(0.0))
-             .group_by(group).agg(hh=(2 * pl.col("B") * pl.col("H") + pl.col("H") ** 2).sum()))
-    est = (coef.group_by(group).agg(diff=pl.col("RD").first(), strata=pl.len())
-           .join(base, on=group, how="left").join(extra, on=group, how="left")
+    b = (h.select(*group, "game_id").join(cells, on="game_id", maintain_order="left")
+         .join(left, on=[*group, STRATUM], maintain_order="left")
+         .group_by(*group, "game_id", maintain_order=True).agg(B=(pl.col("b_s") * pl.col("S") + pl.col("b_n") * pl.col("N")).sum()))
+    extra = (h.join(b, on=[*group, "game_id"], how="left", maintain_order="left")
+             .with_columns(pl.col("B").fill_null(0.0))
+             .group_by(group, maintain_order=True).agg(hh=(2 * pl.col("B") * pl.col("H") + pl.col("H") ** 2).sum()))
+    est = (coef.group_by(group, maintain_order=True).agg(diff=pl.col("RD").first(), strata=pl.len())
+           .join(base, on=group, how="left", maintain_order="left")
+           .join(extra, on=group, how="left", maintain_order="left")
            .with_columns(pl.col("bb").fill_null(0.0), pl.col("hh").fill_null(0.0)))
     var = games / max(games - 1, 1) * np.maximum(est["bb"].to_numpy() + est["hh"].to_numpy(), 0.0)
     # A zero spread over a handful of games is not evidence of an exact difference.
@@ -123,8 +126,8 @@ def card_differences(con, kinds: list[str], max_game: int, by_faction: bool) -> 
         group = ["card"]
     else:
         key, group = pl.col("n_players").alias(STRATUM), ["n_players", "card"]
-        cells = cells.group_by("game_id", "n_players").agg(pl.col("N", "S").sum())
-        holders = holders.group_by("card", "game_id", "n_players").agg(pl.col("n1", "s1").sum())
+        cells = cells.group_by("game_id", "n_players", maintain_order=True).agg(pl.col("N", "S").sum())
+        holders = holders.group_by("card", "game_id", "n_players", maintain_order=True).agg(pl.col("n1", "s1").sum())
     holders = holders.with_columns(key)
     cells = cells.with_columns(key).select("game_id", STRATUM, "N", "S")
     if holders.is_empty():

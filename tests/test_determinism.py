@@ -127,3 +127,16 @@ def test_replay_matches_the_recorded_game(tmp_path, run_a):
            re.findall(r"seat (\d+) (-?\d+) Nuggets \(rank (\d+)\)", result)]
     assert got == list(zip(players["seat"].to_list(), players["score"].to_list(),
                            players["rank"].to_list(), strict=True))
+
+
+def test_report_json_is_the_same_bytes_every_time(tmp_path):
+    """Analysis is deterministic too: DuckDB sums floating-point win shares (1/3, 1/6 for ties)
+    in a fixed order, so reporting a run twice writes the same JSON to the last digit."""
+    simulate(tmp_path, "r", "--games", "4000", "--players", "2,3,4,5,6", "--seed", "3", "--shard-size", "500")
+    texts = []
+    for k in range(3):
+        proc = cli("report", tmp_path / "r", "--format", "json", "--out", tmp_path / f"rep{k}", cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        texts.append((tmp_path / f"rep{k}.json").read_bytes())
+    assert len(texts[0]) > 10_000
+    assert texts[0] == texts[1] == texts[2]
