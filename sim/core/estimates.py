@@ -137,14 +137,16 @@ def _file_estimates(data, stem, node, skipped) -> list[Estimate]:
     out = []
     for table, entries in lists.items():
         own = [e for e in entries if "estimate" in e]
-        members = [e for e in entries if "id" in e and e not in own]
-        if len(members) < len(entries) - len(own):
+        members = [e for e in entries if "id" in e]
+        if len(members) < len(entries):
             skipped.append(f"{stem}.*: entries without an id, which --set cannot address")
         names = [n for n in declared if any(n in e for e in members)] if declared else sorted(
             {k for e in members for k, v in e.items() if _numeric(v) and k not in NOT_ESTIMATED})
         for name in names:
-            est = _shared(data, stem, table, name, [e for e in members if name in e], node["estimate"],
-                          declared.get(name))
+            # an entry with an estimate of its own for this field is that estimate's, not the file's
+            mine = [e for e in members if name in e and not (
+                e in own and (name in _declared_for(data, stem, str(e["id"])) or not declared))]
+            est = _shared(data, stem, table, name, mine, node["estimate"], declared.get(name))
             if est is not None:
                 out.append(est)
     return out
