@@ -359,9 +359,10 @@ def _check_writable(folder: Path) -> None:
 
 def _register_multi_arm_commands() -> None:
     """`experiment`, `sweep` and `robustness` live in their own module."""
-    from brewbalance import experiment_cli
+    from brewbalance import experiment_cli, sensitivity_cli
 
     experiment_cli.register(app)
+    sensitivity_cli.register(app)
 
 
 _register_multi_arm_commands()

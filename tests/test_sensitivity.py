@@ -78,8 +78,7 @@ def test_dragon_brew_estimates_use_the_declared_shared_numbers():
     assert brewers.range_source == DECLARED
     assert not any(p.startswith("races.halfling.") for p in brewers.paths)  # printed: range_skip
     assert "races.halfling.brewers" not in ests and "races.*.difficulty" not in ests
-    off_step = [i for i, v in enumerate(brewers.base) if v != 5]  # the Wytch's and Ogre's 6
-    assert off_step and all(brewers.low[i] == brewers.base[i] - 1 for i in off_step)  # same step as 5 -> 4
+    assert all(hi - b == 1 and b - lo == 1 for b, lo, hi in zip(brewers.base, brewers.low, brewers.high))
     assert {e.id for e in select(list(ests.values()), "races.*.b*")} == {"races.*.brewers", "races.*.barrel"}
 
 
