@@ -138,3 +138,45 @@ def analyse(game: str, variant: str, band: float, screen_mode: str, n_games: int
     lines = [f"{r['kind']}, {r['n_players']}p, {r['unit']}: {r['label']}" for r in lab.to_dicts()]
     return Sensitivity(game, variant, band, screen_mode, n_games, estimates, ranked, lab, inf,
                        screened_out, skipped, lines)
+
+
+def read_marker(folder) -> dict:
+    """OUT/sensitivity.json of a sensitivity run; BrewError if it is not one."""
+    import json
+    from pathlib import Path
+
+    from sim.core.errors import BrewError
+
+    path = Path(folder) / "sensitivity.json"
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BrewError(f"--sensitivity {folder}: no readable sensitivity.json there ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("kind") != "brewbalance sensitivity":
+        raise BrewError(f"--sensitivity {folder}: {path} is not the marker of a sensitivity run")
+    return doc
+
+
+def attach_labels(result, marker: dict):
+    """A RunAnalysis with each seat and faction verdict's label (column estimates_label) and the
+    estimates' influence ranking; UsageError if the sensitivity run is of another game or variant."""
+    from sim.core.errors import UsageError
+
+    manifest = result.manifest
+    for key in ("game", "variant"):
+        if marker.get(key) != manifest.get(key):
+            raise UsageError(f"--sensitivity: that run is of {key} {marker.get(key)!r}, this run of "
+                             f"{manifest.get(key)!r}; give a sensitivity run of the same game and variant")
+    lab = {(r["kind"], r["n_players"], str(r["unit"])): r["label"] for r in marker["labels"]}
+
+    def labelled(table: pl.DataFrame, kind: str, unit: str) -> pl.DataFrame:
+        if table.is_empty():
+            return table
+        keys = zip(table["n_players"].to_list(), table[unit].cast(pl.String).to_list(), strict=True)
+        return table.with_columns(estimates_label=pl.Series(
+            [lab.get((kind, n, u), "not in the sensitivity run") for n, u in keys], dtype=pl.String))
+
+    result.seat_winrate = labelled(result.seat_winrate, KINDS[1], "seat")
+    result.faction_winrate = labelled(result.faction_winrate, KINDS[0], "faction")
+    result.estimate_influence = marker.get("influence", [])
+    return result
