@@ -115,7 +115,8 @@ def sensitivity(
 ) -> None:
     """Estimate sensitivity: move each estimated number to its low and high value on paired
     seeds; rank the estimates per verdict (tornado chart) and label each verdict."""
-    from analysis.sensitivity import analyse, screen as screen_groups
+    from analysis.sensitivity import analyse
+    from analysis.sensitivity import screen as screen_groups
     from reports.jsonout import sensitivity_document
     from reports.sensitivity import write_sensitivity
 

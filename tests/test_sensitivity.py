@@ -50,7 +50,7 @@ def test_planted_effect_is_found_with_its_sign_and_ranks_first():
     effects = {"planted": S.verdict_effects(*_arms(7, 600, 0.15)),
                "inert": S.verdict_effects(*_arms(8, 600, 0.0))}
     ranked = S.rank_effects(effects, 0.03)
-    first = ranked.filter((pl.col("kind") == "first-player advantage"))
+    first = ranked.filter(pl.col("kind") == "first-player advantage")
     assert first["estimate"][0] == "planted" and first["diff"][0] > 0.1
     inert = first.filter(pl.col("estimate") == "inert")
     assert inert["lo"][0] <= 0 <= inert["hi"][0]
@@ -78,7 +78,7 @@ def test_dragon_brew_estimates_use_the_declared_shared_numbers():
     assert brewers.range_source == DECLARED
     assert not any(p.startswith("races.halfling.") for p in brewers.paths)  # printed: range_skip
     assert "races.halfling.brewers" not in ests and "races.*.difficulty" not in ests
-    assert all(hi - b == 1 and b - lo == 1 for b, lo, hi in zip(brewers.base, brewers.low, brewers.high))
+    assert all(hi - b == 1 and b - lo == 1 for b, lo, hi in zip(brewers.base, brewers.low, brewers.high, strict=True))
     assert {e.id for e in select(list(ests.values()), "races.*.b*")} == {"races.*.brewers", "races.*.barrel"}
 
 
