@@ -66,6 +66,7 @@ class RunAnalysis:
     extras: dict[str, pl.DataFrame] = field(default_factory=dict)
     verdicts: list[str] = field(default_factory=list)
     estimates: list[dict] = field(default_factory=list)
+    estimate_influence: list[dict] = field(default_factory=list)  # from `report --sensitivity`
     player_extra_means: pl.DataFrame = field(default_factory=pl.DataFrame)
     game_extra_means: pl.DataFrame = field(default_factory=pl.DataFrame)
     planner: pl.DataFrame = field(default_factory=pl.DataFrame)     # see `planner`

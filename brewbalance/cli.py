@@ -207,6 +207,8 @@ def report(
     out: Annotated[Path | None, typer.Option(help="Output file (extension replaced per format).")] = None,
     band: Annotated[float, typer.Option(help="Fairness band around the fair share, e.g. 0.03 = ±3 pp.")] = 0.03,
     no_verify: NoVerifyOpt = False,
+    sensitivity: Annotated[Path | None, typer.Option(help="A `sensitivity` output folder of the same game and "
+                                                     "variant: label each verdict with the estimates it rests on.")] = None,
 ) -> None:
     """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
@@ -220,6 +222,10 @@ def report(
     _check_writable(base.parent)
     with failures.reading(run, no_verify=no_verify):
         result = analysis.analyze(run, band=band)
+        if sensitivity is not None:
+            from analysis.sensitivity import attach_labels, read_marker
+
+            result = attach_labels(result, read_marker(sensitivity))
         written = write_outputs(base, suffixes,
                                 lambda html, pdf: reports.write_report(result, html_path=html, pdf_path=pdf),
                                 lambda: jsonout.run_document(result))
@@ -359,9 +365,10 @@ def _check_writable(folder: Path) -> None:
 
 def _register_multi_arm_commands() -> None:
     """`experiment`, `sweep` and `robustness` live in their own module."""
-    from brewbalance import experiment_cli
+    from brewbalance import experiment_cli, sensitivity_cli
 
     experiment_cli.register(app)
+    sensitivity_cli.register(app)
 
 
 _register_multi_arm_commands()

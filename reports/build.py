@@ -156,6 +156,7 @@ def seat_section(a: RunAnalysis) -> Section:
         Column("deviation", "vs fair", "pp"), Column("verdict", "verdict"),
         Column("vci", "verdict interval"), Column("p_adjusted", "p (band, adj.)", "p"),
         Column("more", "games to decide"), Column("p_holm", "p (Holm)", "p"),
+        *_label_column(a.seat_winrate),
     ], _rows(a.seat_winrate, ci=lambda r: _ci(r["lo"], r["hi"]), vci=_verdict_ci,
              more=lambda r: "" if r["verdict"] != "undecided" else f"~{r['more_games']:,.0f}"),
         caption="n = games (one result per seat per game). Wins count 1/k for a k-way shared "
@@ -189,6 +190,11 @@ def first_player_section(a: RunAnalysis) -> Section:
     return Section("First-player advantage and balance", "first-player", blocks + [first, balance], level=3)
 
 
+def _label_column(table: pl.DataFrame) -> list[Column]:
+    """The sensitivity label of each verdict, when `report --sensitivity` gave one."""
+    return [Column("estimates_label", "estimates")] if "estimates_label" in table.columns else []
+
+
 def faction_section(a: RunAnalysis) -> Section:
     table = Table([
         Column("n_players", "players", "int"), Column("faction", "faction"),
@@ -197,6 +203,7 @@ def faction_section(a: RunAnalysis) -> Section:
         Column("expected", "expected wins", "num"), Column("win_ratio", "wins / expected", "num"),
         Column("rate", "win rate", "pct"), Column("ci", "95% interval"), Column("verdict", "verdict"),
         Column("vci", "verdict interval"), Column("p_adjusted", "p (band, adj.)", "p"),
+        *_label_column(a.faction_winrate),
     ], _rows(a.faction_winrate, ci=lambda r: _ci(r["lo"], r["hi"]), vci=_verdict_ci),
         caption="n = seats (player-games): a game fielding two copies of a faction counts twice; "
                 "'games' counts the games that field it. Win rate is per seat. Expected wins = sum "
@@ -671,7 +678,7 @@ def provenance_section(manifest: dict, title: str = "Provenance", anchor: str = 
 
 
 def estimates_section(estimates: list[dict], title: str = "Estimated data values",
-                      anchor: str = "estimates") -> Section:
+                      anchor: str = "estimates", influence: list[dict] | None = None) -> Section:
     n = len(estimates)
     if not n:
         return Section(title, anchor, [Paragraph(
@@ -683,7 +690,19 @@ def estimates_section(estimates: list[dict], title: str = "Estimated data values
                   "card values and rerun.", emphasis=True),
         Table([Column("file", "file"), Column("entry", "entry"), Column("why", "why this value")],
               [{k: e.get(k, "") for k in ("file", "entry", "why")} for e in estimates]),
+        *_influence_blocks(influence or []),
     ])
+
+
+def _influence_blocks(influence: list[dict]) -> list:
+    if not influence:
+        return []
+    return [Paragraph("Ranked by influence (from the sensitivity run given with --sensitivity): the "
+                      "largest effect of moving each estimate from its low to its high value on any "
+                      "faction or seat verdict, and how many verdicts rest on it."),
+            Table([Column("rank", "rank", "int"), Column("estimate", "estimate"),
+                   Column("verdicts_resting", "verdicts resting on it", "int"),
+                   Column("max_effect", "largest |effect|", "pp")], influence)]
 
 
 def bots_section() -> Section:
@@ -709,7 +728,7 @@ def run_page(a: RunAnalysis) -> Page:
     sections = ([glance_section(a), Section("Evidence", "evidence", [])] + evidence
                 + [planner_section(a), changes_section(a.manifest),
                    provenance_section(a.manifest, n_found=a.n_games),
-                   estimates_section(a.estimates), bots_section()])
+                   estimates_section(a.estimates, influence=a.estimate_influence), bots_section()])
     title = f"Balance report: {a.game} ({a.manifest.get('variant', 'n/a')})"
     return Page(title, f"Run folder: {a.run_dir}", sections)
 

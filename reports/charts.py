@@ -544,3 +544,38 @@ def glance(g) -> Figure:
         fig.legend(loc="outside lower center", ncols=len(counts))
     ax.set_title(f"Win rate minus fair share, by {g.unit_kind}")
     return fig
+
+
+def tornado(rows: pl.DataFrame, title: str, band: float) -> Figure:
+    """One verdict's estimates as a tornado: a bar per estimate from 0 to its effect (high arm
+    minus low arm, in pp), the 95% interval as a whisker, the largest on top; dashed lines at
+    +-half the band (the size an effect needs to count)."""
+    rows = rows.sort("size", descending=True, nulls_last=True)
+    fig = new_figure(height=0.9 + 0.28 * rows.height)
+    ax = fig.subplots()
+    y = np.arange(rows.height)[::-1]
+    diff, lo, hi = (rows[c].fill_null(0.0).to_numpy() * 100 for c in ("diff", "lo", "hi"))
+    colours = [VERDICT_COLOURS["outside"] if r else PALETTE[0] for r in rows["influential"].to_list()]
+    ax.barh(y, diff, color=colours, height=0.6)
+    ax.errorbar(diff, y, xerr=np.clip(np.vstack([diff - lo, hi - diff]), 0, None), fmt="none",
+                ecolor=INK, capsize=2, lw=0.8)
+    for x in (-band * 50, band * 50):
+        ax.axvline(x, color=FAIR, lw=0.8, ls="--")
+    ax.axvline(0, color=MUTED, lw=0.8)
+    ax.set_yticks(y, rows["estimate"].to_list())
+    ax.set_xlabel("effect, high minus low (pp)")
+    ax.set_title(title)
+    return fig
+
+
+def influence_bars(influence: pl.DataFrame, limit: int = 20) -> Figure:
+    """The estimates' largest effect on any verdict (pp), most influential on top."""
+    rows = influence.head(limit)
+    fig = new_figure(height=0.9 + 0.26 * rows.height)
+    ax = fig.subplots()
+    y = np.arange(rows.height)[::-1]
+    ax.barh(y, rows["max_effect"].fill_null(0.0).to_numpy() * 100, color=PALETTE[0], height=0.6)
+    ax.set_yticks(y, rows["estimate"].to_list())
+    ax.set_xlabel("largest |effect| on a verdict (pp)")
+    ax.set_title("Influence of each estimate")
+    return fig

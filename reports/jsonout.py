@@ -137,3 +137,17 @@ def robustness_document(r, arms: list[tuple[str, str]]) -> Document:
     """`robustness --format json`: rankings per bot setting and the conclusions that flip."""
     source = {"unit": r.kind, "band": r.band, "arms": dict(arms)}
     return _document("robustness", source, getattr(r, "records", []), tables_of(r), r.verdicts)
+
+
+def sensitivity_document(s, settings: dict) -> Document:
+    """`sensitivity --format json`: every (verdict, estimate) effect, the labels, the ranking."""
+    verdicts = [Verdict(kind=f"sensitivity of {r['kind']}", unit=f"{r['unit']} / {r['estimate']}",
+                        n_players=r["n_players"], estimate=r["diff"], ci_low=r["lo"], ci_high=r["hi"],
+                        n=r["n"], n_unit="paired games", p_adjusted=r["p_holm"],
+                        family=f"estimates of {r['kind']} {r['n_players']}p {r['unit']}",
+                        metric="high arm - low arm", note="rests on it" if r["influential"] else None)
+                for r in s.ranked.to_dicts()]
+    tables = {"labels": s.labels.to_dicts(), "influence": s.influence.to_dicts(), "estimates": s.estimates}
+    return _document("sensitivity", settings, verdicts, tables,
+                     [*s.verdicts, *(f"screened out: {g}" for g in s.screened_out),
+                      *(f"skipped: {x}" for x in s.skipped)])

@@ -17,6 +17,22 @@ Every data file must declare a range for each of its numeric fields (a file with
 needs none); variants.toml is exempt, as its values are overrides checked where they land. The
 shipped values, the variants, --override files and --set values are all checked against them
 (check_ranges).
+
+Estimate ranges (docs/estimates.md) sit next to the estimates they qualify, in one format:
+
+    on an entry    range = { brewers = [4, 6], stores = [3, 6] }   range_why = "..."
+    on a file top  range = { brewers = [4, 6] }  range_why = "..."  range_skip = ["halfling"]
+    params.toml    [estimate_ranges] fame_max = [16, 30]   [estimate_range_why] fame_max = "..."
+
+An entry's range names the numbers its `estimate` covers, each with a plausible [lo, hi]
+(booleans: [false, true]). A file-top range is one shared number: every entry of the file
+(but those in range_skip, whose value is printed, or with a range of their own for that
+field) moves by the same step from the file's most common value to lo or to hi. These
+fields are read out of the tree at load (GameData.declared, like [ranges]) so the game
+loaders never see them, and checked there: a real numeric (or boolean) field of an
+estimated entry, lo <= value <= hi, inside the field's valid [ranges], with a reason; a bad
+range is one BrewError naming file, entry and field. Values without a declared range get
+the default of sim/core/estimates.py (+-25%, clamped to [ranges]).
 """
 
 from __future__ import annotations
@@ -31,6 +47,8 @@ from .errors import BrewError, UsageError, choices
 
 PARAMS_FILE = "params"
 RANGES = "ranges"  # the schema table of valid ranges in each data file
+RANGE, RANGE_WHY, RANGE_SKIP = "range", "range_why", "range_skip"  # estimate ranges (docstring)
+PARAM_RANGES, PARAM_RANGE_WHY = "estimate_ranges", "estimate_range_why"  # params.toml's tables
 VARIANTS_FILE = "variants"  # named sets of overrides, checked where they land
 
 
@@ -59,6 +77,23 @@ class GameData:
     overrides: list[tuple[str, object]] = field(default_factory=list)
     ranges: dict[str, dict] = field(default_factory=dict)  # file stem -> its [ranges] table
     touched: set = field(default_factory=set)  # (id(table), field) of leaves set by the user
+    declared: list[DeclaredRange] = field(default_factory=list)  # the estimate ranges of the files
+
+
+@dataclass(frozen=True)
+class DeclaredRange:
+    """One declared estimate range: file stem, list name ("" for params.toml), entry id (or
+    "*" for a file-top shared number, or the parameter key), field, lo, hi, reason, and the
+    entries a file-top range leaves alone."""
+
+    stem: str
+    table: str
+    entry: str
+    field: str
+    lo: object
+    hi: object
+    why: str
+    skip: tuple = ()
 
 
 def load_toml(path: Path) -> dict:
@@ -83,7 +118,107 @@ def load_game_data(game: str) -> GameData:
         hashes[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
         tree[path.stem] = load_toml(path)
         ranges[path.stem] = tree[path.stem].pop(RANGES, {})  # schema, not game data
-    return GameData(game=game, tree=tree, hashes=hashes, ranges=ranges)
+    declared = [d for stem in tree for d in pop_declared_ranges(stem, tree[stem], ranges[stem])]
+    return GameData(game=game, tree=tree, hashes=hashes, ranges=ranges, declared=declared)
+
+
+def pop_declared_ranges(stem: str, node: dict, schema: dict) -> list[DeclaredRange]:
+    """Take the estimate-range fields out of one file's tree (module docstring) and check them
+    against the shipped values and the file's [ranges]."""
+    file = f"{stem}.toml"
+    if stem == PARAMS_FILE and (PARAM_RANGES in node or PARAM_RANGE_WHY in node):
+        return _param_ranges(file, node, schema)
+    lists = {k: v for k, v in node.items() if isinstance(v, list) and v and all(isinstance(e, dict) for e in v)}
+    out = []
+    for table, entries in lists.items():
+        for entry in entries:
+            where = f"{file}: {table} '{entry.get('id', '?')}'"
+            out += [_declared(where, stem, table, entry.get("id"), f, b, why, (), [entry], schema)
+                    for f, b, why, _ in _range_fields(entry, where, entry_level=True)]
+    for f, b, why, skip in _range_fields(node, f"{file}: file top", entry_level=False):
+        table, members = _table_with_field(file, lists, f)
+        kept = [e for e in members if e.get("id") not in skip]
+        out.append(_declared(f"{file}: file top", stem, table, "*", f, b, why, tuple(skip), kept, schema))
+    return out
+
+
+def _range_fields(node: dict, where: str, entry_level: bool):
+    """(field, [lo, hi], why, skip) for each field of a `range` table, popped from node."""
+    rng, why = node.pop(RANGE, None), node.pop(RANGE_WHY, None)
+    skip = node.pop(RANGE_SKIP, [])
+    if rng is None:
+        if why is not None or skip:
+            raise BrewError(f"{where}: '{RANGE_WHY}'/'{RANGE_SKIP}' given without '{RANGE}'")
+        return []
+    if not isinstance(rng, dict) or not rng:
+        raise BrewError(f"{where}: '{RANGE}' must be a table of field = [lo, hi]")
+    if not isinstance(why, str) or not why.strip():
+        raise BrewError(f"{where}: '{RANGE}' needs its reason in '{RANGE_WHY}' (a string)")
+    if "estimate" not in node and entry_level:
+        raise BrewError(f"{where}: '{RANGE}' on an entry without an 'estimate' note")
+    if skip and (entry_level or not all(isinstance(s, str) for s in skip)):
+        raise BrewError(f"{where}: '{RANGE_SKIP}' is a list of entry ids, on a file top only")
+    return [(f, b, why, skip) for f, b in rng.items()]
+
+
+def _table_with_field(file: str, lists: dict, field_name: str):
+    for table, entries in lists.items():
+        if any(field_name in e for e in entries):
+            return table, entries
+    raise BrewError(f"{file}: file top: range field '{field_name}' is not a field of its entries")
+
+
+def _param_ranges(file: str, node: dict, schema: dict) -> list[DeclaredRange]:
+    ranges, whys = node.pop(PARAM_RANGES, {}), node.pop(PARAM_RANGE_WHY, {})
+    estimated = node.get("estimates", {})
+    out = []
+    for key, bounds in ranges.items():
+        where = f"{file}: [{PARAM_RANGES}] '{key}'"
+        if key not in estimated:
+            raise BrewError(f"{where}: not a parameter listed in [estimates]")
+        if not isinstance(whys.get(key), str):
+            raise BrewError(f"{where}: give its reason in [{PARAM_RANGE_WHY}]")
+        params = {"params": node.get("params", {})}
+        leaf = _leaf(params["params"], key.split("."))
+        holder = {"id": key, key: leaf} if leaf is not None else {"id": key}
+        sub_schema = {"params": {key: _leaf(schema.get("params", {}), key.split("."))}}
+        out.append(_declared(where, PARAMS_FILE, "params", key, key, bounds, whys[key], (), [holder], sub_schema))
+    extra = sorted(set(whys) - set(ranges))
+    if extra:
+        raise BrewError(f"{file}: [{PARAM_RANGE_WHY}] '{extra[0]}' has no range in [{PARAM_RANGES}]")
+    return out
+
+
+def _leaf(node, parts: list[str]):
+    for part in parts:
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _declared(where, stem, table, entry, field_name, bounds, why, skip, members, schema) -> DeclaredRange:
+    """Check one range against its field's values in `members` and its valid [ranges]."""
+    values = [m[field_name] for m in members if field_name in m]
+    if not values:
+        raise BrewError(f"{where}: range field '{field_name}' is not a field of the entry")
+    if isinstance(values[0], bool):
+        if bounds != [False, True]:
+            raise BrewError(f"{where}: range of boolean field '{field_name}' must be [false, true]")
+        return DeclaredRange(stem, table, str(entry), field_name, False, True, why, skip)
+    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    if not numeric:
+        raise BrewError(f"{where}: range field '{field_name}' is not a numeric field")
+    if not (isinstance(bounds, list) and len(bounds) == 2 and all(
+            isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)):
+        raise BrewError(f"{where}: range of '{field_name}' must be [lo, hi], got {bounds!r}")
+    lo, hi = bounds
+    base = max(set(values), key=values.count)
+    if not lo <= base <= hi:
+        raise BrewError(f"{where}: range of '{field_name}' {lo}..{hi} does not hold its value {base}")
+    valid = _leaf(schema, [table, field_name])
+    if isinstance(valid, list) and len(valid) == 2 and not (valid[0] <= lo and hi <= valid[1]):
+        raise BrewError(f"{where}: range of '{field_name}' {lo}..{hi} leaves its valid range "
+                        f"{valid[0]}..{valid[1]}")
+    return DeclaredRange(stem, table, str(entry), field_name, lo, hi, why, skip)
 
 
 def parse_set(text: str) -> tuple[str, object]:
