@@ -211,10 +211,13 @@ def report(
     """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
     import reports
+    from brewbalance import causal_cli
     from reports import jsonout
 
     suffixes = output_formats(format)
     check_band(band)
+    if causal_cli.is_causal_folder(run):  # a `cards` or `powers` folder: its own report
+        return causal_cli.write_report(run, suffixes, out)
     open_run(run, not no_verify, say)
     base = out or (Path(run) / "report.html")
     _check_writable(base.parent)
@@ -358,10 +361,11 @@ def _check_writable(folder: Path) -> None:
 
 
 def _register_multi_arm_commands() -> None:
-    """`experiment`, `sweep` and `robustness` live in their own module."""
-    from brewbalance import experiment_cli
+    """`experiment`, `sweep`, `robustness` (experiment_cli) and `cards`, `powers` (causal_cli)."""
+    from brewbalance import causal_cli, experiment_cli
 
     experiment_cli.register(app)
+    causal_cli.register(app)
 
 
 _register_multi_arm_commands()

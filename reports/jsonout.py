@@ -137,3 +137,15 @@ def robustness_document(r, arms: list[tuple[str, str]]) -> Document:
     """`robustness --format json`: rankings per bot setting and the conclusions that flip."""
     source = {"unit": r.kind, "band": r.band, "arms": dict(arms)}
     return _document("robustness", source, getattr(r, "records", []), tables_of(r), r.verdicts)
+
+
+def causal_document(r) -> Document:
+    """`cards` / `powers --format json` (and `report` on such a folder): the causal values,
+    the association beside them, and every arm."""
+    source = {"game": r.game, "reference": r.reference, "paired": r.paired,
+              "arms": {name: source_of(m) for name, m in r.manifests}, "treatments": r.notes}
+    tables = {name: df.to_dicts() for name, df in (("cards", r.cards), ("injection", r.injection),
+                                                    ("removal", r.removal), ("powers", r.powers),
+                                                    ("itt", r.itt), ("association", r.association))
+              if not df.is_empty()}
+    return _document(r.command, source, r.records, tables, r.verdicts)
