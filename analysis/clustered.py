@@ -121,18 +121,28 @@ def card_differences(con, kinds: list[str], max_game: int, by_faction: bool) -> 
 
     holders = query(con, "card_holder_cells", kinds=kinds, max_game=max_game)
     cells = query(con, "card_game_cells", max_game=max_game)
-    if by_faction:
-        key = pl.format("{}|{}", pl.col("n_players"), pl.col("faction")).alias(STRATUM)
-        group = ["card"]
-    else:
-        key, group = pl.col("n_players").alias(STRATUM), ["n_players", "card"]
-        cells = cells.group_by("game_id", "n_players", maintain_order=True).agg(pl.col("N", "S").sum())
-        holders = holders.group_by("card", "game_id", "n_players", maintain_order=True).agg(pl.col("n1", "s1").sum())
-    holders = holders.with_columns(key)
-    cells = cells.with_columns(key).select("game_id", STRATUM, "N", "S")
+    if not by_faction:
+        return count_differences(holders, cells)
+    key = pl.format("{}|{}", pl.col("n_players"), pl.col("faction")).alias(STRATUM)
     if holders.is_empty():
         return pl.DataFrame()
-    return mh_clustered(holders, cells, group)
+    return mh_clustered(holders.with_columns(key),
+                        cells.with_columns(key).select("game_id", STRATUM, "N", "S"), ["card"])
+
+
+def count_differences(holders: pl.DataFrame, cells: pl.DataFrame) -> pl.DataFrame:
+    """Per (n_players, card): holders' minus everyone else's win rate at that player count,
+    with a game-clustered SE (`mh_clustered` with one stratum per player count).
+
+    holders: card, game_id, n_players, n1, s1 (any further columns are summed over);
+    cells: game_id, n_players, N, S (likewise). Empty when nobody holds a card."""
+    if holders.is_empty():
+        return pl.DataFrame()
+    key = pl.col("n_players").alias(STRATUM)
+    cells = cells.group_by("game_id", "n_players", maintain_order=True).agg(pl.col("N", "S").sum()).with_columns(key)
+    holders = (holders.group_by("card", "game_id", "n_players", maintain_order=True).agg(pl.col("n1", "s1").sum())
+               .with_columns(key))
+    return mh_clustered(holders, cells.select("game_id", STRATUM, "N", "S"), ["n_players", "card"])
 
 
 def card_records(card_value_df: pl.DataFrame, card_adjusted_df: pl.DataFrame | None,

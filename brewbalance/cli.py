@@ -213,10 +213,13 @@ def report(
     """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
     import reports
+    from brewbalance import causal_cli
     from reports import jsonout
 
     suffixes = output_formats(format)
     check_band(band)
+    if causal_cli.is_causal_folder(run):  # a `cards` or `powers` folder: its own report
+        return causal_cli.write_report(run, suffixes, out)
     open_run(run, not no_verify, say)
     base = out or (Path(run) / "report.html")
     _check_writable(base.parent)
@@ -364,10 +367,12 @@ def _check_writable(folder: Path) -> None:
 
 
 def _register_multi_arm_commands() -> None:
-    """`experiment`, `sweep` and `robustness` live in their own module."""
-    from brewbalance import experiment_cli, sensitivity_cli
+    """`experiment`, `sweep`, `robustness` (experiment_cli), `cards`, `powers` (causal_cli) and
+    `sensitivity` (sensitivity_cli) live in their own modules."""
+    from brewbalance import causal_cli, experiment_cli, sensitivity_cli
 
     experiment_cli.register(app)
+    causal_cli.register(app)
     sensitivity_cli.register(app)
 
 

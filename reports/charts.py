@@ -579,3 +579,58 @@ def influence_bars(influence: pl.DataFrame, limit: int = 20) -> Figure:
     ax.set_xlabel("largest |effect| on a verdict (pp)")
     ax.set_title("Influence of each estimate")
     return fig
+
+
+CAUSAL_MARKS = (("assoc", "association (holders - others)", "o", MUTED),
+                ("inject_win", "causal: injection on paired seeds", "s", PALETTE[0]),
+                ("itt", "causal ITT: randomised offer", "^", PALETTE[1]))
+
+
+def causal_vs_association(cards: pl.DataFrame) -> Figure:
+    """Per card and player count: the card table's association beside the causal values
+    (injection, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
+    labels = [f"{c} ({n}p)" for c, n in zip(cards["card"], cards["n_players"], strict=True)]
+    fig = new_figure(height=max(2.2, 0.42 * len(cards) + 1.3))
+    ax = fig.subplots()
+    y = np.arange(len(cards))[::-1].astype(float)
+    ax.axvline(0, color=FAIR, lw=1.2)
+    for i, (key, label, marker, colour) in enumerate(CAUSAL_MARKS):
+        if key not in cards.columns:
+            continue
+        est = cards[key].cast(pl.Float64).to_numpy()
+        lo, hi = (cards[f"{key}_lo"].cast(pl.Float64).to_numpy(), cards[f"{key}_hi"].cast(pl.Float64).to_numpy())
+        keep = ~np.isnan(est)
+        ys = y[keep] + (1 - i) * 0.22
+        ax.hlines(ys, lo[keep], hi[keep], colors=colour, lw=1.6)
+        ax.scatter(est[keep], ys, color=colour, marker=marker, s=20, zorder=3, label=label)
+        _hover_rows(ax, lo[keep], hi[keep], ys,
+                    [f"{lab}: {label} {100 * e:+.1f} pp ({_ci(a, b, unit=' pp')})"
+                     for lab, e, a, b in zip(np.array(labels)[keep], est[keep], lo[keep], hi[keep], strict=True)])
+    ax.set_yticks(y, labels)
+    ax.grid(axis="y", visible=False)
+    _pct_axis(ax)
+    ax.set_title("Card value in win rate: association vs cause")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=3, fontsize=7)
+    return fig
+
+
+def power_forest(powers: pl.DataFrame) -> Figure:
+    """Power value (untreated - power off) in win rate per faction, a row per player count;
+    not-estimable rows are left out."""
+    rows = powers.filter((pl.col("measure") == "win") & (pl.col("n") > 0)).sort("faction", "n_players")
+    labels = [f"{f} ({n}p)" for f, n in zip(rows["faction"], rows["n_players"], strict=True)]
+    fig = new_figure(height=max(2.0, 0.25 * len(rows) + 1.0))
+    ax = fig.subplots()
+    y = np.arange(len(rows))[::-1]
+    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant"]]
+    ax.axvline(0, color=FAIR, lw=1.2)
+    ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
+    ax.scatter(rows["diff"], y, color=colours, s=18, zorder=3)
+    _hover_rows(ax, rows["lo"], rows["hi"], y,
+                [f"{lab}: power worth {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for lab, d, a, b
+                 in zip(labels, rows["diff"], rows["lo"], rows["hi"], strict=True)])
+    ax.set_yticks(y, labels)
+    ax.grid(axis="y", visible=False)
+    _pct_axis(ax)
+    ax.set_title("Power value: win rate with the power minus without (red = significant, Holm)")
+    return fig

@@ -151,3 +151,15 @@ def sensitivity_document(s, settings: dict) -> Document:
     return _document("sensitivity", settings, verdicts, tables,
                      [*s.verdicts, *(f"screened out: {g}" for g in s.screened_out),
                       *(f"skipped: {x}" for x in s.skipped)])
+
+
+def causal_document(r) -> Document:
+    """`cards` / `powers --format json` (and `report` on such a folder): the causal values,
+    the association beside them, and every arm."""
+    source = {"game": r.game, "reference": r.reference, "paired": r.paired,
+              "arms": {name: source_of(m) for name, m in r.manifests}, "treatments": r.notes}
+    tables = {name: df.to_dicts() for name, df in (("cards", r.cards), ("injection", r.injection),
+                                                    ("removal", r.removal), ("powers", r.powers),
+                                                    ("itt", r.itt), ("association", r.association))
+              if not df.is_empty()}
+    return _document(r.command, source, r.records, tables, r.verdicts)

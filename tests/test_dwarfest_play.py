@@ -157,7 +157,7 @@ def overflowing_chunk(cfg, ev_capacity, bound, n_games=200):
     players = np.zeros((n_games * 6, PLAYERS.width), np.int64)
     wins = np.zeros(n_games * 6, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
-    out = K.run_chunk(S, R, (), np.uint64(1), 0, n_games, np.array([6], np.int64), bots, games, players, wins,
+    out = K.run_chunk(S, R, GAME.kernel_inputs(cfg, {})[1], np.uint64(1), 0, n_games, np.array([6], np.int64), bots, games, players, wins,
                       bound, 30, False)
     return out, S, games, players
 
@@ -196,6 +196,6 @@ def test_the_real_event_bound_never_overflows_a_buffer_that_just_fits_it():
     wins = np.zeros(6, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
     for g in range(200):
-        done, _, _, status = K.run_chunk(S, R, (), np.uint64(3), g, 1, np.array([6], np.int64), bots, games,
+        done, _, _, status = K.run_chunk(S, R, GAME.kernel_inputs(cfg, {})[1], np.uint64(3), g, 1, np.array([6], np.int64), bots, games,
                                          players, wins, bound, 30, False)
         assert (done, status) == (1, STATUS_OK)

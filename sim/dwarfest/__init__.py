@@ -6,12 +6,13 @@ column arrays and hands them to the run writer as polars DataFrames.
 
 from __future__ import annotations
 
+from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.game import CHUNK, GameBase
 
 from . import constants as C
 from . import schema
-from .data import DwarfestConfig, build_config
+from .data import NEUTRAL, DwarfestConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import run_chunk
 from .state import make_rules, make_state
@@ -19,10 +20,11 @@ from .state import make_rules, make_state
 
 def events_bound(cfg: DwarfestConfig) -> int:
     """Most event rows one game can write: per player and Evening at most a hand of plays,
-    each possibly cancelled, plus Bouncers, a discard, and the cards lost to destruction."""
+    each possibly cancelled, plus Bouncers, a discard, the cards lost to destruction and the
+    offers of a refill (a hand at most); and the opening hands' offers."""
     hand = int(cfg.params[C.P_HAND])
     evenings = int(cfg.params[C.P_EVENINGS])
-    return C.MAX_PLAYERS * evenings * (3 * hand + C.MAX_PLAYS + 2) + 61
+    return C.MAX_PLAYERS * evenings * (4 * hand + C.MAX_PLAYS + 2) + C.MAX_PLAYERS * hand + 62
 
 
 class Dwarfest(GameBase):
@@ -39,7 +41,25 @@ class Dwarfest(GameBase):
         return build_config(data)
 
     def kernel_inputs(self, config: DwarfestConfig, options: dict):
-        return make_rules(config), ()
+        """Rules arrays, and X = the treatment codes (kind, card type). Under remove the neutral
+        card takes the removed card's price (state.make_rules)."""
+        codes = treatment.codes(self.treatable(config), options)
+        removed = int(codes[1]) if codes[0] == treatment.T_REMOVE else -1
+        return make_rules(config, removed), codes
+
+    def treatable(self, config: DwarfestConfig) -> dict[str, list[str]]:
+        """Any Tavern card can be injected or removed (not the neutral card itself); Dwarfest has
+        no factions, so no power_off. Index in these lists = the card's type in the kernel."""
+        cards = [c for c in config.cards.ids if c != NEUTRAL]
+        return {"inject": cards, "remove": list(cards)}
+
+    def treatment_notes(self) -> dict[str, str]:
+        return {
+            "inject": "The treated seat starts with one extra copy of the Tavern card in its opening hand "
+                      "(six cards instead of five), taken from outside the deck so the deal is unchanged.",
+            "remove": "Every copy of the Tavern card in the deck is a blank card instead (same cost, "
+                      "category and place in the deck, no effect), so every other card is dealt as before.",
+        }
 
     def new_state(self, config: DwarfestConfig, n_games: int, trace_rows: int = 1):
         evenings = int(config.params[C.P_EVENINGS])

@@ -63,7 +63,9 @@ G_OVERFLOW = 11  # set when a buffer would overflow
 G_VIOLATION = 12  # invariant broken (invariants.VIOLATIONS code), with --check
 G_PHASE = 13  # phase after which it was found (PHASES)
 G_ROUNDS = 14  # rows written to the rounds buffer (kept across games, like G_EVENTS)
-N_G = 15
+G_INJECTED = 15  # Tavern cards put into play from outside the deck (inject treatment: 0 or 1)
+G_TREATED = 16  # the seat they went to (meaningful only when G_INJECTED > 0)
+N_G = 17
 
 PHASES = ("setup", "restocking", "opening", "opening events", "table service", "brawl events",
           "brawls", "cash-in")
@@ -101,7 +103,9 @@ LOG_CANCELLED = 1  # an Event card was cancelled by another
 LOG_SACRIFICE = 2  # a Bouncer was sacrificed in a Brawl
 LOG_DISCARD = 3  # a card discarded from hand at Cash-in
 LOG_LOST = 4  # a card in play lost to a destroyed Tavern
-LOG_KINDS = ("play", "cancelled", "sacrifice", "discard", "lost")
+LOG_OFFER = 5  # a card drawn into a hand (amount 1 = the opening deal, 0 = a later draw)
+LOG_KINDS = ("play", "cancelled", "sacrifice", "discard", "lost", "offer")
+OFFER_DEALT, OFFER_DRAWN = 1, 0  # amount of an offer: fixed by the shuffle alone, or after play began
 
 # --- card fields: columns of Rules.card (one row per Tavern card type) ---------------------
 CARD_FIELDS = ("cost", "cat", "stackable", "count", "income", "fame", "brawl", "seats", "bouncer",

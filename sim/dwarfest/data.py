@@ -7,7 +7,7 @@ naming the file, entry and field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from . import constants as C
 
 TAVERN_DECK_SIZE = 61
 CUSTOMER_DECK_SIZE = 54
+NEUTRAL = "neutral"  # id of the blank card the remove treatment puts in a removed card's places
 
 
 @dataclass
@@ -105,7 +106,22 @@ def _parse_cards(tree: dict) -> tuple[Cards, list[dict]]:
         amount=col("amount"),
     )
     estimates = [{"file": file, "entry": c["id"], "why": c["estimate"]} for c in cards if "estimate" in c]
-    return out, estimates
+    return with_neutral(out), estimates
+
+
+def with_neutral(cards: Cards) -> Cards:
+    """The Tavern cards plus the neutral card, last: a blank Object with no effect and count 0,
+    so it is never in the deck unless the remove treatment puts it in a removed card's places
+    (state.make_rules then gives it that card's cost, category and stacking)."""
+    labels = {"ids": NEUTRAL, "names": "Neutral card (blank)", "categories": "object"}
+    out = {}
+    for f in fields(Cards):
+        column = getattr(cards, f.name)
+        if isinstance(column, list):
+            out[f.name] = [*column, labels[f.name]]
+        else:
+            out[f.name] = np.append(column, C.CAT_OBJECT if f.name == "cat" else 0).astype(column.dtype)
+    return Cards(**out)
 
 
 def _parse_customers(tree: dict) -> tuple[np.ndarray, list[dict]]:

@@ -40,7 +40,8 @@ def check_player(S, R, seat):
         held += S.hand[seat, t]
         if R.card[t, C.CF_STACKABLE] == 0 and S.tav[seat, t] > 1:
             return STACKING
-    if held > param(R, C.P_HAND):
+    injected = S.g[C.G_INJECTED] if seat == S.g[C.G_TREATED] else 0  # inject's copy may exceed the hand
+    if held > param(R, C.P_HAND) + injected:
         return HAND_SIZE
     return OK
 
@@ -57,7 +58,7 @@ def check_state(S, R, n):
         for t in range(R.card.shape[0]):
             tavern_cards += S.hand[seat, t] + S.tav[seat, t]
         customer_cards += S.pl[seat, C.N_DRAWN]
-    if tavern_cards != TAVERN_DECK_SIZE:
+    if tavern_cards != TAVERN_DECK_SIZE + S.g[C.G_INJECTED]:
         return TAVERN_CARDS
     if customer_cards != CUSTOMER_DECK_SIZE:
         return CUSTOMER_CARDS

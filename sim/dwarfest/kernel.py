@@ -11,6 +11,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
+from sim.core.treatment import T_INJECT, T_REMOVE, treated_seat
 
 from . import constants as C
 from . import invariants as inv
@@ -204,7 +205,7 @@ def cash_in(S, R, n, seats_pol, game_id, last):
         card = pol.choose_discard(S, R, seat, seats_pol[seat])
         if card >= 0:
             ru.discard_from_hand(S, seat, card, game_id)
-        ru.refill_hand(S, R, seat)
+        ru.refill_hand(S, R, seat, game_id)
     for seat in range(n):
         S.pl[seat, C.BRAWL] = ru.starting_brawl(S, R, seat)
 
@@ -222,15 +223,28 @@ def verify(S, R, n, check, phase):
 
 
 @jit
-def play_game(S, R, n, seats_pol, seed, game_id, check):
-    """Play one whole game; the result is left in S.pl / S.st."""
+def setup(S, R, X, n, game_id, treated):
+    """Shuffle, apply a remove treatment to the shuffled deck, deal (logging the opening
+    offers), then give an inject treatment's card to seat `treated`. X = (kind, target) from
+    sim.core.treatment.codes; the target index is the card type."""
+    ru.setup_decks(S, R)
+    if X[0] == T_REMOVE:
+        ru.replace_in_deck(S, X[1], ru.neutral_card(R))
+    ru.setup_players(S, R, n)
+    ru.log_opening_offers(S, n, game_id)
+    if X[0] == T_INJECT:
+        ru.inject_card(S, treated, X[1])
+
+
+@jit
+def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
+    """Play one whole game (treated: the inject seat, or -1); the result is left in S.pl / S.st."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     S.g[:] = 0
     S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds  # rows of earlier games stay
     S.g[C.G_N] = n
     seed_streams(S, seed, game_id)
-    ru.setup_decks(S, R)
-    ru.setup_players(S, R, n)
+    setup(S, R, X, n, game_id, treated)
     if verify(S, R, n, check, 0):
         return
     evenings = ru.param(R, C.P_EVENINGS)
@@ -265,10 +279,13 @@ def play_game(S, R, n, seats_pol, seed, game_id, check):
 
 @jit
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
-    """Seat game `game_id` by the seat schedule and play it (the driver's `play`)."""
+    """Seat game `game_id` by the seat schedule and play it (the driver's `play`). X is the
+    run's treatment (sim.core.treatment.codes); an inject goes to the balanced treated seat."""
     n = counts[game_id % counts.shape[0]]
-    seat_bots(position(game_id, counts), n, seat_policies, S.seats[C.ROW_POLICY])
-    play_game(S, R, n, S.seats[C.ROW_POLICY], seed, game_id, check)
+    k = position(game_id, counts)
+    seat_bots(k, n, seat_policies, S.seats[C.ROW_POLICY])
+    treated = treated_seat(k, n, seat_policies.shape[0]) if X[0] == T_INJECT else -1
+    play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated)
     return n
 
 
@@ -302,6 +319,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
     game_row[G.n_winners] = winners
     game_row[G.brawls] = total_brawls
     game_row[G.taverns_destroyed] = total_destroyed
+    game_row[G.treated_seat] = S.g[C.G_TREATED] if S.g[C.G_INJECTED] > 0 else -1
 
 
 COUNTERS = Counters(C.G_EVENTS, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)

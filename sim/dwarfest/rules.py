@@ -203,7 +203,9 @@ def give_customer_cards(S, seat, k):
 
 
 @jit
-def refill_hand(S, R, seat):
+def refill_hand(S, R, seat, game_id):
+    """Draw back to the hand size; each card drawn is logged as a later offer (it depends on
+    what was played and discarded before)."""
     held = 0
     for t in range(S.hand.shape[1]):
         held += S.hand[seat, t]
@@ -212,6 +214,7 @@ def refill_hand(S, R, seat):
         if card < 0:
             break
         S.hand[seat, card] += 1
+        log_event(S, game_id, seat, card, C.LOG_OFFER, C.OFFER_DRAWN, seat)
         held += 1
 
 
@@ -265,6 +268,41 @@ def setup_players(S, R, n):
             card = draw_tavern_card(S)
             if card >= 0:
                 S.hand[seat, card] += 1
+
+
+@jit
+def log_opening_offers(S, n, game_id):
+    """One offer row per card of every opening hand: the shuffle alone fixed them (amount 1)."""
+    for seat in range(n):
+        for t in range(S.hand.shape[1]):
+            for _ in range(S.hand[seat, t]):
+                log_event(S, game_id, seat, t, C.LOG_OFFER, C.OFFER_DEALT, seat)
+
+
+# --- treatments (sim/core/treatment.py) --------------------------------------------------------
+
+@jit_inline
+def neutral_card(R):
+    """The neutral (blank) card type: data.py appends it after the Tavern cards."""
+    return R.card.shape[0] - 1
+
+
+@jit
+def replace_in_deck(S, card, blank):
+    """remove: every copy of `card` in the Tavern deck becomes `blank`, in its own place, so
+    every other card is dealt and drawn as in the untreated game."""
+    for i in range(S.g[C.G_TDECK]):
+        if S.piles[C.PILE_TDECK, i] == card:
+            S.piles[C.PILE_TDECK, i] = blank
+
+
+@jit
+def inject_card(S, seat, card):
+    """inject: one extra copy of `card` into `seat`'s hand from outside the deck (no draw, no
+    random number), counted in G_INJECTED for the card-conservation invariant."""
+    S.hand[seat, card] += 1
+    S.g[C.G_INJECTED] += 1
+    S.g[C.G_TREATED] = seat
 
 
 # --- paying for cards -------------------------------------------------------------------------

@@ -2,15 +2,19 @@
 The kernel writes rows by these names (kernel.record) and the wrapper builds the frames from
 them (sim/core/schema.py), so the two cannot disagree."""
 
+from dataclasses import replace
+
 import polars as pl
 
-from sim.core.schema import Column, events_table, games_table, players_table
+from sim.core.schema import Column, Table, events_table, games_table, players_table
 
 from . import constants as C
 
 GAMES = games_table([
     Column("brawls", pl.Int16, "Brawls that broke out, all players"),
     Column("taverns_destroyed", pl.Int16, "Taverns totally destroyed, all players"),
+    Column("treated_seat", pl.Int64, "seat given the injected card at setup (inject treatment); "
+                                     "-1 when the run injects nothing"),
 ])
 
 # players-table column of each ST_* statistic, in ST order (kernel.record copies them as a block)
@@ -40,4 +44,12 @@ PLAYERS = players_table([
     *[Column(name, pl.Int32, meaning) for name, meaning in PLAYER_STATS],
 ], faction_in_rows=False)
 
-EVENTS = events_table()
+# Dwarfest's own words for two event columns: the offer kind and what its amount means.
+EVENT_MEANINGS = {
+    "kind": "what happened to the card: play, cancelled, sacrifice, discard, lost, or offer "
+            "(drawn into the seat's hand)",
+    "amount": "Nuggets paid (play); for an offer 1 = dealt in the opening hand (fixed by the "
+              "shuffle alone), 0 = drawn later; else 0",
+}
+EVENTS = Table("events", [replace(c, meaning=EVENT_MEANINGS.get(c.name, c.meaning))
+                          for c in events_table().columns])

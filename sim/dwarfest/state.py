@@ -48,9 +48,15 @@ EV_COLS = 7  # game, seat, round, card, kind, amount, target
 Rules = namedtuple("Rules", "p fame_cards customers card bar_skill pol_kind pol_w mean_dwarves")
 
 
-def make_rules(cfg: DwarfestConfig) -> Rules:
+def make_rules(cfg: DwarfestConfig, removed: int = -1) -> Rules:
+    """The kernel's rules arrays. With `removed` (a card type, remove treatment) the neutral card,
+    the last type, takes that card's cost, category and stacking, so a bot that would have paid
+    for the removed card faces the same price and the same Tavern limit for the blank one."""
     c = cfg.cards
     card = np.stack([getattr(c, name) for name in C.CARD_FIELDS], axis=1).astype(np.int64)
+    if removed >= 0:
+        for field in (C.CF_COST, C.CF_CAT, C.CF_STACKABLE):
+            card[-1, field] = card[removed, field]
     return Rules(
         p=cfg.params, fame_cards=cfg.fame_cards, customers=cfg.customer_dwarves, card=card,
         bar_skill=c.bar_skill, pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights,
@@ -91,7 +97,8 @@ LAYOUT = Layout(
             "n": C.G_N, "evening": C.G_EVENING, "dealer": C.G_DEALER, "tavern_deck": C.G_TDECK,
             "tavern_discards": C.G_TDISC, "customer_deck": C.G_CDECK, "customer_discards": C.G_CDISC,
             "pool": C.G_POOL, "decisions": C.G_DECISIONS, "events": C.G_EVENTS, "trace": C.G_TRACE,
-            "overflow": C.G_OVERFLOW, "violation": C.G_VIOLATION, "phase": C.G_PHASE, "rounds": C.G_ROUNDS}),
+            "overflow": C.G_OVERFLOW, "violation": C.G_VIOLATION, "phase": C.G_PHASE, "rounds": C.G_ROUNDS,
+            "injected": C.G_INJECTED, "treated": C.G_TREATED}),
         "piles": Part("piles", {
             "tavern_deck": C.PILE_TDECK, "tavern_discards": C.PILE_TDISC, "customer_deck": C.PILE_CDECK,
             "customer_discards": C.PILE_CDISC, "pool": C.PILE_POOL}),

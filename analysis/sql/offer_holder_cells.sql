@@ -1,0 +1,22 @@
+-- Purpose: per card, game and player count: how many seats were offered the card at setup
+--          (offer events with amount = 1: fixed by the deal before any decision) and their
+--          wins. The treated group of the randomised-offer (ITT) card value (analysis/causal.py).
+-- Parameters: none.
+-- Reads views: games, players, events.
+-- Returns: card, game_id, n_players, n1, s1.
+WITH offered AS (
+    SELECT DISTINCT game_id, seat, card
+    FROM events
+    WHERE CAST(kind AS VARCHAR) = 'offer' AND amount = 1
+)
+SELECT
+    o.card,
+    o.game_id,
+    g.n_players::BIGINT  AS n_players,
+    count(*)::DOUBLE     AS n1,
+    sum(p.win)::DOUBLE   AS s1
+FROM offered AS o
+JOIN players AS p USING (game_id, seat)
+JOIN games AS g USING (game_id)
+GROUP BY o.card, o.game_id, g.n_players
+ORDER BY o.card, o.game_id;

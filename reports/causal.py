@@ -1,0 +1,129 @@
+"""Report page of the causal commands, `cards` and `powers` (and `report` on their folders).
+
+Same page model and order as the other multi-arm reports: the verdict lines, what each
+treatment does in this game, the evidence (every value labelled causal or association), then
+the provenance of every arm, the estimated data values and the note on bots.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from reports import _write, build, charts
+from reports.experiments import _closing
+from reports.formatting import pp, signed
+from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
+
+if TYPE_CHECKING:
+    from analysis.causal import CausalResult
+
+PAIRING = ("Every treated arm plays the untreated arm's games: same seed and player counts, so the "
+           "same deal and dice in game i. A causal value is the mean of the game-by-game "
+           "differences with a paired t interval; Holm runs across the cards (or factions) of one "
+           "player count and one measure.")
+
+
+def _with_ci(show, key):
+    return lambda r: ("" if r.get(key) is None else
+                      f"{show(r[key])} [{show(r[key + '_lo'])}, {show(r[key + '_hi'])}]")
+
+
+def _cards_table(cards: pl.DataFrame) -> Table:
+    return Table([
+        Column("card", "card"), Column("n_players", "players", "int"),
+        Column("inject_win_t", "injection: win share [95%]"), Column("inject_score_t", "injection: score [95%]"),
+        Column("removal_t", "removal: most moved [95%]"), Column("itt_t", "ITT: offered - not [95%]"),
+        Column("assoc_t", "association [95%]"),
+    ], build._rows(cards, inject_win_t=_with_ci(pp, "inject_win"), inject_score_t=_with_ci(signed, "inject_score"),
+                   removal_t=lambda r: "" if r.get("removal") is None else
+                   f"{r['removal_unit']}: {_with_ci(pp, 'removal')(r)}",
+                   itt_t=_with_ci(pp, "itt"), assoc_t=_with_ci(pp, "assoc")),
+        caption="Which is which: injection = causal (injection on paired seeds), the treated seat "
+                "with the card minus the same seat in the same game without it, n = paired games; "
+                "removal = causal (removal on paired seeds), the seat or faction whose win rate "
+                "moves most when every copy is replaced by a blank card; ITT = causal ITT "
+                "(randomised offer), seats dealt the card at setup minus the others, n = seats, "
+                "game-clustered interval; association = the card table's holders minus others, "
+                "which mixes the card's effect with who ends up playing it (not a cause).")
+
+
+def _stat_columns(first: list[Column], show: str, n_label: str) -> list[Column]:
+    return [*first, Column("n", n_label, "int"), Column("value_a", "untreated", show),
+            Column("value_b", "treated", show), Column("diff", "difference", show),
+            Column("ci", "95% interval"), Column("p_holm", "p (Holm)", "p")]
+
+
+def _ci_rows(df: pl.DataFrame, show) -> list[dict]:
+    return build._rows(df, ci=lambda r: "" if r["lo"] is None else f"{show(r['lo'])} to {show(r['hi'])}")
+
+
+def card_blocks(r: CausalResult) -> list:
+    blocks = []
+    if not r.cards.is_empty():
+        blocks += [Chart(charts.causal_vs_association(r.cards),
+                         "Per card and player count, in win rate: grey = association (card table), "
+                         "blue = causal injection (n = paired games), red = causal ITT (n = seats "
+                         "dealt the card, game-clustered). Bar = 95% interval."),
+                   _cards_table(r.cards)]
+    for measure, show, fmt in (("win", pp, "pp"), ("score", signed, "signed")):
+        rows = r.injection.filter(pl.col("measure") == measure)
+        if rows.height:
+            blocks.append(Table(_stat_columns([Column("card", "card"), Column("n_players", "players", "int")],
+                                              fmt, "paired games"), _ci_rows(rows, show),
+                                caption=f"Injection, treated seat's {'win share' if measure == 'win' else 'score'}: "
+                                        "inject arm minus untreated, same seat, same game. n = paired games "
+                                        "(one treated seat per game)."))
+    if r.removal.height:
+        blocks.append(Table(_stat_columns([Column("card", "card"), Column("n_players", "players", "int"),
+                                           Column("unit_kind", "of"), Column("unit", "seat / faction")],
+                                          "pct", "paired games"), _ci_rows(r.removal, pp),
+                            caption="Removal: win rate with every copy replaced by a blank card minus "
+                                    "untreated, paired by game (n = paired games); a faction's rate is "
+                                    "its wins per seat. Holm across cards and units of one player count."))
+    if r.itt.height:
+        blocks.append(Table([Column("card", "card"), Column("n_players", "players", "int"),
+                             Column("offered", "seats offered", "int"), Column("games", "games", "int"),
+                             Column("rate_offered", "win rate offered", "pct"),
+                             Column("rate_not", "not offered", "pct"), Column("diff", "difference", "pp"),
+                             Column("ci", "95% interval"), Column("p_holm", "p (Holm)", "p")],
+                            _ci_rows(r.itt, pp),
+                            caption="Randomised offer (ITT) from the untreated run: seats dealt the card "
+                                    "before any decision minus the others. n = seats offered; the "
+                                    "interval is clustered by game (seats of one game share its win)."))
+    return blocks
+
+
+def power_blocks(r: CausalResult) -> list:
+    blocks = []
+    if r.powers.filter(pl.col("n") > 0).height:
+        blocks.append(Chart(charts.power_forest(r.powers),
+                            "Power value = faction's per-seat win rate untreated minus with its power "
+                            "switched off, paired by game; bar = 95% interval, n = paired games."))
+    for measure, show, fmt in (("win", pp, "pct"), ("score", signed, "num")):
+        rows = r.powers.filter(pl.col("measure") == measure)
+        blocks.append(Table(_stat_columns([Column("faction", "faction"), Column("n_players", "players", "int")],
+                                          fmt, "paired games"),
+                            _ci_rows(rows.rename({"value_a": "value_b", "value_b": "value_a"}), show),
+                            caption=f"Power value in {'per-seat win rate' if measure == 'win' else 'mean score'}: "
+                                    "untreated (power on) minus power off; n = paired games the faction "
+                                    "sat in (0: never seated at that count, not estimable)."))
+    return blocks
+
+
+def causal_page(r: CausalResult) -> Page:
+    notes = [f"{kind}: {text}" for kind, text in r.notes.items()]
+    evidence = card_blocks(r) if r.command == "cards" else power_blocks(r)
+    sections = [Section("Verdict", "verdict", [Bullets(list(r.verdicts), css="verdicts"), Paragraph(PAIRING)]),
+                Section("What the treatments do in this game", "treatments", [Bullets(notes or ["(none listed)"])]),
+                Section("Evidence", "evidence", evidence)]
+    sections += _closing(r.manifests)
+    what = "Causal card value" if r.command == "cards" else "Power value (restricted play)"
+    return Page(f"{what}: {r.game}", f"{len(r.manifests)} arms on a shared seed; reference {r.reference}",
+                sections)
+
+
+def write_causal(r: CausalResult, html_path, pdf_path) -> list[Path]:
+    return _write(causal_page(r), html_path, pdf_path)
