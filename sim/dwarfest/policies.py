@@ -28,6 +28,7 @@ from .rules import (
     dwarves_in,
     max_barrels_to_open,
     min_barrels_to_open,
+    neutral_card,
     nugget_price,
     param,
     policy_stream,
@@ -547,9 +548,11 @@ def choose_discard(S, R, seat, pol):
                 return t
             k -= S.hand[seat, t]
         return -1
-    # A non-stackable card already in one's own Tavern is dead weight unless it is harmful.
+    # A non-stackable card already in one's own Tavern is dead weight unless it is harmful;
+    # so is the neutral (blank) card of a remove treatment, worth nothing in hand or in play.
     for t in range(n_types):
-        if S.hand[seat, t] > 0 and R.card[t, C.CF_CAT] != C.CAT_EVENT and R.card[t, C.CF_HARMFUL] == 0 and not can_host(S, R, seat, t):
+        if S.hand[seat, t] > 0 and (t == neutral_card(R) or R.card[t, C.CF_CAT] != C.CAT_EVENT
+                                    and R.card[t, C.CF_HARMFUL] == 0 and not can_host(S, R, seat, t)):
             return t
     return -1
 
