@@ -75,8 +75,10 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
     """Buffers for one thread. rounds_capacity defaults to event_capacity rows (a full
     buffer makes run_chunk stop early and resume, never truncate)."""
     n = C.MAX_PLAYERS
+    g = np.zeros(C.N_G, np.int64)
+    g[C.G_TREATED] = -1  # no injected card until a treated game says so (kernel.play_game)
     return State(
-        g=np.zeros(C.N_G, np.int64),
+        g=g,
         pl=np.zeros((n, C.N_PL), np.int64),
         hand=np.zeros((n, n_types), np.int64),
         piles=np.zeros((4, C.INGREDIENT_DECK), np.int64),
