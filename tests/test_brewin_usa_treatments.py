@@ -37,7 +37,7 @@ def set_up(cfg, X, n, seed, game_id, treated=-1):
     return R, S
 
 
-NO_REDRAW = ["policies.greedy.redraw_req_sum=99"]
+NO_REDRAW = ["policies.greedy.redraw_req_sum=36"]  # no beer in the data needs more
 
 
 def in_hand(S, seat):
@@ -63,9 +63,19 @@ def test_inject_gives_the_treated_seat_one_extra_copy_and_changes_no_other_card(
 def test_remove_puts_the_neutral_card_in_every_place_of_the_card_and_nowhere_else():
     # two copies of the target (one fewer of another beer, so the deck stays 36)
     cfg = config(["beer_cards.golden_pils.count=2", "beer_cards.lakeshore_lager.count=0"])
-    _, plain = set_up(cfg, x_of(cfg), 4, 2, 0)
-    R, removed = set_up(cfg, x_of(cfg, "remove"), 4, 2, 0)
-    target, neutral = cfg.beer_ids.index(TARGET), ru.neutral_type(R)
+    R, target = make_rules(cfg), cfg.beer_ids.index(TARGET)
+
+    def deal(remove):  # K.setup's steps before the redraws (a bot would swap a blank card away)
+        S = make_state(len(cfg.ing_ids), 1000)
+        K.seed_streams(S, np.uint64(2), 0)
+        ru.setup_decks(S, R, 4)
+        if remove:
+            ru.remove_beer_type(S, R, target)
+        ru.setup_players(S, R, 4, 0)
+        return S
+
+    plain, removed = deal(False), deal(True)
+    neutral = ru.neutral_type(R)
     before, after = plain.beer[:C.BEER_DECK, C.B_TYPE], removed.beer[:C.BEER_DECK, C.B_TYPE]
     assert (before == target).sum() == 2
     assert np.array_equal(after == neutral, before == target)  # the same places, the same count
