@@ -28,7 +28,7 @@ def blank(n: int = 4, sets=(), trace: int = 1):
     for c in range(C.N_CITIES):
         v.city(c).set(active=1, demand=0, beer=-1, fest=0)
     for b in range(C.BEER_DECK):
-        v.beer(b).set(loc=C.LOC_DECK, owner=-1, city=-1, seq=0)
+        v.beer(b).set(loc=C.LOC_DECK, owner=-1, city=-1, seq=0, type=int(cfg.beer_phys[b]))
         v.piles.beer_deck[b] = b
     v.game.beer_deck = C.BEER_DECK
     return cfg, R, S

@@ -15,9 +15,11 @@ from sim.brewin_usa.replay import trace_lines
 from sim.brewin_usa.schema import GAMES, PLAYERS
 from sim.brewin_usa.state import make_rules, make_state
 from sim.core.errors import STATUS_OVERFLOW
+from sim.core.treatment import T_NONE
 
 GOLDEN = Path(__file__).parent / "golden" / "brewin_usa_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "challenger", "expander"]
+NO_TREATMENT = np.array([T_NONE, -1], np.int64)  # the run inputs X of an untreated game
 
 
 @pytest.mark.parametrize("bot", BOTS)
@@ -185,7 +187,7 @@ def recorded(scores, n=4, game_id=9):
     games = np.zeros((1, GAMES.width), np.int64)
     players = np.zeros((n, PLAYERS.width), np.int64)
     wins = np.zeros(n, np.float64)
-    K.record(S, R, (), game_id, n, games[0], players, wins)
+    K.record(S, R, NO_TREATMENT, game_id, n, games[0], players, wins)
     labels = GAME.labels(cfg)
     return GAMES.frame(games, labels), PLAYERS.frame(players, labels, given={"win": wins}), S
 
@@ -214,11 +216,11 @@ def test_record_copies_every_column_from_its_own_state_field():
     assert players["policy"].cast(pl.String).to_list() == [config().policy_ids[s % 4] for s in range(4)]
     assert games.drop("end_reason").row(0, named=True) == {
         "game_id": 9, "n_players": 4, "rounds": 5, "decisions": 0, "n_winners": 2,
-        "brewfests": 7, "market_demand_left": 9, "caps_in_bag": 11}
+        "brewfests": 7, "market_demand_left": 9, "caps_in_bag": 11, "treated_seat": -1}
     assert games["end_reason"].cast(pl.String).item() == "round_limit"
 
 
-@pytest.mark.parametrize("ev_capacity, bound", [(10, 10), (100_000, 60)],
+@pytest.mark.parametrize("ev_capacity, bound", [(10, 10), (100_000, 150)],
                          ids=["buffer-full-mid-game", "bound-below-some-games"])
 def test_a_game_writing_past_its_event_room_stops_the_chunk_as_an_overflow(ev_capacity, bound):
     """Through the shared driver: the chunk stops before the game that overflowed, keeps only
@@ -230,7 +232,7 @@ def test_a_game_writing_past_its_event_room_stops_the_chunk_as_an_overflow(ev_ca
     players = np.zeros((n_games * 4, PLAYERS.width), np.int64)
     wins = np.zeros(n_games * 4, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
-    done, prow, ev_rows, status = K.run_chunk(S, make_rules(cfg), (), np.uint64(1), 0, n_games, np.array([4], np.int64),
+    done, prow, ev_rows, status = K.run_chunk(S, make_rules(cfg), NO_TREATMENT, np.uint64(1), 0, n_games, np.array([4], np.int64),
                                               bots, games, players, wins, bound, C.MAX_PLAYERS * 40, False)
     assert status == STATUS_OVERFLOW and S.g[C.G_OVERFLOW] == 1
     assert prow == 4 * done and list(games[:done, GAMES.at.game_id]) == list(range(done))

@@ -29,6 +29,9 @@ from sim.brewin_usa import rules as ru
 from sim.brewin_usa.state import make_rules, make_state, rules_view, view
 from sim.core.config import prepare
 from sim.core.errors import BrewError
+from sim.core.treatment import T_NONE
+
+NO_TREATMENT = np.array([T_NONE, -1], np.int64)  # the run inputs X of an untreated game
 
 
 def beer_of_quality(cfg, quality, style=None, adjunct=False):
@@ -57,7 +60,7 @@ def test_setup_caps_cards_and_cities(n):
     K.seed_streams(S, np.uint64(5), 0)
     view(S).game.n = n
     ru.setup_decks(S, R, n)
-    ru.setup_players(S, R, n)
+    ru.setup_players(S, R, n, 0)
     organic1 = ing(cfg, "organic_1")
     for s in range(n):
         assert view(S).seat(s).bank == 15 and view(S).seat(s).colored == 5
@@ -76,11 +79,11 @@ def test_setup_redraw_swaps_at_most_two_beer_cards():
     R, S = make_rules(cfg), make_state(len(cfg.ing_ids), 100)
     K.seed_streams(S, np.uint64(1), 0)
     ru.setup_decks(S, R, 4)
-    ru.setup_players(S, R, 4)
+    ru.setup_players(S, R, 4, 0)
     before = [{b for b in range(C.BEER_DECK) if view(S).beer(b).loc == C.LOC_HAND and view(S).beer(b).owner == s}
               for s in range(4)]
     deck_top = list(view(S).piles.beer_deck[:view(S).game.beer_deck][::-1])  # next cards drawn, in order
-    K.redraws(S, R, 4, seats_policy(cfg, "random"))
+    K.redraws(S, R, 4, seats_policy(cfg, "random"), 0)
     swapped_total = 0
     for s in range(4):
         now = {b for b in range(C.BEER_DECK) if view(S).beer(b).loc == C.LOC_HAND and view(S).beer(b).owner == s}
@@ -104,8 +107,8 @@ def test_setup_redraw_never_swaps_more_than_two_even_when_every_card_is_unwanted
     R, S = make_rules(cfg), make_state(len(cfg.ing_ids), 100)
     K.seed_streams(S, np.uint64(2), 0)
     ru.setup_decks(S, R, 2)
-    ru.setup_players(S, R, 2)
-    K.redraws(S, R, 2, seats_policy(cfg, "greedy"))
+    ru.setup_players(S, R, 2, 0)
+    K.redraws(S, R, 2, seats_policy(cfg, "greedy"), 0)
     assert view(S).game.beer_discards == 4  # two per player
 
 
@@ -710,7 +713,7 @@ def test_third_beer_triggers_the_end_after_one_more_round(seed):
     cfg = config()
     R, S = make_rules(cfg), make_state(len(cfg.ing_ids), 1000, 20000)
     pols = seats_policy(cfg, "greedy")
-    K.play_game(S, R, 4, pols, np.uint64(seed), 0, True)
+    K.play_game(S, R, NO_TREATMENT, 4, pols, np.uint64(seed), 0, True, -1)
     assert view(S).game.violation == 0
     rows = S.trace[:view(S).game.trace]
     trig = rows[rows[:, 0] == C.TR_TRIGGER]

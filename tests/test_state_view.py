@@ -126,7 +126,7 @@ def test_homebrewers_and_brewin_names_reach_the_constants_cells():
     b.city(5).demand = 2
     b.beer(3).set(loc=BC.LOC_CITY, owner=1, city=5)
     b.seat(1).fest.cards = -1
-    assert B.city[5, BC.CT_DEMAND] == 2 and list(B.beer[3]) == [BC.LOC_CITY, 1, 5, 0]
+    assert B.city[5, BC.CT_DEMAND] == 2 and list(B.beer[3]) == [BC.LOC_CITY, 1, 5, 0, 0]
     assert list(B.fest[1, BC.F_C:]) == [-1] * BC.MAX_COMMIT
 
 

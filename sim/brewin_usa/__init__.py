@@ -6,6 +6,7 @@ sim/core/game.py's GameBase plays shards into the tables of schema.py.
 
 from __future__ import annotations
 
+from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.game import CHUNK, GameBase
 
@@ -19,10 +20,15 @@ from .state import make_rules, make_state
 
 def events_bound(cfg: BrewinConfig) -> int:
     """Most event rows one game can write: per round, one batch per player, at most
-    launches_per_round launches each and a Brewfest result per launch; capped by max_rounds."""
+    launches_per_round launches each with a Brewfest result and its beer draws (offers), and
+    every face-up card of every batch offered to every seat; the opening deal and redraws once;
+    capped by max_rounds."""
     rounds = int(cfg.params[C.P_MAX_ROUNDS]) + 2
-    per_round = C.MAX_PLAYERS * (1 + 3 * int(cfg.params[C.P_LAUNCHES]))
-    return rounds * per_round + 16
+    launches = int(cfg.params[C.P_LAUNCHES])
+    per_round = C.MAX_PLAYERS * (1 + launches * (3 + int(cfg.params[C.P_BEERS_DRAWN]))
+                                 + C.MAX_BATCH * C.MAX_PLAYERS)
+    opening = C.MAX_PLAYERS * (int(cfg.params[C.P_BEER_HAND]) + int(cfg.params[C.P_REDRAW_MAX]))
+    return rounds * per_round + opening + 16
 
 
 def rounds_capacity(cfg: BrewinConfig, n_games: int) -> int:
@@ -32,10 +38,14 @@ def rounds_capacity(cfg: BrewinConfig, n_games: int) -> int:
     return min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * 20 + C.MAX_PLAYERS * int(cfg.params[C.P_MAX_ROUNDS])
 
 
+NEUTRAL = "neutral"  # the blank beer card a `remove` treatment puts in a card's place (state.neutral_beer)
+
+
 def card_names(config) -> list[str]:
     """Event `card` values: beer card ids, then "batch", then one id per ingredient kind
-    (used for adjuncts: adjunct_berry, ...), in the codes the kernel logs."""
-    return list(config.beer_ids) + ["batch"] + [f"adjunct_{k}" for k in C.KINDS]
+    (used for adjuncts: adjunct_berry, ...), then the neutral card of a `remove` treatment, in
+    the codes the kernel logs (rules.beer_code, batch_code, adjunct_code)."""
+    return list(config.beer_ids) + ["batch"] + [f"adjunct_{k}" for k in C.KINDS] + [NEUTRAL]
 
 
 class BrewinUSA(GameBase):
@@ -52,7 +62,21 @@ class BrewinUSA(GameBase):
         return build_config(data)
 
     def kernel_inputs(self, config: BrewinConfig, options: dict):
-        return make_rules(config), ()
+        return make_rules(config), treatment.codes(self.treatable(config), options)
+
+    def treatable(self, config: BrewinConfig) -> dict[str, list[str]]:
+        """Beer cards (the ids of the events' play rows): the dealt beer hand is the nearest thing
+        this game has to a starting deck. Removal only of beers with copies in the deck."""
+        in_deck = [i for i, k in zip(config.beer_ids, config.beer[:, C.BF_COUNT], strict=True) if k > 0]
+        return {"inject": list(config.beer_ids), "remove": in_deck}
+
+    def treatment_notes(self) -> dict[str, str]:
+        return {
+            "inject": "The treated seat starts with one extra copy of the beer card beside its three dealt "
+                      "beers (a fourth card until its first draw-and-discard); every deal stays as untreated.",
+            "remove": "The beer card's copies in the beer deck are blank beer cards (\"neutral\": quality 0, "
+                      "a recipe no hand can meet), in the same places, so every other card is dealt as before.",
+        }
 
     def new_state(self, config: BrewinConfig, n_games: int, trace_rows: int = 1):
         return make_state(len(config.ing_ids), min(CHUNK, max(n_games, 1)) * 40 + events_bound(config), trace_rows,
@@ -65,10 +89,10 @@ class BrewinUSA(GameBase):
         return {"end_reason": C.END_REASONS, "faction": ["none"], "policy": config.policy_ids,
                 "card": card_names(config), "kind": C.LOG_KINDS}
 
-    def replay(self, config, seed, game_id, player_counts, policies) -> list[str]:
+    def replay(self, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
         from .replay import replay_game
 
-        return replay_game(self, config, seed, game_id, player_counts, policies)
+        return replay_game(self, config, seed, game_id, player_counts, policies, options)
 
     def manifest_extras(self, config: BrewinConfig) -> dict:
         styles = {i: config.beer[k, C.BF_STYLE] for k, i in enumerate(config.beer_ids)}
@@ -77,6 +101,7 @@ class BrewinUSA(GameBase):
             "cards": [{"id": i, "name": n, "category": C.STYLES[styles[i]]}
                       for i, n in zip(config.beer_ids, config.beer_names, strict=True)]
                      + [{"id": "batch", "name": "Ingredient batch", "category": "batch"}]
+                     + [{"id": NEUTRAL, "name": "Blank beer card (remove treatment)", "category": "neutral"}]
                      + [{"id": f"adjunct_{k}", "name": f"{k.title()} adjunct", "category": "adjunct"}
                         for k in C.KINDS[C.BERRY:]],
             "value_kinds": ["play", "adjunct"],  # card value covers beers and adjuncts

@@ -13,6 +13,8 @@ MAX_BATCH = 6  # hard array bound; the rule's limit is the parameter batch_max
 MAX_COMMIT = 4  # hard array bound; the rule's limit is the parameter brewfest_cards
 INGREDIENT_DECK = 116
 BEER_DECK = 36
+INJECT_SLOT = BEER_DECK  # the physical beer slot of a treatment's injected copy (outside the deck)
+BEER_SLOTS = BEER_DECK + 1
 
 # --- ingredient kinds (data strings -> codes). Core kinds first, in recipe-slot order ------
 GRAIN, WATER, HOPS, YEAST, ORGANIC, BERRY, CITRUS, PUMPKIN, COFFEE = range(9)
@@ -61,8 +63,12 @@ PLAYER_STATS = ("vp_cities", "vp_regions", "vp_beers", "vp_bank", "score_check",
                 "adjunct_actions", "qualities_bought", "batch_cards", "cities_controlled")
 
 # --- beers: columns of State.beer (one row per physical beer card) ------------------------------
-B_LOC, B_OWNER, B_CITY, B_SEQ = range(4)  # B_CITY: city held or challenged; B_SEQ: challenge order
-LOC_DECK, LOC_DISC, LOC_HAND, LOC_CITY, LOC_SKUNKED, LOC_FEST = range(6)
+# B_CITY: city held or challenged; B_SEQ: challenge order; B_TYPE: its beer type this game (a
+# removed card's copies are the neutral card, rules.neutral_type)
+B_LOC, B_OWNER, B_CITY, B_SEQ, B_TYPE = range(5)
+N_B = 5
+# LOC_OUT: not in this game (the inject slot of an untreated game)
+LOC_DECK, LOC_DISC, LOC_HAND, LOC_CITY, LOC_SKUNKED, LOC_FEST, LOC_OUT = range(7)
 
 # --- cities: columns of State.city ------------------------------------------------------------------
 CT_ACTIVE, CT_DEMAND, CT_BEER, CT_FEST = range(4)  # CT_BEER: physical beer controlling it or -1
@@ -112,7 +118,8 @@ G_FESTS = 18  # brewfests resolved
 G_TOTAL_CAPS = 19  # uncolored caps in the game (conservation)
 G_POT = 20  # caps paid into this round's auction
 G_ROUNDS = 21  # rows written to the rounds buffer (kept across games, like G_EVENTS)
-N_G = 22
+G_TREATED = 22  # seat given the injected beer card, -1 when the run injects nothing
+N_G = 23
 
 PHASES = ("setup", "auction", "launch", "brewfests", "income")
 END_REASONS = ("third_beer", "round_limit")
@@ -125,7 +132,11 @@ LOG_RELAUNCH = 2  # a skunked beer relaunched (amount = caps paid)
 LOG_FEST_WIN = 3  # brewfest won with this beer (target = city)
 LOG_SKUNKED = 4  # beer skunked in a brewfest (target = city)
 LOG_ADJUNCT = 5  # an adjunct used in a launch, its action taken (card = adjunct_<kind>, target = city)
-LOG_KINDS = ("play", "buy", "relaunch", "brewfest_win", "skunked", "adjunct")
+# a card shown to a seat (docs/games/brewin_usa.md, Treatments and offers): a beer card drawn into
+# its hand (target -1) or a face-up adjunct in a batch laid out (target = batch); amount 1 when the
+# shuffle alone fixed it (the opening deal, the first round's batches), else 0
+LOG_OFFER = 6
+LOG_KINDS = ("play", "buy", "relaunch", "brewfest_win", "skunked", "adjunct", "offer")
 
 # --- parameters: index into the float64 vector built from params.toml -------------------------------
 PARAM_NAMES = (

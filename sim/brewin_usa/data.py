@@ -105,8 +105,9 @@ def _parse_beers(tree: dict):
     rows = []
     for b in beers:
         where = f"{file}: beer '{b['id']}'"
-        if b["id"] == "batch":
-            raise BrewError(f"{where}: the id 'batch' is reserved for ingredient batches in the event log")
+        if b["id"] in ("batch", "neutral"):
+            raise BrewError(f"{where}: the id '{b['id']}' is reserved in the event log (ingredient batches, "
+                            "the neutral card of a remove treatment)")
         if b["style"] not in C.STYLES:
             raise BrewError(f"{where}: style '{b['style']}' is not one of {choices(C.STYLES)}")
         if b["adjunct"] not in adjuncts:

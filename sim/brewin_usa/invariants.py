@@ -28,7 +28,7 @@ def check_player(S, R, seat):
     if S.pl[seat, C.LAUNCHED] > param(R, C.P_COLORED):
         return LAUNCHED
     on_table, in_hand = 0, 0
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_OWNER] != seat:
             continue
         loc = S.beer[b, C.B_LOC]
@@ -38,7 +38,8 @@ def check_player(S, R, seat):
             on_table += 1
     if on_table + S.pl[seat, C.COLORED] != param(R, C.P_COLORED) or on_table != S.pl[seat, C.LAUNCHED]:
         return COLORED
-    if in_hand > param(R, C.P_BEER_HAND):
+    # an injected copy is a fourth card until the treated seat's first draw-and-discard
+    if in_hand > param(R, C.P_BEER_HAND) + (seat == S.g[C.G_TREATED]):
         return BEER_HAND
     return OK
 
@@ -53,7 +54,7 @@ def check_cities(S):
         b = S.city[c, C.CT_BEER]
         if b >= 0 and (S.beer[b, C.B_LOC] != C.LOC_CITY or S.beer[b, C.B_CITY] != c):
             return CONTROL
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] == C.LOC_CITY and S.city[S.beer[b, C.B_CITY], C.CT_BEER] != b:
             return CONTROL
     return OK
@@ -88,11 +89,13 @@ def check_state(S, R, n):
         return CAPS
     if cards != C.INGREDIENT_DECK:
         return INGREDIENTS
-    beers = 0
-    for b in range(C.BEER_DECK):
+    piled, in_game = 0, 0
+    for b in range(C.BEER_SLOTS):
         loc = S.beer[b, C.B_LOC]
         if loc == C.LOC_DECK or loc == C.LOC_DISC:
-            beers += 1
-    if beers != S.g[C.G_BDECK] + S.g[C.G_BDISC]:
+            piled += 1
+        if loc != C.LOC_OUT:
+            in_game += 1
+    if piled != S.g[C.G_BDECK] + S.g[C.G_BDISC] or in_game != C.BEER_DECK + (S.g[C.G_TREATED] >= 0):
         return BEERS
     return OK

@@ -11,6 +11,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
+from sim.core.treatment import T_INJECT, T_REMOVE, treated_seat
 
 from . import constants as C
 from . import invariants as inv
@@ -40,11 +41,11 @@ def decided(S):
 # --- setup -----------------------------------------------------------------------------------------
 
 @jit_inline
-def redraws(S, R, n, pols):
+def redraws(S, R, n, pols, game_id):
     """Each player may swap up to redraw_max beer cards for new ones (drawn after discarding)."""
     for s in range(n):
         swapped = 0
-        for b in range(C.BEER_DECK):
+        for b in range(C.BEER_SLOTS):
             if swapped >= ru.param(R, C.P_REDRAW_MAX):
                 break
             if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != s:
@@ -56,7 +57,7 @@ def redraws(S, R, n, pols):
         for i in range(swapped):
             ru.discard_beer(S, S.seats[C.ROW_TMP, i])
         for _ in range(swapped):
-            ru.draw_beer(S, s)
+            ru.deal_beer(S, R, s, game_id, np.int64(0))
 
 
 # --- auction -----------------------------------------------------------------------------------------
@@ -103,6 +104,7 @@ def auction(S, R, n, pols, game_id):
         for i in range(S.batch[b, C.BT_N]):
             packed |= S.batch[b, i] << (6 * i)
         ru.trace(S, C.TR_BATCH, -1, b, S.batch[b, C.BT_N], S.batch[b, C.BT_HIDDEN], packed, 0)
+        ru.offer_batch(S, R, b, n, game_id)
     for s in range(n):
         S.pl[s, C.HAS_BATCH] = 0
     pol.forget_auction_values(S)
@@ -168,9 +170,9 @@ def adjunct_action(S, R, n, pols, seat, kind):
 
 
 @jit_inline
-def refill_beers(S, R, seat, pols):
+def refill_beers(S, R, seat, pols, game_id):
     for _ in range(ru.param(R, C.P_BEERS_DRAWN)):
-        ru.draw_beer(S, seat)
+        ru.deal_beer(S, R, seat, game_id, np.int64(0))
     while ru.beers_in_hand(S, seat) > ru.param(R, C.P_BEER_HAND):
         decided(S)
         ru.discard_beer(S, pol.beer_to_discard(S, R, seat, pols[seat]))
@@ -183,12 +185,12 @@ def launch_new(S, R, n, pols, seat, b, game_id):
     p = pols[seat]
     use = S.scratch[C.SC_USE2]
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    ru.match_recipe(S, R, S.hand[seat], use, R.phys[b], can_buy)
+    ru.match_recipe(S, R, S.hand[seat], use, S.beer[b, C.B_TYPE], can_buy)
     paid = 0
     if S.g[C.G_BUY_SLOT] >= 0:
         paid = ru.param(R, C.P_QUALITY_COST)
         S.pl[seat, C.ST_QUALITY_BOUGHT] += 1
-    kind = R.beer[R.phys[b], C.BF_ADJ]
+    kind = R.beer[S.beer[b, C.B_TYPE], C.BF_ADJ]
     if kind < 0:
         decided(S)
         kind = pol.choose_adjunct(S, R, seat, p, use, n)
@@ -203,13 +205,12 @@ def launch_new(S, R, n, pols, seat, b, game_id):
     decided(S)
     c = pol.choose_target(S, R, seat, p, b)
     ru.place_beer(S, b, seat, c)
-    ru.log_event(S, game_id, seat, R.phys[b], C.LOG_PLAY, paid, c)
+    ru.log_event(S, game_id, seat, ru.beer_code(R, S.beer[b, C.B_TYPE]), C.LOG_PLAY, paid, c)
     ru.trace(S, C.TR_LAUNCH, seat, b, c, paid, S.city[c, C.CT_FEST], kind)
     if kind >= 0:
-        # card code of an adjunct: after the beer cards and "batch" (see card_names())
-        ru.log_event(S, game_id, seat, R.beer.shape[0] + 1 + kind, C.LOG_ADJUNCT, 0, c)
+        ru.log_event(S, game_id, seat, ru.adjunct_code(R, kind), C.LOG_ADJUNCT, 0, c)
         adjunct_action(S, R, n, pols, seat, kind)
-    refill_beers(S, R, seat, pols)
+    refill_beers(S, R, seat, pols, game_id)
 
 
 @jit_inline
@@ -222,7 +223,7 @@ def relaunch(S, R, seat, pols, b, game_id):
     decided(S)
     c = pol.choose_target(S, R, seat, pols[seat], b)
     ru.place_beer(S, b, seat, c)
-    ru.log_event(S, game_id, seat, R.phys[b], C.LOG_RELAUNCH, cost, c)
+    ru.log_event(S, game_id, seat, ru.beer_code(R, S.beer[b, C.B_TYPE]), C.LOG_RELAUNCH, cost, c)
     ru.trace(S, C.TR_RELAUNCH, seat, b, c, cost, S.city[c, C.CT_FEST], 0)
 
 
@@ -252,7 +253,7 @@ def in_fest(S, seat, c):
     b = S.city[c, C.CT_BEER]
     if b >= 0 and S.beer[b, C.B_OWNER] == seat:
         return True
-    for x in range(C.BEER_DECK):
+    for x in range(C.BEER_SLOTS):
         if S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat:
             return True
     return False
@@ -341,21 +342,34 @@ def record_standing(S, R, n, game_id, rnd):
     record_round(S.rnd, S.g, C.G_ROUNDS, C.G_OVERFLOW, game_id, rnd, S.pl, C.SCORE, n)
 
 
+@jit_inline
+def setup(S, R, X, n, pols, game_id, treated):
+    """Decks, cities and players, the run's treatment (X = treatment.codes: kind, target beer
+    type) applied where it leaves every draw as in the untreated game, then the redraws."""
+    ru.setup_decks(S, R, n)
+    if X[0] == T_REMOVE:
+        ru.remove_beer_type(S, R, X[1])
+    ru.setup_players(S, R, n, game_id)
+    if treated >= 0:
+        ru.inject_beer(S, X[1], treated)
+    redraws(S, R, n, pols, game_id)
+
+
 @jit
-def play_game(S, R, n, pols, seed, game_id, check):
-    """Play one whole game; the result is left in S.pl."""
+def play_game(S, R, X, n, pols, seed, game_id, check, treated):
+    """Play one whole game; the result is left in S.pl. `treated`: the seat given the injected
+    beer card, or -1."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     S.g[:] = 0
     S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds
     S.g[C.G_N] = n
     S.g[C.G_LAST_ROUND] = -1
+    S.g[C.G_TREATED] = treated
     for s in range(C.MAX_PLAYERS):
         for t in range(S.hand.shape[1]):
             S.hand[s, t] = 0
     seed_streams(S, seed, game_id)
-    ru.setup_decks(S, R, n)
-    ru.setup_players(S, R, n)
-    redraws(S, R, n, pols)
+    setup(S, R, X, n, pols, game_id, treated)
     if verify(S, R, n, check, 0):
         return
     r = 0
@@ -385,8 +399,10 @@ def play_game(S, R, n, pols, seed, game_id, check):
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule and play it (the driver's `play`)."""
     n = counts[game_id % counts.shape[0]]
-    seat_bots(position(game_id, counts), n, seat_policies, S.seats[C.ROW_POLICY])
-    play_game(S, R, n, S.seats[C.ROW_POLICY], seed, game_id, check)
+    k = position(game_id, counts)
+    seat_bots(k, n, seat_policies, S.seats[C.ROW_POLICY])
+    treated = treated_seat(k, n, seat_policies.shape[0]) if X[0] == T_INJECT else np.int64(-1)
+    play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated)
     return n
 
 
@@ -420,6 +436,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
     game_row[G.brewfests] = S.g[C.G_FESTS]
     game_row[G.market_demand_left] = demand
     game_row[G.caps_in_bag] = S.g[C.G_BAG]
+    game_row[G.treated_seat] = S.g[C.G_TREATED]
 
 
 COUNTERS = Counters(C.G_EVENTS, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)

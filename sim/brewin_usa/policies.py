@@ -81,10 +81,10 @@ def hand_value(S, R, seat, p, hand):
     use = S.scratch[C.SC_USE]
     city = mean_demand(S) + w(R, p, C.W_INCOME)
     v = 0.0
-    for b in range(C.BEER_DECK):
-        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat:
-            continue
-        bt = R.phys[b]
+    for b in range(C.BEER_SLOTS):
+        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
+            continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
+        bt = S.beer[b, C.B_TYPE]
         met = ru.recipe_met(R, hand, use, bt, np.bool_(True)) / 5.0
         v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
     n = 0
@@ -170,21 +170,21 @@ def fest_strength(S, R, seat, quality):
 def win_chance(S, R, p, seat, quality, c):
     d = S.city[c, C.CT_BEER]
     o = S.beer[d, C.B_OWNER]
-    rival = ru.beer_quality(R, d) + min(C.MAX_COMMIT, ru.hand_size(S, o)) * 2.0 * 0.75
+    rival = ru.beer_quality(S, R, d) + min(C.MAX_COMMIT, ru.hand_size(S, o)) * 2.0 * 0.75
     diff = fest_strength(S, R, seat, quality) - rival - w(R, p, C.W_MARGIN)
     return 1.0 / (1.0 + np.exp(-diff / 2.0))
 
 
 @jit_inline
 def target_value(S, R, p, seat, b, c):
-    style = ru.beer_style(R, b)
+    style = ru.beer_style(S, R, b)
     v = city_worth(S, R, p, seat, c, style)
     d = S.city[c, C.CT_BEER]
     if d < 0:
         return v
     o = S.beer[d, C.B_OWNER]
-    denial = city_worth(S, R, p, o, c, ru.beer_style(R, d))
-    return win_chance(S, R, p, seat, ru.beer_quality(R, b), c) * (v + denial) + w(R, p, C.W_CHALLENGE)
+    denial = city_worth(S, R, p, o, c, ru.beer_style(S, R, d))
+    return win_chance(S, R, p, seat, ru.beer_quality(S, R, b), c) * (v + denial) + w(R, p, C.W_CHALLENGE)
 
 
 # --- setup ----------------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def target_value(S, R, p, seat, b, c):
 def wants_redraw(S, R, seat, p, b):
     if is_random(R, p):
         return rnd(S, seat, 2) == 1
-    bt = R.phys[b]
+    bt = S.beer[b, C.B_TYPE]
     total = 0
     for slot in range(4):
         total += R.beer[bt, C.BF_REQ + slot]
@@ -266,9 +266,10 @@ def tally_claims(S, R, seat):
     row = S.scratch[C.SC_TMP]
     for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
         row[i] = 0
-    for b in range(C.BEER_DECK):
-        if S.beer[b, C.B_OWNER] == seat and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED):
-            row[STYLE_BEERS + ru.beer_style(R, b)] += 1
+    for b in range(C.BEER_SLOTS):
+        if (S.beer[b, C.B_OWNER] == seat and not ru.is_neutral(S, R, b)
+                and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED)):
+            row[STYLE_BEERS + ru.beer_style(S, R, b)] += 1
     for c in range(C.N_CITIES):
         if ru.owner_of_city(S, c) == seat:
             row[REGION_CITIES + R.city[c, C.CF_REGION]] += 1
@@ -310,7 +311,7 @@ def can_launch_new(S, R, seat, b):
     if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    return ru.recipe_met(R, S.hand[seat], S.scratch[C.SC_USE], R.phys[b], can_buy) == 5
+    return ru.recipe_met(R, S.hand[seat], S.scratch[C.SC_USE], S.beer[b, C.B_TYPE], can_buy) == 5
 
 
 @jit_inline
@@ -332,7 +333,7 @@ def best_target_value(S, R, p, seat, b):
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
     options = 0
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_OWNER] != seat:
             continue
         loc = S.beer[b, C.B_LOC]
@@ -348,7 +349,7 @@ def choose_launch(S, R, seat, p):
     for i in range(options):
         b = np.int64(S.vals[i])
         if S.beer[b, C.B_LOC] == C.LOC_HAND:
-            v = 100.0 + ru.beer_quality(R, b)
+            v = 100.0 + ru.beer_quality(S, R, b)
         else:
             v = best_target_value(S, R, p, seat, b) - ru.param(R, C.P_RELAUNCH_COST)
             if v < w(R, p, C.W_RELAUNCH):
@@ -437,18 +438,18 @@ def citrus_beer(S, R, seat, p):
         return -1
     if is_random(R, p):
         k = 0
-        for b in range(C.BEER_DECK):
+        for b in range(C.BEER_SLOTS):
             if movable(S, seat, b):
                 k += 1
         i = rnd(S, seat, k + 1)
-        for b in range(C.BEER_DECK):
+        for b in range(C.BEER_SLOTS):
             if movable(S, seat, b):
                 if i == 0:
                     return b
                 i -= 1
         return -1
     best, best_v = -1, 0.0
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if movable(S, seat, b) and S.beer[b, C.B_LOC] == C.LOC_SKUNKED:
             v = best_target_value(S, R, p, seat, b)
             if v > best_v:
@@ -461,7 +462,7 @@ def own_city_value(S, R, seat, c, demand):
     b = S.city[c, C.CT_BEER]
     if b < 0:
         return 0.0
-    mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(R, b) == R.city[c, C.CF_PREF] else 1
+    mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
     return demand * mult * (1.0 if S.beer[b, C.B_OWNER] == seat else -0.5)
 
 
@@ -510,7 +511,7 @@ def berry_pair(S, R, seat, p):
 @jit_inline
 def beer_to_discard(S, R, seat, p):
     k = 0
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat:
             S.vals[k] = b
             k += 1
@@ -520,8 +521,8 @@ def beer_to_discard(S, R, seat, p):
     use = S.scratch[C.SC_USE]
     for i in range(k):
         b = np.int64(S.vals[i])
-        met = ru.recipe_met(R, S.hand[seat], use, R.phys[b], np.bool_(True)) / 5.0
-        v = ru.beer_quality(R, b) * (0.2 + met * met * met)
+        met = ru.recipe_met(R, S.hand[seat], use, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
+        v = ru.beer_quality(S, R, b) * (0.2 + met * met * met)
         if v < best_v:
             best, best_v = b, v
     return best
@@ -573,7 +574,7 @@ def fest_victim(S, R, seat, p, n):
     best, best_v = -1, -1e18
     for s in range(n):
         if s != seat and S.fest[s, C.F_IN]:
-            v = ru.beer_quality(R, S.fest[s, C.F_BEER]) + 2.0 * S.fest[s, C.F_NC]
+            v = ru.beer_quality(S, R, S.fest[s, C.F_BEER]) + 2.0 * S.fest[s, C.F_NC]
             if v > best_v:
                 best, best_v = s, v
     return best
@@ -603,6 +604,6 @@ def pile_to_leave(S, R, seat, p, c, pile):
     if is_random(R, p):
         return rnd(S, seat, pile + 1)
     b = S.city[c, C.CT_BEER]
-    if w(R, p, C.W_LEAVE) > 0 and ru.beer_style(R, b) == R.city[c, C.CF_PREF]:
+    if w(R, p, C.W_LEAVE) > 0 and ru.beer_style(S, R, b) == R.city[c, C.CF_PREF]:
         return pile
     return 0

@@ -8,8 +8,8 @@ from .schema import PLAYERS
 TRACE_ROWS = 50000
 
 
-def replay_game(game, config, seed, game_id, player_counts, policies) -> list[str]:
-    state, players = game.play_traced(config, seed, game_id, player_counts, policies, trace_rows=TRACE_ROWS)
+def replay_game(game, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
+    state, players = game.play_traced(config, seed, game_id, player_counts, policies, options, TRACE_ROWS)
     P = PLAYERS.at
     seat_pol = [config.policy_ids[row[P.policy]] for row in players]
     lines = [f"Brewin' USA game {game_id} (seed {seed}), {len(players)} players: "
@@ -45,8 +45,10 @@ def trace_lines(rows, config, state) -> list[str]:
     return lines
 
 
-def beer_name(config, b) -> str:
-    return config.beer_names[config.beer_phys[b]]
+def beer_name(config, state, b) -> str:
+    """Physical beer card b by the type it had in this game (a removed card's place: blank)."""
+    t = state.beer[b, C.B_TYPE]
+    return config.beer_names[t] if t < len(config.beer_names) else "a blank beer card"
 
 
 def describe(row, config, state) -> str:
@@ -73,7 +75,7 @@ def describe(row, config, state) -> str:
         how = "challenges" if d else "claims"
         extra = f", paying {c} caps" if c else ""
         adj = f" with {C.KINDS[e]}" if code == C.TR_LAUNCH and e >= 0 else ""
-        return f"{who} {verb} {beer_name(config, a)}{adj} and {how} {cities[b]}{extra}"
+        return f"{who} {verb} {beer_name(config, state, a)}{adj} and {how} {cities[b]}{extra}"
     if code == C.TR_ADJUNCT:
         kind = C.KINDS[a]
         if a == C.COFFEE:
@@ -81,14 +83,14 @@ def describe(row, config, state) -> str:
         if a == C.PUMPKIN:
             return f"{who} Pumpkin: draws {b} ingredient cards"
         if a == C.CITRUS:
-            return f"{who} Citrus: moves {beer_name(config, b)} to {cities[c]}" if b >= 0 else f"{who} Citrus: no move"
+            return f"{who} Citrus: moves {beer_name(config, state, b)} to {cities[c]}" if b >= 0 else f"{who} Citrus: no move"
         return f"{who} {kind.title()}: swaps Market Demand of {cities[b]} and {cities[c]}"
     if code == C.TR_TRIGGER:
         return f"{who} has launched {a} beers: the end is triggered"
     if code == C.TR_FEST:
         return f"  Brewfest at {cities[a]}"
     if code == C.TR_FEST_SCORE:
-        return f"  {who.strip()} {beer_name(config, b)} scores {c} with {d} cards committed"
+        return f"  {who.strip()} {beer_name(config, state, b)} scores {c} with {d} cards committed"
     if code == C.TR_FEST_END:
         return f"{who} wins {cities[a]}; winner's pile {b}, {c} left on the city"
     if code == C.TR_SCORE:

@@ -70,13 +70,43 @@ def log_event(S, game_id, seat, card, kind, amount, target):
 
 
 @jit_inline
-def beer_quality(R, b):
-    return R.beer[R.phys[b], C.BF_QUALITY]
+def beer_quality(S, R, b):
+    return R.beer[S.beer[b, C.B_TYPE], C.BF_QUALITY]
 
 
 @jit_inline
-def beer_style(R, b):
-    return R.beer[R.phys[b], C.BF_STYLE]
+def beer_style(S, R, b):
+    return R.beer[S.beer[b, C.B_TYPE], C.BF_STYLE]
+
+
+# --- card codes of the events table (sim/brewin_usa/__init__.py card_names) -----------------------
+# Rules.beer holds the data's beer types, then the neutral card (state.make_rules): a blank beer
+# card whose recipe no ingredient meets, quality 0 (what a `remove` treatment puts in a card's place).
+
+@jit_inline
+def neutral_type(R):
+    return np.int64(R.beer.shape[0] - 1)
+
+
+@jit_inline
+def is_neutral(S, R, b):
+    return S.beer[b, C.B_TYPE] == neutral_type(R)
+
+
+@jit_inline
+def batch_code(R):
+    return neutral_type(R)  # right after the data's beer types
+
+
+@jit_inline
+def adjunct_code(R, kind):
+    return batch_code(R) + 1 + kind
+
+
+@jit_inline
+def beer_code(R, bt):
+    """The events-table code of beer type bt: its own index, the neutral card's label last."""
+    return adjunct_code(R, np.int64(C.N_KINDS)) if bt == neutral_type(R) else bt
 
 
 @jit_inline
@@ -110,7 +140,7 @@ def hand_size(S, seat):
 @jit_inline
 def beers_in_hand(S, seat):
     k = 0
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat:
             k += 1
     return k
@@ -171,6 +201,21 @@ def draw_beer(S, seat):
     return b
 
 
+@jit_inline
+def log_offer(S, game_id, seat, card, fixed, target):
+    """An `offer` event: card shown to seat; fixed = 1 when the shuffle alone decided it."""
+    log_event(S, game_id, seat, card, C.LOG_OFFER, fixed, target)
+
+
+@jit
+def deal_beer(S, R, seat, game_id, fixed):
+    """draw_beer, logged as an offer of the card drawn."""
+    b = draw_beer(S, seat)
+    if b >= 0:
+        log_offer(S, game_id, seat, beer_code(R, S.beer[b, C.B_TYPE]), fixed, np.int64(-1))
+    return b
+
+
 @jit
 def setup_decks(S, R, n):
     """Shuffle both decks after dealing the starting Organic cards; lay out the cities."""
@@ -195,6 +240,8 @@ def setup_decks(S, R, n):
         S.beer[b, C.B_OWNER] = -1
         S.beer[b, C.B_CITY] = -1
         S.beer[b, C.B_SEQ] = 0
+        S.beer[b, C.B_TYPE] = R.phys[b]
+    set_aside_inject_slot(S, R)
     S.g[C.G_BDECK] = C.BEER_DECK
     S.g[C.G_BDISC] = 0
     shuffle(S.piles[C.PILE_BDECK], np.int64(C.BEER_DECK), S.rng, np.int64(0))
@@ -229,7 +276,7 @@ def setup_cities(S, R, n):
 
 
 @jit_inline
-def setup_players(S, R, n):
+def setup_players(S, R, n, game_id):
     S.g[C.G_TOTAL_CAPS] = param(R, C.P_TOTAL_CAPS)
     S.g[C.G_BAG] = param(R, C.P_TOTAL_CAPS) - n * param(R, C.P_START_CAPS)
     for s in range(n):
@@ -239,7 +286,36 @@ def setup_players(S, R, n):
         S.pl[s, C.COLORED] = param(R, C.P_COLORED)
     for s in range(n):
         for _ in range(param(R, C.P_BEER_HAND)):
-            draw_beer(S, s)
+            deal_beer(S, R, s, game_id, np.int64(1))
+
+
+# --- treatments (sim/core/treatment.py; docs/games/brewin_usa.md, Treatments and offers) ---------
+
+@jit_inline
+def set_aside_inject_slot(S, R):
+    """The slot of an injected copy starts out of the game (no treatment, or not dealt yet)."""
+    S.beer[C.INJECT_SLOT, C.B_LOC] = C.LOC_OUT
+    S.beer[C.INJECT_SLOT, C.B_OWNER] = -1
+    S.beer[C.INJECT_SLOT, C.B_CITY] = -1
+    S.beer[C.INJECT_SLOT, C.B_SEQ] = 0
+    S.beer[C.INJECT_SLOT, C.B_TYPE] = neutral_type(R)
+
+
+@jit_inline
+def remove_beer_type(S, R, bt):
+    """Every copy of beer type bt in the deck becomes the neutral card, in its place."""
+    for b in range(C.BEER_DECK):
+        if S.beer[b, C.B_TYPE] == bt:
+            S.beer[b, C.B_TYPE] = neutral_type(R)
+
+
+@jit_inline
+def inject_beer(S, bt, seat):
+    """One extra copy of beer type bt into `seat`'s hand, from outside the deck: no draw is made,
+    so every deck and random stream stays as in the untreated game."""
+    S.beer[C.INJECT_SLOT, C.B_LOC] = C.LOC_HAND
+    S.beer[C.INJECT_SLOT, C.B_OWNER] = seat
+    S.beer[C.INJECT_SLOT, C.B_TYPE] = bt
 
 
 # --- auction ------------------------------------------------------------------------------------
@@ -280,6 +356,19 @@ def build_batch(S, R, b):
 
 
 @jit_inline
+def offer_batch(S, R, b, n, game_id):
+    """Batch b's face-up adjuncts are offered to every seat (each may still win it when it is
+    laid out); the first round's batches come from the shuffle alone."""
+    fixed = np.int64(1) if S.g[C.G_ROUND] == 0 else np.int64(0)
+    for i in range(S.batch[b, C.BT_N]):
+        kind = R.ing[S.batch[b, i], C.IF_KIND]
+        if i == S.batch[b, C.BT_HIDDEN] or kind < C.BERRY:
+            continue
+        for s in range(n):
+            log_offer(S, game_id, s, adjunct_code(R, kind), fixed, b)
+
+
+@jit_inline
 def give_batch(S, R, seat, b, price, game_id):
     """Seat takes batch b for `price` caps (paid into the dealer's pot)."""
     for i in range(S.batch[b, C.BT_N]):
@@ -291,7 +380,7 @@ def give_batch(S, R, seat, b, price, game_id):
     S.pl[seat, C.ST_CAPS_SPENT] += price
     S.pl[seat, C.HAS_BATCH] = 1
     S.g[C.G_POT] += price
-    log_event(S, game_id, seat, R.beer.shape[0], C.LOG_BUY, price, S.batch[b, C.BT_N])
+    log_event(S, game_id, seat, batch_code(R), C.LOG_BUY, price, S.batch[b, C.BT_N])
     trace(S, C.TR_BUY, seat, b, price, S.batch[b, C.BT_N], 0, 0)
 
 
@@ -470,7 +559,7 @@ def legal_target(S, seat, c):
         return True
     if S.beer[b, C.B_OWNER] == seat:
         return False
-    for x in range(C.BEER_DECK):
+    for x in range(C.BEER_SLOTS):
         if S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat:
             return False
     return True
@@ -549,7 +638,7 @@ def fest_setup(S, c, n):
         S.fest[o, C.F_IN] = 1
         S.fest[o, C.F_BEER] = d
         k += 1
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] == C.LOC_FEST and S.beer[b, C.B_CITY] == c:
             o = S.beer[b, C.B_OWNER]
             S.fest[o, C.F_IN] = 1
@@ -576,7 +665,7 @@ def discard_committed(S, seat, i):
 
 @jit_inline
 def fest_score(S, R, seat):
-    score = beer_quality(R, S.fest[seat, C.F_BEER])
+    score = beer_quality(S, R, S.fest[seat, C.F_BEER])
     for i in range(S.fest[seat, C.F_NC]):
         t = S.fest[seat, C.F_C + i]
         if t >= 0:
@@ -633,7 +722,7 @@ def settle_fest(S, R, c, n, winner, game_id):
         if S.fest[s, C.F_IN] == 0:
             continue
         b = S.fest[s, C.F_BEER]
-        bt = R.phys[b]
+        bt = S.beer[b, C.B_TYPE]
         if s == winner:
             S.pl[s, C.ST_FESTS_WON] += 1
             log_event(S, game_id, s, bt, C.LOG_FEST_WIN, S.fest[s, C.F_SCORE], c)
@@ -696,7 +785,7 @@ def final_score(S, R, n):
         if b < 0:
             continue
         o = S.beer[b, C.B_OWNER]
-        mult = param(R, C.P_STYLE_MULT) if beer_style(R, b) == R.city[c, C.CF_PREF] else 1
+        mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
         S.pl[o, C.VP_CITIES] += S.city[c, C.CT_DEMAND] * mult
         S.pl[o, C.ST_CITIES] += 1
     for region in range(C.N_REGIONS):
@@ -706,10 +795,10 @@ def final_score(S, R, n):
         for c in range(C.N_CITIES):
             if R.city[c, C.CF_REGION] == region:
                 S.pl[w, C.VP_REGIONS] += S.city[c, C.CT_DEMAND]
-    for b in range(C.BEER_DECK):
+    for b in range(C.BEER_SLOTS):
         loc = S.beer[b, C.B_LOC]
         if loc == C.LOC_CITY or loc == C.LOC_SKUNKED or loc == C.LOC_FEST:
-            S.pl[S.beer[b, C.B_OWNER], C.VP_BEERS] += beer_quality(R, b)
+            S.pl[S.beer[b, C.B_OWNER], C.VP_BEERS] += beer_quality(S, R, b)
     for s in range(n):
         S.pl[s, C.VP_BANK] = S.pl[s, C.BANK]
         S.pl[s, C.SCORE] = S.pl[s, C.VP_CITIES] + S.pl[s, C.VP_REGIONS] + S.pl[s, C.VP_BEERS] + S.pl[s, C.VP_BANK]

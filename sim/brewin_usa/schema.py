@@ -3,9 +3,11 @@
 (kernel.record) and the wrapper builds the frames from them (sim/core/schema.py), so the two
 cannot disagree."""
 
+from dataclasses import replace
+
 import polars as pl
 
-from sim.core.schema import Column, events_table, games_table, players_table
+from sim.core.schema import Column, Table, events_table, games_table, players_table
 
 from . import constants as C
 
@@ -13,6 +15,8 @@ GAMES = games_table([
     Column("brewfests", pl.Int16, "Brewfests resolved"),
     Column("market_demand_left", pl.Int16, "Market Demand left on the cities at the end"),
     Column("caps_in_bag", pl.Int16, "uncolored caps left in the bag at the end"),
+    Column("treated_seat", pl.Int64, "seat dealt the injected beer card of an inject treatment "
+           "(sim/core/treatment.py treated_seat), -1 when the run injects nothing"),
 ])
 
 # meaning of each players-table statistic of C.PLAYER_STATS (State.pl[VP_CITIES:] in order);
@@ -40,4 +44,21 @@ PLAYERS = players_table([
     *[Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS if name != "score_check"],
 ], faction_in_rows=False)
 
-EVENTS = events_table(round_="round, 0-based (the rounds table counts from 1: see docs/games/brewin_usa.md)")
+# what this game logs in the shared columns (docs/games/brewin_usa.md, Output columns)
+EVENT_MEANINGS = {
+    "kind": "what happened: " + ", ".join(C.LOG_KINDS) + " (offer: a card shown to the seat, see "
+            "docs/games/brewin_usa.md, Treatments and offers)",
+    "amount": "caps paid (play, buy, relaunch), Brewfest score (brewfest_win, skunked); for an offer 1 "
+              "when the shuffle alone fixed it (the opening deal, the first round's batches), else 0",
+    "target": "city (play, relaunch, brewfest_win, skunked, adjunct), cards in the batch (buy), the batch "
+              "(offer of an adjunct in it) or -1 (offer of a beer card drawn)",
+}
+
+
+def _declared(table: Table, meanings: dict[str, str]) -> Table:
+    """The table with this game's meaning of some shared columns."""
+    return Table(table.name, [replace(c, meaning=meanings.get(c.name, c.meaning)) for c in table.columns])
+
+
+EVENTS = _declared(events_table(round_="round, 0-based (the rounds table counts from 1: see docs/games/brewin_usa.md)"),
+                   EVENT_MEANINGS)

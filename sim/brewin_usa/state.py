@@ -7,7 +7,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   hand     int64[N, T]             ingredient cards in hand, counted by type
   piles    int64[4, 116]           rows PILE_*: ingredient deck and discards (types), beer deck and
                                    discards (physical beer cards); the top of a deck is its last slot
-  beer     int64[36, 4]            per physical beer card: location (LOC_*), owner, city, challenge order
+  beer     int64[37, 5]            per physical beer card: location (LOC_*), owner, city, challenge order,
+                                   beer type this game; slot 36 holds a treatment's injected copy
   city     int64[12, 4]            per city tile: in play, Market Demand, controlling beer, brewfest pending
   batch    int64[N, N_BT]          this round's ingredient batches: cards, size, face-down card, buyer, price
   fest     int64[N, N_F]           brewfest scratch per seat: taking part, beer, committed cards, score
@@ -40,13 +41,33 @@ EV_COLS = 7
 
 # Kernel inputs, few fields on purpose (numba's compile time grows with the tuple's size):
 #   p float64[params]  ing int64[T, 3]  kq int64[N_KINDS, MAX_Q+1]  beer int64[B, N_BF]
+#   beer has the neutral card as its last row (neutral_beer)
 #   phys int64[36]  city int64[12, 2]  pol_kind int64[P]  pol_w float64[P, W]
 Rules = namedtuple("Rules", "p ing kq beer phys city pol_kind pol_w")
 
 
+def neutral_beer() -> np.ndarray:
+    """The neutral card's row of Rules.beer (rules.neutral_type): a blank beer card, quality 0,
+    style 0 (never read: it never reaches a city), a recipe beyond any ingredient's quality, no
+    adjunct, no copy in the data's deck."""
+    row = np.zeros(C.N_BF, np.int64)
+    row[C.BF_REQ:C.BF_REQ + 4] = C.MAX_Q + 1
+    row[C.BF_ADJ] = C.ADJ_NONE
+    return row
+
+
 def make_rules(cfg: BrewinConfig) -> Rules:
-    return Rules(p=cfg.params, ing=cfg.ing, kq=cfg.ing_kq, beer=cfg.beer, phys=cfg.beer_phys, city=cfg.city,
-                 pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
+    return Rules(p=cfg.params, ing=cfg.ing, kq=cfg.ing_kq, beer=np.vstack([cfg.beer, neutral_beer()]),
+                 phys=cfg.beer_phys, city=cfg.city, pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
+
+
+def beer_slots() -> np.ndarray:
+    """State.beer: every slot out of the game until setup (rules.setup_decks) deals the deck."""
+    beer = np.zeros((C.BEER_SLOTS, C.N_B), np.int64)
+    beer[:, C.B_LOC] = C.LOC_OUT
+    beer[:, C.B_OWNER] = -1
+    beer[:, C.B_CITY] = -1
+    return beer
 
 
 def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
@@ -54,12 +75,14 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
     """Buffers for one thread. rounds_capacity defaults to event_capacity rows (a full
     buffer makes run_chunk stop early and resume, never truncate)."""
     n = C.MAX_PLAYERS
+    g = np.zeros(C.N_G, np.int64)
+    g[C.G_TREATED] = -1  # no injected card until a treated game says so (kernel.play_game)
     return State(
-        g=np.zeros(C.N_G, np.int64),
+        g=g,
         pl=np.zeros((n, C.N_PL), np.int64),
         hand=np.zeros((n, n_types), np.int64),
         piles=np.zeros((4, C.INGREDIENT_DECK), np.int64),
-        beer=np.zeros((C.BEER_DECK, 4), np.int64),
+        beer=beer_slots(),
         city=np.zeros((C.N_CITIES, 4), np.int64),
         batch=np.zeros((n, C.N_BT), np.int64),
         fest=np.zeros((n, C.N_F), np.int64),
@@ -85,7 +108,7 @@ LAYOUT = Layout(
             "decisions": C.G_DECISIONS, "events": C.G_EVENTS, "trace": C.G_TRACE, "overflow": C.G_OVERFLOW,
             "violation": C.G_VIOLATION, "phase": C.G_PHASE, "last_round": C.G_LAST_ROUND,
             "end_reason": C.G_END_REASON, "seq": C.G_SEQ, "buy_slot": C.G_BUY_SLOT, "fests": C.G_FESTS,
-            "total_caps": C.G_TOTAL_CAPS, "pot": C.G_POT, "rounds": C.G_ROUNDS}),
+            "total_caps": C.G_TOTAL_CAPS, "pot": C.G_POT, "rounds": C.G_ROUNDS, "treated": C.G_TREATED}),
         "piles": Part("piles", {
             "ingredient_deck": C.PILE_IDECK, "ingredient_discards": C.PILE_IDISC, "beer_deck": C.PILE_BDECK,
             "beer_discards": C.PILE_BDISC}),
@@ -105,7 +128,8 @@ LAYOUT = Layout(
             "fest": Part("fest", {"taking_part": C.F_IN, "beer": C.F_BEER, "n_cards": C.F_NC,
                                   "score": C.F_SCORE, "cards": slice(C.F_C, C.F_C + C.MAX_COMMIT)}),
         }),
-        "beer": Part("beer", {"loc": C.B_LOC, "owner": C.B_OWNER, "city": C.B_CITY, "seq": C.B_SEQ}),
+        "beer": Part("beer", {"loc": C.B_LOC, "owner": C.B_OWNER, "city": C.B_CITY, "seq": C.B_SEQ,
+                              "type": C.B_TYPE}),
         "city": Part("city", {"active": C.CT_ACTIVE, "demand": C.CT_DEMAND, "beer": C.CT_BEER, "fest": C.CT_FEST}),
         "batch": Part("batch", {"cards": slice(0, C.MAX_BATCH), "n": C.BT_N, "hidden": C.BT_HIDDEN,
                                 "owner": C.BT_OWNER, "price": C.BT_PRICE}),
