@@ -22,6 +22,8 @@ _M2 = np.uint64(0x94D049BB133111EB)
 STREAM_DECKS = 1  # setup and reshuffles of every deck
 STREAM_DICE = 2  # dice, flicks and other physical chance, one sub-stream per seat
 STREAM_POLICY = 3  # bot decisions, one sub-stream per seat
+# (4 is the seat schedule's, sim/core/schedule.py)
+STREAM_SEARCH = 5  # a search bot's determinisations and rollouts, one sub-stream per seat
 
 
 @jit_inline
