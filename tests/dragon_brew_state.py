@@ -50,9 +50,9 @@ class Game:
         return view(self.S).estate(seat, self.ci(seat, name))
 
 
-def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> Game:
+def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0, treatment=None) -> Game:
     """A fresh game (kernel.start_game) with these races (ids) in seats 0..n-1; `policy` is one
-    bot id for every seat or a list of one per seat."""
+    bot id for every seat or a list of one per seat; `treatment` a plan's {"kind", "target"}."""
     cfg = config(variant, sets)
     R = make_rules(cfg)
     B = make_bot_state(cfg, R)
@@ -68,7 +68,9 @@ def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> 
     n = len(races)
     counts = np.array([n], np.int64)
     turn = game_id % n + (game_id // n) % n
-    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, turn), pool, lineup, False)
+    X = GAME.kernel_inputs(cfg, GAME.check_options(cfg, [n], {"treatment": treatment} if treatment else {}))[1]
+    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, turn), pool, lineup, False,
+                      X.treatment)
     return Game(cfg, R, B, S)
 
 
