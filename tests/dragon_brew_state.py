@@ -13,8 +13,7 @@ from sim.dragon_brew import GAME, kernel, rules
 from sim.dragon_brew import constants as C
 from sim.dragon_brew import planner as pn
 from sim.dragon_brew.invariants import VIOLATIONS, check_all
-from sim.dragon_brew.planner import make_bot_state
-from sim.dragon_brew.state import P_LC_ABILITY, RC_SPICE, make_rules, make_state, view
+from sim.dragon_brew.state import P_LC_ABILITY, RC_SPICE, make_state, view
 
 SPRING_TURN, SPRING, FALL, WINTER = 0, 1, 2, 3  # check phases (0: in the middle of a spring turn)
 
@@ -50,12 +49,12 @@ class Game:
         return view(self.S).estate(seat, self.ci(seat, name))
 
 
-def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> Game:
+def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0, treatment=None) -> Game:
     """A fresh game (kernel.start_game) with these races (ids) in seats 0..n-1; `policy` is one
-    bot id for every seat or a list of one per seat."""
+    bot id for every seat or a list of one per seat; `treatment` a plan's {"kind", "target"}."""
     cfg = config(variant, sets)
-    R = make_rules(cfg)
-    B = make_bot_state(cfg, R)
+    n = len(races)
+    R, X = GAME.kernel_inputs(cfg, GAME.check_options(cfg, [n], {"treatment": treatment} if treatment else {}))
     S = make_state(4000, 64, 1)
     pols = [policy] * len(races) if isinstance(policy, str) else list(policy)
     seat_pols = np.array([cfg.policy_ids.index(p) for p in pols], np.int64)
@@ -65,11 +64,11 @@ def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0) -> 
     # With one player count the seat schedule's position k is the game id, and with one bot
     # entry per seat seat s plays entry (s + k mod n + k div n mod n) mod n: roll the list by
     # that turn so seat s gets pols[s]; keep the lineup fixed (rotate=False): seat s gets races[s].
-    n = len(races)
     counts = np.array([n], np.int64)
     turn = game_id % n + (game_id // n) % n
-    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, turn), pool, lineup, False)
-    return Game(cfg, R, B, S)
+    kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, turn), pool, lineup, False,
+                      X.treatment)
+    return Game(cfg, R, X.bots, S)
 
 
 # ----------------------------------------------------------------------------- ids

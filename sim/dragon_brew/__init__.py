@@ -3,13 +3,15 @@ judging and winter reset, 2-4 players; variants base and corrupt_judge (rules in
 
 Public wrapper around the compiled kernel: builds the data and supplies the hooks with which
 sim/core/game.py's GameBase plays shards of games into the tables of schema.py. Options (from
-the CLI): `factions` limits the race pool, `lineup` fixes one.
+the CLI): `factions` limits the race pool, `lineup` fixes one, `treatment` (sim/core/treatment.py)
+injects or removes a Brewery card or switches a race's power off.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.game import CHUNK, GameBase
@@ -21,7 +23,7 @@ from .data import DragonConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import RunInputs, run_chunk
 from .planner import make_bot_state
-from .state import make_rules, make_state
+from .state import BC_COST, P_NEUTRAL, make_rules, make_state
 
 EVENTS_PER_GAME = 1500  # bound on one game's event rows (4 players x 3 years; measured max is far lower)
 
@@ -42,8 +44,23 @@ class DragonBrew(GameBase):
     def factions(self, config: DragonConfig) -> list[str]:
         return list(config.race_ids)
 
+    def treatable(self, config: DragonConfig) -> dict[str, list[str]]:
+        cards = [c["id"] for c in config.brewery]
+        return {"inject": cards, "remove": cards, "power_off": list(config.race_ids)}
+
+    def treatment_notes(self) -> dict[str, str]:
+        return {
+            "inject": "the treated seat starts with one extra copy of the Brewery card already built in its "
+                      "estate (an upgrade under its card), free and from outside the deck, as if drafted "
+                      "and paid for before the game",
+            "remove": "every copy of the Brewery card in the deck is a blank neutral card of the same cost "
+                      "instead, in the same deck places, which does nothing and which the bots never want",
+            "power_off": "the race's ability card is left out of its estate: no rule grants the power and no "
+                         "bot plays it, while the race's starting brewers, gold, grains and recipes stay",
+        }
+
     def check_options(self, config: DragonConfig, player_counts, options: dict | None) -> dict:
-        options = dict(options or {})
+        options = super().check_options(config, player_counts, options)
         ids = config.race_ids
         for key in ("factions", "lineup"):
             for v in options.get(key) or ():
@@ -71,8 +88,11 @@ class DragonBrew(GameBase):
 
     def kernel_inputs(self, config: DragonConfig, options: dict):
         rules = make_rules(config)
+        codes = treatment.codes(self.treatable(config), options)
+        if codes[0] == treatment.T_REMOVE:  # the neutral card costs what the removed card cost
+            rules.bc[rules.p[P_NEUTRAL], BC_COST] = rules.bc[codes[1], BC_COST]
         pool, lineup, rotate = self.race_arrays(config, options)
-        return rules, RunInputs(pool, lineup, rotate, make_bot_state(config, rules))
+        return rules, RunInputs(pool, lineup, rotate, make_bot_state(config, rules), codes)
 
     def new_state(self, config: DragonConfig, n_games: int, trace_rows: int = 1):
         years = int(config.params["years"])

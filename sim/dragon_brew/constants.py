@@ -38,7 +38,7 @@ GAIN_KINDS = ("", "each_grain", "grain", "wort", "magic")
 
 # Event-row kinds (events table).
 LOG_KINDS = ("draft_brewery", "draft_event", "ability", "judge_won", "judge_split", "bribe",
-             "beer", "clear_draft", "research", "sacrifice_card")
+             "beer", "clear_draft", "research", "sacrifice_card", "offer")
 END_REASONS = ("year_limit",)
 PHASES = ("setup", "spring", "fall", "winter", "end")
 
@@ -89,8 +89,9 @@ BREWER_MOVES = (M_BREWER, M_PASS, M_GUEST, M_SACRIFICE, M_OGRE, M_SPELLBOOK)
 
 # Game counters g[G_*].
 (G_N, G_YEAR, G_PHASE, G_DECISIONS, G_JUDGED, G_TURNS, G_STAMP, G_BOX_BREWERY, G_GNOME_SUPPLY, G_CORRUPT,
- G_GAME, G_EV, G_ROUNDS, G_VIOLATION, G_OVERFLOW, G_TRACE, G_N_JUDGES, G_N_SHADOW, G_GNOMES_RAN_OUT) = range(19)
-G_FLAGS = 19  # the turn flags of the player on turn (F_*), 4 entries
+ G_GAME, G_EV, G_ROUNDS, G_VIOLATION, G_OVERFLOW, G_TRACE, G_N_JUDGES, G_N_SHADOW, G_GNOMES_RAN_OUT,
+ G_TREATED_SEAT) = range(20)
+G_FLAGS = 20  # the turn flags of the player on turn (F_*), 4 entries
 G_ORDER = G_FLAGS + 4  # turn order (seats), MAX_PLAYERS entries
 G_N_PILE = G_ORDER + MAX_PLAYERS  # how many cards each pile holds, N_PILES entries
 # Piles piles[PILE_*, :] with their sizes n_pile[PILE_*]; the top of a deck is its last slot.

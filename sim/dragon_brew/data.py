@@ -18,6 +18,7 @@ from sim.core.validate import check_entry, check_range, check_unique_ids
 
 from . import constants as C
 
+NEUTRAL_ID = "neutral"  # the blank Brewery card of the `remove` treatment (state.neutral_brewery_row)
 DECK_SIZES = {"brewery_cards": 68, "event_cards": 68, "barrel": 30, "spice": 72, "judges": 30, "corrupt": 6}
 # The box's 36 judge cards (rulebook component list) include the 6 corrupt ones: the base setup
 # removes the Bribe judges from that deck, leaving 30 regular judges.
@@ -61,7 +62,7 @@ class DragonConfig:
         """Every id an events row may name in its `card` column."""
         return ([c["id"] for c in self.brewery] + [c["id"] for c in self.events] + list(C.ABILITIES)
                 + [j["id"] for j in self.judges] + [r["id"] for r in self.recipes]
-                + list(C.COMMON) + ["draft_pool"])
+                + list(C.COMMON) + ["draft_pool", NEUTRAL_ID])
 
 
 def _entries(tree: dict, stem: str, key: str) -> tuple[list[dict], list[dict]]:

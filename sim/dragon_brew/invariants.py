@@ -1,7 +1,7 @@
 """Dragon Brew invariants, checked after every phase by `simulate --check` and by the tests:
 no negative gold, ingredients or brewer counts; cards conserved (Brewery 68 including those
-sacrificed to the box, Event 68, recipes 102, judges 36); migrant gnomes conserved (10); each
-judge awards at most once (ribbons == judges won, no more ribboned beers than judges); bribe
+sacrificed to the box, plus the one injected copy of an inject treatment; Event 68, recipes 102,
+judges 36); migrant gnomes conserved (10); each judge awards at most once (ribbons == judges won, no more ribboned beers than judges); bribe
 tokens agree with the judges; the year within bounds; spring ends with no brewer on a race card.
 
 `check_all` returns 0 when the state is sound, else the code of the first broken rule
@@ -35,7 +35,7 @@ def check_all(S, R, phase):
             won += S.beers[s, x, C.BF_WON]
         if won > S.g[C.G_N_JUDGES]:
             return RIBBONED
-    if count_brewery(S, R) != R.bc[:, BC_COUNT].sum():
+    if count_brewery(S, R) != R.bc[:, BC_COUNT].sum() + (1 if S.g[C.G_TREATED_SEAT] >= 0 else 0):
         return BREWERY
     if count_events(S, R) != R.evt[:, EF_COUNT].sum():
         return EVENTS

@@ -3,7 +3,8 @@ and plays one game, `record` ranks it and writes its output rows (by the names o
 and `run_chunk`, the compiled entry point, is sim/core/driver.py's loop over the two.
 
 The run inputs X beyond the rules are a `RunInputs`: the race pool, the lineup (empty: races
-are drawn from the pool), whether the lineup rotates across seats, and the planner's bot state.
+are drawn from the pool), whether the lineup rotates across seats, the planner's bot state, and
+the run's treatment (sim/core/treatment.codes: kind code, target index).
 """
 
 from collections import namedtuple
@@ -14,6 +15,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
+from sim.core.treatment import T_INJECT, treated_seat
 
 from . import constants as C
 from . import invariants as inv
@@ -23,7 +25,7 @@ from .state import P_YEARS
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
 
-RunInputs = namedtuple("RunInputs", "pool lineup rotate bots")
+RunInputs = namedtuple("RunInputs", "pool lineup rotate bots treatment")
 
 
 @jit
@@ -39,18 +41,21 @@ def assign_seats(S, seed, k, n, seat_policies, pool, lineup, rotate, races, pols
 
 
 @jit_inline
-def start_game(S, R, seed, game_id, counts, seat_policies, pool, lineup, rotate):
-    """Seat game `game_id` (its player count cycles through `counts`) and deal its setup."""
+def start_game(S, R, seed, game_id, counts, seat_policies, pool, lineup, rotate, treatment):
+    """Seat game `game_id` (its player count cycles through `counts`) and deal its setup, with the
+    run's treatment (an inject goes to the seat sim/core/treatment.treated_seat names)."""
     races, pols = S.tmp[16], S.tmp[17]
     n = counts[game_id % counts.shape[0]]
-    assign_seats(S, seed, position(game_id, counts), n, seat_policies, pool, lineup, rotate, races, pols)
+    k = position(game_id, counts)
+    assign_seats(S, seed, k, n, seat_policies, pool, lineup, rotate, races, pols)
     S.rng[0] = stream_seed(seed, game_id, STREAM_DECKS, 0)
     for s in range(C.MAX_PLAYERS):
         S.rng[1 + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
     S.g[C.G_GAME] = game_id
     S.g[C.G_OVERFLOW] = 0
     S.g[C.G_VIOLATION] = 0
-    ru.setup(S, R, n, races, pols)
+    S.g[C.G_TREATED_SEAT] = treated_seat(k, n, seat_policies.shape[0]) if treatment[0] == T_INJECT else -1
+    ru.setup(S, R, n, races, pols, treatment[0], treatment[1])
 
 
 @jit_inline
@@ -86,7 +91,7 @@ def play_game(S, R, B, check):
 @jit
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule, deal it and play it (the driver's `play`)."""
-    start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate)
+    start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate, X.treatment)
     play_game(S, R, X.bots, check)
     return counts[game_id % counts.shape[0]]
 
@@ -118,6 +123,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
     game_row[G.n_winners] = winners
     game_row[G.judges_awarded] = S.g[C.G_JUDGED]
     game_row[G.spring_turns] = S.g[C.G_TURNS]
+    game_row[G.treated_seat] = S.g[C.G_TREATED_SEAT]
 
 
 COUNTERS = Counters(C.G_EV, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core import treatment
+
 from . import constants as C
+from .data import NEUTRAL_ID
 from .kernel import start_game
 from .schema import PLAYERS
 from .state import make_rules, make_state, view
@@ -19,7 +22,8 @@ def card_name(cfg, key: int) -> str:
         return C.COMMON[key].replace("_", " ").title()
     if key < C.KEY_BREWERY:
         return cfg.abilities[C.ABILITIES[key - C.KEY_ABILITY]]["name"]
-    return cfg.brewery[key - C.KEY_BREWERY]["name"]
+    t = key - C.KEY_BREWERY
+    return cfg.brewery[t]["name"] if t < len(cfg.brewery) else NEUTRAL_ID.title()
 
 
 def judge_text(cfg, j: int) -> str:
@@ -83,9 +87,10 @@ def dealt_game(game, cfg, seed, game_id, player_counts, policies, options):
     """The state right after the deal of game `game_id` (seats, races, starting gold and
     brewers, the judges of year 1), which the replay shows before the moves."""
     pool, lineup, rotate = game.race_arrays(cfg, options)
-    S = make_state(1, 1)  # only the dealt state is read: no room for events or rounds needed
+    S = make_state(2 * C.MAX_ROW, 1)  # only the dealt state is read: room for the opening offers alone
     start_game(S, make_rules(cfg), np.uint64(seed), game_id, np.array(player_counts, np.int64),
-               game.policy_indices(cfg, policies), pool, lineup, rotate)
+               game.policy_indices(cfg, policies), pool, lineup, rotate,
+               treatment.codes(game.treatable(cfg), options))
     return S
 
 
@@ -104,9 +109,14 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
     fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}
     state = {"shown": 0, "fall": 0}
 
+    offer = C.LOG_KINDS.index("offer")
+
     def events_until(end):
         while state["shown"] < end:
             row = S.ev[state["shown"]]
+            if int(row[4]) == offer:  # offers (ten rows a draft) would bury the moves
+                state["shown"] += 1
+                continue
             if int(row[4]) in fall_kinds and state["fall"] < int(row[2]):
                 state["fall"] = int(row[2])
                 lines.append(f"Year {state['fall']} fall")

@@ -3,15 +3,19 @@
 (kernel.record) and the wrapper builds the frames from them (sim/core/schema.py), so the two
 cannot disagree. A round is a year; the faction is the race."""
 
+from dataclasses import replace
+
 import polars as pl
 
-from sim.core.schema import Column, events_table, games_table, players_table
+from sim.core.schema import Column, Table, events_table, games_table, players_table
 
 from . import constants as C
 
 GAMES = games_table([
     Column("judges_awarded", pl.Int16, "judges whose VP went to at least one beer, all years"),
     Column("spring_turns", pl.Int32, "spring turns taken, all players and years"),
+    Column("treated_seat", pl.Int64, "the seat given the injected Brewery card at setup (treatment inject), "
+                                     "-1 when the run has no inject treatment"),
 ])
 
 # meaning of each players-table statistic; the columns come in C.PLAYER_STATS order (the ST_*
@@ -32,4 +36,12 @@ STAT_MEANINGS = {
 
 PLAYERS = players_table([Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS])
 
-EVENTS = events_table(target=None)
+# the events' kind and amount, with what an offer row (issue 14) means
+EVENT_MEANINGS = {
+    "kind": "what happened to it (" + ", ".join(C.LOG_KINDS) + "); offer: the card lay face up in an "
+            "opening draft row, shown to the first seat before any decision",
+    "amount": "a number that goes with the event (cost, VP, ...); for an offer 1: fixed by the shuffle "
+              "alone (0, for offers that depend on play, is not logged in Dragon Brew)",
+}
+EVENTS = Table("events", [replace(c, meaning=EVENT_MEANINGS.get(c.name, c.meaning))
+                          for c in events_table(target=None).columns])

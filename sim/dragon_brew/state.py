@@ -47,7 +47,7 @@ TRACE_W = 8  # seat, year, move kind, a, b, c, d, decision number
 #   p     int64[N_P]           params (P_*), incl. the events-table card-code offsets
 #   race  int64[races, N_RF]   race numbers (RF_*)
 #   ab    int64[19, N_AF]      ability numbers (AF_*), ABILITIES order
-#   bc    int64[types, N_BC]   Brewery card types (BC_*)
+#   bc    int64[types + 1, N_BC] Brewery card types (BC_*), then the neutral card (row P_NEUTRAL)
 #   evt   int64[types, N_EF]   Event card types (EF_*)
 #   rc    int64[recipes, N_RC] recipes (RC_*), need list at RC_NEED..
 #   jd    int64[judges, N_JF]  judges (JF_*)
@@ -57,8 +57,8 @@ Rules = namedtuple("Rules", "p race ab bc evt rc jd pol_kind pol_w pol_y")
 (P_YEARS, P_DRAFT_ROW, P_OFFERING_ROW, P_CLEAR_DRAFT_COST, P_CLEAR_DRAFT_N, P_CLEAR_OFFERING_COST, P_STUDY_DRAW,
  P_BASE_BEERS, P_EXTRA_GOLD, _, _, _, P_GNOME_LIMIT, P_JUDGES_EXTRA, P_CORRUPT, P_CORRUPT_REMOVED, P_TIE_MIN_VP,
  P_MAX_SPICES, P_WORT_PER_MASH, P_INFINITE, _, _, _, _, _, P_LC_EVENT, P_LC_ABILITY, P_LC_JUDGE, P_LC_RECIPE,
- P_LC_COMMON, P_LC_DRAFT_POOL, P_N_REGULAR_JUDGES, P_CHAR_UNIT) = range(33)
-N_P = 33
+ P_LC_COMMON, P_LC_DRAFT_POOL, P_N_REGULAR_JUDGES, P_CHAR_UNIT, P_NEUTRAL, P_LC_NEUTRAL) = range(35)
+N_P = 35
 (RF_GOLD, RF_WHEAT, RF_RYE, RF_BARLEY, RF_BREWERS, RF_BARREL, RF_SPICE, RF_STUDY_MAX, RF_STORES, RF_TRADER_COST,
  RF_TRADER_MULT, RF_MASH_MULT, RF_GRAIN_YIELD, RF_ABILITY, RF_MIN_PLAYERS, RF_MAX_PLAYERS, RF_LACKS,
  RF_EXTRA_BEERS) = range(18)
@@ -97,6 +97,14 @@ def char_unit_permil(recipes) -> int:
     return round(1000 * played / written)
 
 
+def neutral_brewery_row() -> list[int]:
+    """The neutral Brewery card (issue 14's `remove` treatment puts it where the removed card lay):
+    none in the deck, a passive estate card (no brewer, no spell, no upgrade) with no effect. Its
+    cost is the removed card's, set by the run (DragonBrew.kernel_inputs); the bots value it as
+    worthless (planner.card_values.card_value)."""
+    return [0, 0, C.K_PASSIVE, 0, -1, 0, -1, -1, -1, 0]
+
+
 def make_rules(cfg) -> Rules:
     P = cfg.params
     p = np.zeros(N_P, np.int64)
@@ -118,7 +126,9 @@ def make_rules(cfg) -> Rules:
     p[P_LC_RECIPE] = p[P_LC_JUDGE] + len(cfg.judges)
     p[P_LC_COMMON] = p[P_LC_RECIPE] + len(cfg.recipes)
     p[P_LC_DRAFT_POOL] = p[P_LC_COMMON] + len(C.COMMON)
-    assert p[P_LC_DRAFT_POOL] == len(cfg.card_ids()) - 1
+    p[P_LC_NEUTRAL] = p[P_LC_DRAFT_POOL] + 1
+    assert p[P_LC_NEUTRAL] == len(cfg.card_ids()) - 1
+    p[P_NEUTRAL] = nb  # the neutral Brewery card's row of bc, after the real cards
     p[P_N_REGULAR_JUDGES] = sum(1 for j in cfg.judges if not j["corrupt"])
     p[P_CHAR_UNIT] = char_unit_permil(cfg.recipes)
 
@@ -135,7 +145,8 @@ def make_rules(cfg) -> Rules:
     bc = np.array([[b["count"], b["cost"], C.KIND_CODE[b["kind"]], int(b["infinite"]),
                     C.BREWERY_EFFECTS.index(b["effect"]), b["amount"],
                     C.COMMON.index(b["target"]) if b["target"] else -1, ing_code(b["ingredient"]),
-                    ing_code(b["spell_cost"]), b["spell_n"]] for b in cfg.brewery], np.int64)
+                    ing_code(b["spell_cost"]), b["spell_n"]] for b in cfg.brewery]
+                  + [neutral_brewery_row()], np.int64)
     evt = np.array([[e["count"], e["cost"], C.EVENT_KINDS.index(e["kind"]), int(e["brewer"]), ing_code(e["pay_kind"]),
                      e["pay_n"], e["gain_gold"], e["gain_vp"], C.GAIN_KINDS.index(e["gain_kind"]), e["gain_n"],
                      e["gain_recipes"]] for e in cfg.events], np.int64)
@@ -344,6 +355,7 @@ LAYOUT = Layout(
             "gnome_supply": C.G_GNOME_SUPPLY, "corrupt": C.G_CORRUPT, "game": C.G_GAME, "events": C.G_EV,
             "rounds": C.G_ROUNDS, "violation": C.G_VIOLATION, "overflow": C.G_OVERFLOW, "trace": C.G_TRACE,
             "n_judges": C.G_N_JUDGES, "n_shadow": C.G_N_SHADOW, "gnomes_ran_out": C.G_GNOMES_RAN_OUT,
+            "treated_seat": C.G_TREATED_SEAT,
             "flags": Group(C.G_FLAGS, ("brewer", "cleared", "drafted", "free")),  # F_* order
             "order": slice(C.G_ORDER, C.G_ORDER + C.MAX_PLAYERS),
             "pile_size": Group(C.G_N_PILE, PILE_NAMES)}),

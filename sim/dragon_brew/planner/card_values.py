@@ -32,6 +32,7 @@ from ..state import (
     EF_PAY_KIND,
     EF_PAY_N,
     P_DRAFT_ROW,
+    P_NEUTRAL,
     P_YEARS,
     RF_GRAIN_YIELD,
     RF_TRADER_COST,
@@ -74,6 +75,8 @@ from .memory import (
 
 # ----------------------------------------------------------------------------- card values
 
+NOTHING_TO_GAIN = -9.0  # a card that cannot help: the neutral card, an upgrade with no target
+
 @jit_inline
 def years_left(S, R):
     return R.p[P_YEARS] - S.g[C.G_YEAR] + 1
@@ -97,6 +100,8 @@ def card_value(S, R, B, seat, row, t):
     pol = S.pl[seat, C.PL_POLICY]
     ab = S.pl[seat, C.PL_ABILITY]
     if row == 0:
+        if t == R.p[P_NEUTRAL]:
+            return NOTHING_TO_GAIN
         e = R.bc[t, BC_EFFECT]
         if e == C.E_GAIN and R.bc[t, BC_INFINITE] == 0:
             y = R.pol_y[pol, Y_GAIN_ONCE]
@@ -109,7 +114,7 @@ def card_value(S, R, B, seat, row, t):
         if ab == C.AB_MANA_SPELL and R.bc[t, BC_ING] == C.MANA:
             y += 2.0  # ... and the Naga's needs mana weed
         if R.bc[t, BC_KIND] == C.K_UPGRADE and find_card(S, seat, R.bc[t, BC_TARGET]) < 0:
-            return -9.0
+            return NOTHING_TO_GAIN
         if e == C.E_GNOME_HOUSING and ab == C.AB_DRAIN_GNOME:
             y += 1.5
         yl = years_left(S, R)
@@ -285,7 +290,9 @@ def spell_value(S, R, B, seat, q, ci, free):
         return R.ab[C.AB_SPINNING_WHEEL, AF_GOLD] - lose_value(S, R, B, seat, 0, 3, R.ab[C.AB_SPINNING_WHEEL, AF_N])
     b = S.est[q, ci, C.CF_BC]
     if b < 0:
-        b += R.bc.shape[0]  # a race spell has no Brewery card: row -1, the last one, as numpy reads it
+        # a race spell has no Brewery card: it reads the last real card's row (numpy's row -1
+        # before the neutral card was appended), so the bots' choices stay as they were
+        b += R.p[P_NEUTRAL]
     e = R.bc[b, BC_EFFECT]
     sc = R.bc[b, BC_SPELL_COST]
     cost = 0.0

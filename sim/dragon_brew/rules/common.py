@@ -18,11 +18,20 @@ from sim.core.rows import next_row, next_trace_row, put6, put8
 
 from .. import constants as C
 from .. import policies as pol
-from ..state import BC_EFFECT, P_DRAFT_ROW, P_LC_ABILITY, P_LC_COMMON, P_OFFERING_ROW
+from ..state import (
+    BC_EFFECT,
+    P_DRAFT_ROW,
+    P_LC_ABILITY,
+    P_LC_COMMON,
+    P_LC_EVENT,
+    P_LC_NEUTRAL,
+    P_NEUTRAL,
+    P_OFFERING_ROW,
+)
 
 MAX_FREE_MOVES = 12  # bound on free actions/spells per turn (the rules set none; bots never need more)
 (LOG_DRAFT_BREWERY, LOG_DRAFT_EVENT, LOG_ABILITY, LOG_JUDGE_WON, LOG_JUDGE_SPLIT, LOG_BRIBE, LOG_BEER,
- LOG_CLEAR_DRAFT, LOG_RESEARCH, LOG_SACRIFICE_CARD) = range(10)
+ LOG_CLEAR_DRAFT, LOG_RESEARCH, LOG_SACRIFICE_CARD, LOG_OFFER) = range(11)
 GNOME, OWN = 0, 1  # who take_brewer took
 
 
@@ -37,6 +46,26 @@ def log(S, seat, kind, card, amount):
     put6(S.ev, i, S.g[C.G_GAME], seat, S.g[C.G_YEAR], card, kind, amount)
     if kind == LOG_ABILITY:
         S.pl[seat, C.PL_STATS + C.ST_ABILITY_USES] += 1
+
+
+@jit_inline
+def brewery_code(R, t):
+    """Events-table card code of Brewery card type t (the neutral card has its own code after
+    the others, so the codes of the real cards stay those of the card labels)."""
+    return R.p[P_LC_NEUTRAL] if t == R.p[P_NEUTRAL] else t
+
+
+@jit
+def log_offers(S, R, seat, amount):
+    """One offer row per card face up in the two draft rows, shown to seat (amount 1: the
+    opening rows, fixed by the shuffle alone). Later rows are not logged: at every draft choice
+    they would be four times the game's other events (docs/games/dragon_brew.md)."""
+    for i in range(R.p[P_DRAFT_ROW]):
+        if S.piles[C.ROW_BREWERY, i] >= 0:
+            log(S, seat, LOG_OFFER, brewery_code(R, S.piles[C.ROW_BREWERY, i]), amount)
+    for i in range(R.p[P_DRAFT_ROW]):
+        if S.piles[C.ROW_EVENT, i] >= 0:
+            log(S, seat, LOG_OFFER, R.p[P_LC_EVENT] + S.piles[C.ROW_EVENT, i], amount)
 
 
 @jit_inline
@@ -209,7 +238,7 @@ def ability_of_key(key):
 def card_code(R, key, bc):
     """Events-table card code of an estate card."""
     if bc >= 0:
-        return bc
+        return brewery_code(R, bc)
     if key < C.KEY_ABILITY:
         return R.p[P_LC_COMMON] + key
     return R.p[P_LC_ABILITY] + key - C.KEY_ABILITY

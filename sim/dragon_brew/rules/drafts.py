@@ -46,6 +46,7 @@ from .common import (
     add_card,
     add_to_book,
     brewer_leaves,
+    brewery_code,
     discard_draft_card,
     draw_recipe,
     gain_grains,
@@ -80,7 +81,7 @@ def do_draft(S, R, B, seat, row, slot, free, refill):
         cost = 0 if free else R.bc[t, BC_COST]
         S.pl[seat, C.PL_GOLD] -= cost
         add_brewery_card(S, R, seat, t)
-        log(S, seat, LOG_DRAFT_BREWERY, t, cost)
+        log(S, seat, LOG_DRAFT_BREWERY, brewery_code(R, t), cost)
         stat(S, seat, C.ST_CARDS_DRAFTED, 1)
     else:
         t = S.piles[C.ROW_EVENT, slot]

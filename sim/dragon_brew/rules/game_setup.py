@@ -10,12 +10,20 @@ Rules implemented here (l. = line of ../shared/rules/dragon_brew.txt):
   some regular judges are removed unseen and the corrupt ones shuffled in (l. 754). Players + 1
   judges are shown (l. 430).
 - Dark Elf (Shadow Judge): hidden judges are drawn after the shuffle (l. 464).
+- Treatments (issue 14, sim/core/treatment.py): `remove` puts the neutral Brewery card in every
+  place of the removed card in the deck, before the shuffle, so every other card lands where it
+  would have; `inject` builds one extra copy of a Brewery card, from outside the deck, in the
+  treated seat's estate (g[G_TREATED_SEAT]) as if drafted before the game; `power_off` leaves
+  the race's ability card out of the estate and its ability unset (PL_ABILITY = -1), so no rule
+  grants it and no bot plays it, while the race's starting numbers stay.
+- The opening draft rows, fixed by the shuffle alone, are logged as offers to the first seat.
 - Seat 0 starts; the scoring disks are stacked with the first player on top, and the later seats
   of year one get extra gold (l. 125-131).
 """
 
 from sim.core.jit import jit
 from sim.core.rng import shuffle
+from sim.core.treatment import T_INJECT, T_POWER_OFF, T_REMOVE
 
 from .. import constants as C
 from ..state import (
@@ -31,6 +39,7 @@ from ..state import (
     P_GNOME_LIMIT,
     P_INFINITE,
     P_JUDGES_EXTRA,
+    P_NEUTRAL,
     P_OFFERING_ROW,
     RC_SPICE,
     RF_ABILITY,
@@ -43,13 +52,15 @@ from ..state import (
     RF_WHEAT,
     has_ability,
 )
-from .common import add_card, add_to_book, draw, draw_recipe, push
+from .common import add_card, add_to_book, draw, draw_recipe, log_offers, push
+from .drafts import add_brewery_card
 
 # ----------------------------------------------------------------------------- setup
 
 @jit
-def setup(S, R, n, races, pols):
-    """A fresh game for races[s], pols[s] at seat s (seat 0 first); rng streams already seeded."""
+def setup(S, R, n, races, pols, kind, target):
+    """A fresh game for races[s], pols[s] at seat s (seat 0 first); rng streams already seeded,
+    g[G_TREATED_SEAT] set; (kind, target) is the run's treatment (sim/core/treatment.codes)."""
     p = R.p
     S.g[C.G_N] = n
     S.g[C.G_YEAR] = 1
@@ -60,9 +71,10 @@ def setup(S, R, n, races, pols):
     S.g[C.G_GNOME_SUPPLY] = p[P_GNOME_LIMIT]
     S.g[C.G_N_PILE:C.G_N_PILE + C.N_PILES] = 0
     S.piles[C.ROW_BREWERY:, :] = -1
+    removed = target if kind == T_REMOVE else -1
     for t in range(R.bc.shape[0]):
         for _ in range(R.bc[t, BC_COUNT]):
-            push(S, C.PILE_BDECK, t)
+            push(S, C.PILE_BDECK, R.p[P_NEUTRAL] if t == removed else t)
     for t in range(R.evt.shape[0]):
         for _ in range(R.evt[t, EF_COUNT]):
             push(S, C.PILE_EDECK, t)
@@ -75,7 +87,9 @@ def setup(S, R, n, races, pols):
     shuffle(S.piles[C.PILE_EDECK], S.g[C.G_N_PILE + C.PILE_EDECK], S.rng, 0)
     setup_judges(S, R)
     for s in range(n):
-        setup_player(S, R, n, s, races[s], pols[s])
+        setup_player(S, R, n, s, races[s], pols[s], kind == T_POWER_OFF and races[s] == target)
+    if kind == T_INJECT:
+        add_brewery_card(S, R, S.g[C.G_TREATED_SEAT], target)
     for s in range(n):  # starting recipe books, dealt in seat order
         for d in range(2):
             for _ in range(R.race[races[s], RF_BARREL + d]):  # barrel, then spice
@@ -89,6 +103,7 @@ def setup(S, R, n, races, pols):
         S.piles[C.ROW_BREWERY, i] = draw(S, C.PILE_BDECK, C.PILE_BDISC)
     for i in range(p[P_DRAFT_ROW]):
         S.piles[C.ROW_EVENT, i] = draw(S, C.PILE_EDECK, C.PILE_EDISC)
+    log_offers(S, R, 0, 1)
     for s in range(n):  # Dark Elf: hidden judges drawn after the shuffle
         if has_ability(S, s, C.AB_SHADOW_JUDGE):
             S.g[C.G_N_SHADOW] = 0
@@ -133,12 +148,14 @@ def setup_judges(S, R):
 
 
 @jit
-def setup_player(S, R, n, s, race, policy):
+def setup_player(S, R, n, s, race, policy, power_off):
+    """Seat s's race, bot, starting resources and estate; with power_off the race's ability card
+    stays out and the seat has no ability (-1)."""
     S.pl[s, :] = 0
     S.pl[s, C.PL_INV:C.PL_INV + C.N_INGS] = 0
     S.pl[s, C.PL_RACE] = race
     ability = R.race[race, RF_ABILITY]
-    S.pl[s, C.PL_ABILITY] = ability
+    S.pl[s, C.PL_ABILITY] = -1 if power_off else ability
     S.pl[s, C.PL_POLICY] = policy
     S.pl[s, C.PL_GOLD] = R.race[race, RF_GOLD]
     for i in range(3):
@@ -151,6 +168,15 @@ def setup_player(S, R, n, s, race, policy):
             continue  # the Tree Men's 7-card estate (races.toml `lacks`)
         kind = C.K_STORES if key == C.WINTER_STORES else C.K_ACTION
         add_card(S, s, key, -1, kind, R.p[P_INFINITE + key])
+    if not power_off:
+        add_ability_card(S, R, s, ability)
+    outside = not (R.race[race, RF_MIN_PLAYERS] <= n <= R.race[race, RF_MAX_PLAYERS])
+    S.pl[s, C.PL_STATS + C.ST_OUTSIDE_RECOMMENDED] = 1 if outside else 0
+
+
+@jit
+def add_ability_card(S, R, s, ability):
+    """The race ability card, as an estate card of the kind its use asks for."""
     use = R.ab[ability, AF_USE]
     kind = C.K_PASSIVE
     if use == C.USE_ACTION_ONCE or use == C.USE_ACTION_INFINITE:
@@ -160,8 +186,6 @@ def setup_player(S, R, n, s, race, policy):
     elif use == C.USE_SPELL:
         kind = C.K_SPELL
     add_card(S, s, C.KEY_ABILITY + ability, -1, kind, 1 if use == C.USE_ACTION_INFINITE else 0)
-    outside = not (R.race[race, RF_MIN_PLAYERS] <= n <= R.race[race, RF_MAX_PLAYERS])
-    S.pl[s, C.PL_STATS + C.ST_OUTSIDE_RECOMMENDED] = 1 if outside else 0
 
 
 @jit
