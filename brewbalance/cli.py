@@ -17,6 +17,7 @@ import typer
 from brewbalance import failures, sheets
 from brewbalance.options import (
     SEED_DEFAULT,
+    budget_sets,
     check_alpha,
     check_band,
     check_jobs,
@@ -124,7 +125,9 @@ def simulate(
     check_band(band)  # used by --until-decided only, but refused when wrong either way
     check_alpha(alpha)
     imported = sheets.read(game, data_sheet) if data_sheet is not None else None
-    data = cfg.prepare(game, variant, [*(imported.sets() if imported else []), *(set_ or [])], override or [])
+    policy, policies, budget = budget_sets(game, policy, policies)
+    data = cfg.prepare(game, variant, [*(imported.sets() if imported else []), *(set_ or []), *budget],
+                       override or [])
     conf = g.build(data)
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))

@@ -215,7 +215,12 @@ def parse_settings(text: str) -> list[A.Arm]:
                          "(a mix joins bots with +, e.g. greedy+random)")
     if len(set(names)) != len(names):
         raise UsageError(f"--policies '{text}': a bot setting is repeated")
-    return [A.Arm(A.check_name(n), policies=n.split("+")) for n in names]
+    return [A.Arm(A.check_name(arm_name(n)), policies=n.split("+")) for n in names]
+
+
+def arm_name(setting: str) -> str:
+    """A bot setting as a folder name: 'search:64' -> 'search-64' (':' is not allowed in names)."""
+    return setting.replace(":", "-")
 
 
 def existing_runs(text: str, verify: bool = True) -> tuple[str, list[tuple[str, str]]]:
