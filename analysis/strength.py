@@ -56,10 +56,10 @@ def read_players(run_dir: str | Path) -> pl.DataFrame:
     con = connect(run_dir)
     try:
         has = ROLLOUTS in {r[0] for r in con.execute("DESCRIBE players").fetchall()}
-        rollouts = ROLLOUTS if has else f"0 AS {ROLLOUTS}"
+        rollouts = f"p.{ROLLOUTS}" if has else f"0 AS {ROLLOUTS}"
         return to_polars(con.execute(
-            f"SELECT game_id, n_players, seat, policy, CAST(win AS DOUBLE) AS win, {rollouts} "
-            "FROM players ORDER BY game_id, seat"))
+            f"SELECT p.game_id, g.n_players, p.seat, p.policy, CAST(p.win AS DOUBLE) AS win, {rollouts} "
+            "FROM players p JOIN games g USING (game_id) ORDER BY p.game_id, p.seat"))
     finally:
         con.close()
 
@@ -93,12 +93,12 @@ def budget_rows(budget: int, per_game: pl.DataFrame, seconds: float | None) -> l
         row = {"budget": budget, "n_players": int(n), **win_share(part, int(n))}
         row["rollouts"] = int(part["rollouts"].sum())
         rows.append(row)
+    arm_rollouts = int(per_game["rollouts"].sum())
     for row in rows:  # the arm's time covers all its player counts: speed is per arm
         fast = seconds is not None and seconds > 0
         row["seconds"] = seconds
         row["games_per_s"] = total_games / seconds if fast else None
-        arm_rollouts = int(per_game["rollouts"].sum())
-        row["rollouts_per_s"] = arm_rollouts / seconds if fast else None
+        row["rollouts_per_s"] = arm_rollouts / seconds if fast and arm_rollouts else None
     return rows
 
 

@@ -209,10 +209,14 @@ def started_plan(p: PreparedArm) -> dict | None:
 
 
 def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: bool,
-             resume: bool = False, engine: str = "local", scheduler: str | None = None) -> list[Path]:
+             resume: bool = False, engine: str = "local", scheduler: str | None = None,
+             seconds: dict | None = None) -> list[Path]:
     """Simulate every arm into its own run folder; returns the folders, in arm order.
     With `resume`, arms already started continue from their own plans. `engine` and
-    `scheduler` as `simulate --engine/--scheduler` (the files are the same on either)."""
+    `scheduler` as `simulate --engine/--scheduler` (the files are the same on either).
+    `seconds`, if given, receives each arm's simulation wall time by arm name."""
+    import time
+
     folders = []
     for p in prepared:
         plan = started_plan(p) if resume else None
@@ -221,8 +225,11 @@ def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: 
                 shutil.rmtree(p.folder)  # killed while creating its folders: nothing to keep
             runner.check_out_folder(p.folder, resume=False, force=force)
             plan = p.plan
+        start = time.perf_counter()
         runner.execute(p.game, p.config, plan, p.folder, jobs or runner.default_jobs(), quiet=quiet,
                        engine=engine, scheduler=scheduler)
+        if seconds is not None:
+            seconds[p.arm.name] = time.perf_counter() - start
         folders.append(p.folder)
     return folders
 

@@ -372,9 +372,10 @@ def _check_writable(folder: Path) -> None:
 def _register_multi_arm_commands() -> None:
     """`experiment`, `sweep`, `robustness` (experiment_cli), `cards`, `powers` (causal_cli) and
     `sensitivity` (sensitivity_cli) live in their own modules."""
-    from brewbalance import causal_cli, experiment_cli, sensitivity_cli
+    from brewbalance import causal_cli, experiment_cli, ladder_cli, sensitivity_cli
 
     experiment_cli.register(app)
+    ladder_cli.register(app)
     causal_cli.register(app)
     sensitivity_cli.register(app)
 

@@ -58,7 +58,7 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
 
 
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None,
-            resume=False, engine="local", scheduler=None, show_plan=False) -> list[Path]:
+            resume=False, engine="local", scheduler=None, show_plan=False, seconds=None) -> list[Path]:
     """Check every arm before writing anything, then run them one after another. Each arm's
     run.json records what it changes from the shipped data (and the --data sheet, if any).
     With `show_plan`, first print the plan (arms x games) and its ETA."""
@@ -72,7 +72,7 @@ def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, 
     if show_plan:
         say(A.plan_text(prepared, jobs))
     try:
-        folders = A.run_arms(prepared, jobs, quiet, force, resume, engine, scheduler)
+        folders = A.run_arms(prepared, jobs, quiet, force, resume, engine, scheduler, seconds)
     except KeyboardInterrupt:
         say(f"interrupted: finished arms and shards are kept in {out / A.ARMS_FOLDER}; "
             "continue with the same command and --resume")

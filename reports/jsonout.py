@@ -163,3 +163,11 @@ def causal_document(r) -> Document:
                                                     ("itt", r.itt), ("association", r.association))
               if not df.is_empty()}
     return _document(r.command, source, r.records, tables, r.verdicts)
+
+
+def strength_document(s) -> Document:
+    """`strength --format json`: win share per budget and player count, where search stops improving."""
+    source = {"candidate": s.candidate, "opponent": s.opponent,
+              "arms": [source_of(m) for m in s.manifests]}
+    return _document("strength", source, s.records, {"share": s.share.to_dicts(), "stops": s.stops.to_dicts()},
+                     s.verdicts)

@@ -52,7 +52,7 @@ def test_stop_budget_is_the_first_as_good_as_the_best():
     rng = np.random.default_rng(11)
     strong = synthetic(3000, 2, 0.70, rng)
     weak = strong.with_columns(  # flip the candidate's wins of a third of the games to losses
-        win=pl.when((pl.col("game_id") % 3 == 0)).then(pl.col("policy") == "greedy")
+        win=pl.when(pl.col("game_id") % 3 == 0).then(pl.col("policy") == "greedy")
         .otherwise(pl.col("win") > 0).cast(pl.Float64))
     s = analyse([(4, weak), (16, strong), (64, strong)], "search", "greedy", {4: 1.0, 16: 2.0, 64: 4.0})
     stop = s.stops.row(0, named=True)
