@@ -260,6 +260,8 @@ def robustness(
     resume: ResumeOpt = False, shard_size: ShardOpt = runner.DEFAULT_SHARD,
     no_verify: Annotated[bool, typer.Option("--no-verify", help="With --runs: skip checking their Parquet "
                                             "parts against the sha256 in run.json.")] = False,
+    ladder: Annotated[str | None, typer.Option(help="Skill ladder in order, e.g. random,greedy,search:16,search:64: "
+                                               "every seat plays the rung's bot; verdicts by rung.")] = None,
 ) -> None:
     """Robustness to bots: rank factions (or seats) under each bot setting; Kendall's tau;
     warn about conclusions that flip with the bot."""
@@ -269,6 +271,15 @@ def robustness(
 
     suffixes = output_formats(format)
     check_band(band)
+    if ladder is not None:
+        from brewbalance.ladder_cli import run_ladder_command
+
+        if policies is not None or runs is not None:
+            raise UsageError("give --ladder or --policies / --runs, not both")
+        if game is None:
+            raise UsageError("missing GAME for --ladder")
+        base = baseline(game, n_games, players, variant, set_, seed, shard_size=shard_size)
+        return run_ladder_command(base, ladder, out, jobs, quiet, force, resume, band, suffixes)
     if (runs is None) == (policies is None):
         raise UsageError("give GAME --policies SETTING,SETTING (simulate the arms) or --runs DIR,DIR "
                          "(use finished runs), not both and not neither")
