@@ -223,3 +223,40 @@ def ladder_marker(lad: Ladder) -> dict:
     return {"game": lad.game, "variant": lad.variant, "kind": lad.kind, "rungs": lad.rungs,
             "marks": lad.across.select("n_players", "unit", "mark", "status").to_dicts()}
 
+
+
+def read_ladder_marker(folder) -> dict:
+    """OUT/ladder.json of a `robustness --ladder` run; BrewError if there is none."""
+    import json
+
+    from sim.core.errors import BrewError
+
+    path = Path(folder) / "ladder.json"
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BrewError(f"--ladder {folder}: no readable ladder.json there ({exc})") from None
+    if not isinstance(doc, dict) or "marks" not in doc:
+        raise BrewError(f"--ladder {folder}: {path} is not the marker of a ladder run")
+    return doc
+
+
+def attach_marks(result, marker: dict):
+    """A RunAnalysis whose seat or faction verdicts carry `skill_label` ("holds across skill" /
+    "depends on skill" / ...); UsageError if the ladder is of another game or variant."""
+    for key in ("game", "variant"):
+        if marker.get(key) != result.manifest.get(key):
+            raise UsageError(f"--ladder: that ladder is of {key} {marker.get(key)!r}, this run of "
+                             f"{result.manifest.get(key)!r}; give a ladder of the same game and variant")
+    marks = {(r["n_players"], str(r["unit"])): r["mark"] for r in marker["marks"]}
+    kind = marker.get("kind")
+    table = result.seat_winrate if kind == "seat" else result.faction_winrate
+    if not table.is_empty():
+        keys = zip(table["n_players"].to_list(), table[kind].cast(pl.String).to_list(), strict=True)
+        table = table.with_columns(skill_label=pl.Series([marks.get(k, "not in the ladder") for k in keys],
+                                                         dtype=pl.String))
+    if kind == "seat":
+        result.seat_winrate = table
+    else:
+        result.faction_winrate = table
+    return result

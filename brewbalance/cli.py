@@ -212,6 +212,8 @@ def report(
     no_verify: NoVerifyOpt = False,
     sensitivity: Annotated[Path | None, typer.Option(help="A `sensitivity` output folder of the same game and "
                                                      "variant: label each verdict with the estimates it rests on.")] = None,
+    ladder: Annotated[Path | None, typer.Option(help="A `robustness --ladder` output folder of the same game and "
+                                                "variant: mark each verdict 'holds across skill' or 'depends on skill'.")] = None,
 ) -> None:
     """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
@@ -232,6 +234,10 @@ def report(
             from analysis.sensitivity import attach_labels, read_marker
 
             result = attach_labels(result, read_marker(sensitivity))
+        if ladder is not None:
+            from analysis.ladder import attach_marks, read_ladder_marker
+
+            result = attach_marks(result, read_ladder_marker(ladder))
         written = write_outputs(base, suffixes,
                                 lambda html, pdf: reports.write_report(result, html_path=html, pdf_path=pdf),
                                 lambda: jsonout.run_document(result))
