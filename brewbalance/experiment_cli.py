@@ -8,6 +8,7 @@ Registered on the main Typer app by `register(app)`.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Annotated
@@ -272,8 +273,6 @@ def robustness(
     suffixes = output_formats(format)
     check_band(band)
     if ladder is not None:
-        from brewbalance.ladder_cli import run_ladder_command
-
         if policies is not None or runs is not None:
             raise UsageError("give --ladder or --policies / --runs, not both")
         if game is None:
@@ -303,6 +302,41 @@ def robustness(
         r = run_robustness(named, band)
         typer.echo("\n".join(r.verdicts))
         write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
+
+
+LADDER_MARKER = "ladder.json"  # what `report RUN --ladder OUT` reads
+
+
+def parse_ladder(text: str) -> tuple[list[str], list[A.Arm]]:
+    """--ladder 'random,greedy,search:16' -> rung names and one arm per rung (every seat the
+    rung's bot); greedy must be listed, and a stronger rung after it."""
+    from analysis.ladder import check_rungs
+
+    rungs = [t.strip() for t in text.split(",") if t.strip()]
+    if len(rungs) < 2 or len(set(rungs)) < len(rungs):
+        raise UsageError(f"--ladder '{text}': give at least two distinct rungs in order of skill, "
+                         "e.g. random,greedy,search:16,search:64")
+    check_rungs(rungs)
+    return rungs, [A.Arm(A.check_name(arm_name(r)), policies=[r]) for r in rungs]
+
+
+def run_ladder_command(base: A.Baseline, text: str, out: Path | None, jobs, quiet, force, resume,
+                       band: float, suffixes) -> None:
+    """`robustness GAME --ladder ...`: the arms, the ladder analysis, its pages and OUT/ladder.json."""
+    from analysis.ladder import ladder_marker, run_ladder
+    from reports.jsonout import ladder_document
+    from reports.ladder import write_ladder
+
+    rungs, arms = parse_ladder(text)
+    out = out or Path("runs") / f"ladder_{base.game}_seed{base.seed}"
+    folders = run_all(base, arms, out, jobs, quiet, force, resume=resume, show_plan=True)
+    named = list(zip(rungs, map(str, folders), strict=True))
+    with failures.reading(*folders):
+        lad = run_ladder(named, band)
+        typer.echo("\n".join(lad.verdicts))
+        write_pages(write_ladder, lambda: ladder_document(lad, named), out, suffixes, lad)
+    (out / LADDER_MARKER).write_text(json.dumps(ladder_marker(lad), indent=1) + "\n")
+    typer.echo(str(out / LADDER_MARKER))
 
 
 def register(app: typer.Typer) -> None:

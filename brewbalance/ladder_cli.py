@@ -20,7 +20,6 @@ from brewbalance.options import BUDGET_POLICY, SEED_DEFAULT, parse_budget, say
 from brewbalance.outputs import output_formats
 from sim.core.errors import BrewError, UsageError
 
-LADDER_MARKER = "ladder.json"  # what `report RUN --ladder OUT` reads
 TIMING = "timing.json"  # per arm: seconds of simulation, summed over resumed invocations
 
 
@@ -99,38 +98,6 @@ def strength(
     with failures.reading(*folders):
         X.write_pages(write_strength, lambda: strength_document(s), out, suffixes, s)
     say(f"timings: {out / TIMING}")
-
-
-def parse_ladder(text: str) -> tuple[list[str], list[A.Arm]]:
-    """--ladder 'random,greedy,search:16' -> rung names and one arm per rung (every seat the
-    rung's bot); greedy must be listed, and a stronger rung after it."""
-    from analysis.ladder import check_rungs
-
-    rungs = [t.strip() for t in text.split(",") if t.strip()]
-    if len(rungs) < 2 or len(set(rungs)) < len(rungs):
-        raise UsageError(f"--ladder '{text}': give at least two distinct rungs in order of skill, "
-                         "e.g. random,greedy,search:16,search:64")
-    check_rungs(rungs)
-    return rungs, [A.Arm(A.check_name(X.arm_name(r)), policies=[r]) for r in rungs]
-
-
-def run_ladder_command(base: A.Baseline, text: str, out: Path | None, jobs, quiet, force, resume,
-                       band: float, suffixes) -> None:
-    """`robustness GAME --ladder ...`: the arms, the ladder analysis, its pages and OUT/ladder.json."""
-    from analysis.ladder import ladder_marker, run_ladder
-    from reports.jsonout import ladder_document
-    from reports.ladder import write_ladder
-
-    rungs, arms = parse_ladder(text)
-    out = out or Path("runs") / f"ladder_{base.game}_seed{base.seed}"
-    folders = X.run_all(base, arms, out, jobs, quiet, force, resume=resume, show_plan=True)
-    named = list(zip(rungs, map(str, folders), strict=True))
-    with failures.reading(*folders):
-        lad = run_ladder(named, band)
-        typer.echo("\n".join(lad.verdicts))
-        X.write_pages(write_ladder, lambda: ladder_document(lad, named), out, suffixes, lad)
-    (out / LADDER_MARKER).write_text(json.dumps(ladder_marker(lad), indent=1) + "\n")
-    typer.echo(str(out / LADDER_MARKER))
 
 
 def register(app: typer.Typer) -> None:
