@@ -14,7 +14,8 @@ Arm spec (the part after `NAME:` in `--arm NAME:SPEC`): changes separated by `;`
     lineup=F1,F2,..      play only these factions, rotated across seats (games with factions)
     seats=fixed          with lineup: seat s always gets the s-th listed faction
     factions=F1,F2,..    limit the faction pool (games with factions)
-    policies=P1,P2,..    bots rotated across seats, as `simulate --policies`
+    policies=P1,P2,..    bots rotated across seats, as `simulate --policies` (search:N gives the
+                         search bot's budget, as --set policies.search.budget=N)
 
 An empty spec (`--arm base:`) is the baseline itself.
 
@@ -32,7 +33,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from brewbalance.options import parse_faction_options, parse_players, parse_policies
+from brewbalance.options import parse_faction_options, parse_players, parse_policies, split_budgets
 from sim.core import config as cfg
 from sim.core import runfolder as rf
 from sim.core import runner
@@ -152,10 +153,10 @@ def prepare_arm(base: Baseline, arm: Arm, out: Path, command: str) -> PreparedAr
     from sim.registry import get_game
 
     g = get_game(base.game)
-    data = cfg.prepare(base.game, base.variant, [*base.sets, *arm.sets], [])
+    pols, budget = split_budgets(base.game, arm.policies or base.policies or [])
+    data = cfg.prepare(base.game, base.variant, [*base.sets, *arm.sets, *budget], [])
     conf = g.build(data)
     counts = parse_players(base.players, g)
-    pols = arm.policies or base.policies
     pols = parse_policies(None, ",".join(pols) if pols else None, g.policies(conf))
     options = {}
     if arm.options:
@@ -208,10 +209,14 @@ def started_plan(p: PreparedArm) -> dict | None:
 
 
 def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: bool,
-             resume: bool = False, engine: str = "local", scheduler: str | None = None) -> list[Path]:
+             resume: bool = False, engine: str = "local", scheduler: str | None = None,
+             seconds: dict | None = None) -> list[Path]:
     """Simulate every arm into its own run folder; returns the folders, in arm order.
     With `resume`, arms already started continue from their own plans. `engine` and
-    `scheduler` as `simulate --engine/--scheduler` (the files are the same on either)."""
+    `scheduler` as `simulate --engine/--scheduler` (the files are the same on either).
+    `seconds`, if given, receives each arm's simulation wall time by arm name."""
+    import time
+
     folders = []
     for p in prepared:
         plan = started_plan(p) if resume else None
@@ -220,8 +225,11 @@ def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: 
                 shutil.rmtree(p.folder)  # killed while creating its folders: nothing to keep
             runner.check_out_folder(p.folder, resume=False, force=force)
             plan = p.plan
+        start = time.perf_counter()
         runner.execute(p.game, p.config, plan, p.folder, jobs or runner.default_jobs(), quiet=quiet,
                        engine=engine, scheduler=scheduler)
+        if seconds is not None:
+            seconds[p.arm.name] = time.perf_counter() - start
         folders.append(p.folder)
     return folders
 

@@ -17,6 +17,7 @@ import typer
 from brewbalance import failures, sheets
 from brewbalance.options import (
     SEED_DEFAULT,
+    budget_sets,
     check_alpha,
     check_band,
     check_jobs,
@@ -124,7 +125,9 @@ def simulate(
     check_band(band)  # used by --until-decided only, but refused when wrong either way
     check_alpha(alpha)
     imported = sheets.read(game, data_sheet) if data_sheet is not None else None
-    data = cfg.prepare(game, variant, [*(imported.sets() if imported else []), *(set_ or [])], override or [])
+    policy, policies, budget = budget_sets(game, policy, policies)
+    data = cfg.prepare(game, variant, [*(imported.sets() if imported else []), *(set_ or []), *budget],
+                       override or [])
     conf = g.build(data)
     counts = parse_players(players, g)
     pols = parse_policies(policy, policies, g.policies(conf))
@@ -209,6 +212,8 @@ def report(
     no_verify: NoVerifyOpt = False,
     sensitivity: Annotated[Path | None, typer.Option(help="A `sensitivity` output folder of the same game and "
                                                      "variant: label each verdict with the estimates it rests on.")] = None,
+    ladder: Annotated[Path | None, typer.Option(help="A `robustness --ladder` output folder of the same game and "
+                                                "variant: mark each verdict 'holds across skill' or 'depends on skill'.")] = None,
 ) -> None:
     """Write the balance report of a run as HTML, PDF and/or JSON (every verdict and table)."""
     import analysis
@@ -229,6 +234,10 @@ def report(
             from analysis.sensitivity import attach_labels, read_marker
 
             result = attach_labels(result, read_marker(sensitivity))
+        if ladder is not None:
+            from analysis.ladder import attach_marks, read_ladder_marker
+
+            result = attach_marks(result, read_ladder_marker(ladder))
         written = write_outputs(base, suffixes,
                                 lambda html, pdf: reports.write_report(result, html_path=html, pdf_path=pdf),
                                 lambda: jsonout.run_document(result))
@@ -369,9 +378,10 @@ def _check_writable(folder: Path) -> None:
 def _register_multi_arm_commands() -> None:
     """`experiment`, `sweep`, `robustness` (experiment_cli), `cards`, `powers` (causal_cli) and
     `sensitivity` (sensitivity_cli) live in their own modules."""
-    from brewbalance import causal_cli, experiment_cli, sensitivity_cli
+    from brewbalance import causal_cli, experiment_cli, ladder_cli, sensitivity_cli
 
     experiment_cli.register(app)
+    ladder_cli.register(app)
     causal_cli.register(app)
     sensitivity_cli.register(app)
 

@@ -8,6 +8,7 @@ Registered on the main Typer app by `register(app)`.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Annotated
@@ -58,7 +59,7 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
 
 
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None,
-            resume=False, engine="local", scheduler=None, show_plan=False) -> list[Path]:
+            resume=False, engine="local", scheduler=None, show_plan=False, seconds=None) -> list[Path]:
     """Check every arm before writing anything, then run them one after another. Each arm's
     run.json records what it changes from the shipped data (and the --data sheet, if any).
     With `show_plan`, first print the plan (arms x games) and its ETA."""
@@ -72,7 +73,7 @@ def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, 
     if show_plan:
         say(A.plan_text(prepared, jobs))
     try:
-        folders = A.run_arms(prepared, jobs, quiet, force, resume, engine, scheduler)
+        folders = A.run_arms(prepared, jobs, quiet, force, resume, engine, scheduler, seconds)
     except KeyboardInterrupt:
         say(f"interrupted: finished arms and shards are kept in {out / A.ARMS_FOLDER}; "
             "continue with the same command and --resume")
@@ -215,7 +216,12 @@ def parse_settings(text: str) -> list[A.Arm]:
                          "(a mix joins bots with +, e.g. greedy+random)")
     if len(set(names)) != len(names):
         raise UsageError(f"--policies '{text}': a bot setting is repeated")
-    return [A.Arm(A.check_name(n), policies=n.split("+")) for n in names]
+    return [A.Arm(A.check_name(arm_name(n)), policies=n.split("+")) for n in names]
+
+
+def arm_name(setting: str) -> str:
+    """A bot setting as a folder name: 'search:64' -> 'search-64' (':' is not allowed in names)."""
+    return setting.replace(":", "-")
 
 
 def existing_runs(text: str, verify: bool = True) -> tuple[str, list[tuple[str, str]]]:
@@ -255,6 +261,8 @@ def robustness(
     resume: ResumeOpt = False, shard_size: ShardOpt = runner.DEFAULT_SHARD,
     no_verify: Annotated[bool, typer.Option("--no-verify", help="With --runs: skip checking their Parquet "
                                             "parts against the sha256 in run.json.")] = False,
+    ladder: Annotated[str | None, typer.Option(help="Skill ladder in order, e.g. random,greedy,search:16,search:64: "
+                                               "every seat plays the rung's bot; verdicts by rung.")] = None,
 ) -> None:
     """Robustness to bots: rank factions (or seats) under each bot setting; Kendall's tau;
     warn about conclusions that flip with the bot."""
@@ -264,6 +272,13 @@ def robustness(
 
     suffixes = output_formats(format)
     check_band(band)
+    if ladder is not None:
+        if policies is not None or runs is not None:
+            raise UsageError("give --ladder or --policies / --runs, not both")
+        if game is None:
+            raise UsageError("missing GAME for --ladder")
+        base = baseline(game, n_games, players, variant, set_, seed, shard_size=shard_size)
+        return run_ladder_command(base, ladder, out, jobs, quiet, force, resume, band, suffixes)
     if (runs is None) == (policies is None):
         raise UsageError("give GAME --policies SETTING,SETTING (simulate the arms) or --runs DIR,DIR "
                          "(use finished runs), not both and not neither")
@@ -287,6 +302,41 @@ def robustness(
         r = run_robustness(named, band)
         typer.echo("\n".join(r.verdicts))
         write_pages(write_robustness, lambda: robustness_document(r, named), out, suffixes, r, named)
+
+
+LADDER_MARKER = "ladder.json"  # what `report RUN --ladder OUT` reads
+
+
+def parse_ladder(text: str) -> tuple[list[str], list[A.Arm]]:
+    """--ladder 'random,greedy,search:16' -> rung names and one arm per rung (every seat the
+    rung's bot); greedy must be listed, and a stronger rung after it."""
+    from analysis.ladder import check_rungs
+
+    rungs = [t.strip() for t in text.split(",") if t.strip()]
+    if len(rungs) < 2 or len(set(rungs)) < len(rungs):
+        raise UsageError(f"--ladder '{text}': give at least two distinct rungs in order of skill, "
+                         "e.g. random,greedy,search:16,search:64")
+    check_rungs(rungs)
+    return rungs, [A.Arm(A.check_name(arm_name(r)), policies=[r]) for r in rungs]
+
+
+def run_ladder_command(base: A.Baseline, text: str, out: Path | None, jobs, quiet, force, resume,
+                       band: float, suffixes) -> None:
+    """`robustness GAME --ladder ...`: the arms, the ladder analysis, its pages and OUT/ladder.json."""
+    from analysis.ladder import ladder_marker, run_ladder
+    from reports.jsonout import ladder_document
+    from reports.ladder import write_ladder
+
+    rungs, arms = parse_ladder(text)
+    out = out or Path("runs") / f"ladder_{base.game}_seed{base.seed}"
+    folders = run_all(base, arms, out, jobs, quiet, force, resume=resume, show_plan=True)
+    named = list(zip(rungs, map(str, folders), strict=True))
+    with failures.reading(*folders):
+        lad = run_ladder(named, band)
+        typer.echo("\n".join(lad.verdicts))
+        write_pages(write_ladder, lambda: ladder_document(lad, named), out, suffixes, lad)
+    (out / LADDER_MARKER).write_text(json.dumps(ladder_marker(lad), indent=1) + "\n")
+    typer.echo(str(out / LADDER_MARKER))
 
 
 def register(app: typer.Typer) -> None:

@@ -42,6 +42,63 @@ def parse_policies(policy: str | None, policies: str | None, valid: list[str]) -
     return names
 
 
+# The search bot's budget (rollouts per decision) as `search:N` in a bot list: sugar for
+# `--set policies.search.budget=N` (the contract every game's search policy follows).
+BUDGET_POLICY = "search"
+BUDGET_KEY = f"policies.{BUDGET_POLICY}.budget"
+
+
+def shipped_policy_ids(game_id: str) -> list[str]:
+    """The bot ids a game ships in its policies.toml (before any override)."""
+    from sim.core import config as cfg
+
+    return [p["id"] for p in cfg.load_game_data(game_id).tree.get("policies", {}).get("policy", [])]
+
+
+def parse_budget(name: str) -> tuple[str, int | None]:
+    """'search:64' -> ('search', 64); a plain name -> (name, None)."""
+    policy, sep, text = name.partition(":")
+    if not sep:
+        return name, None
+    if policy != BUDGET_POLICY:
+        raise UsageError(f"'{name}': only the {BUDGET_POLICY} bot takes a budget ({BUDGET_POLICY}:N, "
+                         "N rollouts per decision)")
+    try:
+        budget = int(text)
+    except ValueError:
+        budget = 0
+    if budget < 1:
+        raise UsageError(f"'{name}': the budget must be a whole number of rollouts, at least 1, "
+                         f"e.g. {BUDGET_POLICY}:64")
+    return policy, budget
+
+
+def split_budgets(game_id: str, names: list[str]) -> tuple[list[str], list[str]]:
+    """Bot names that may carry a budget -> (plain names, the --set that gives the budget).
+    One budget per run: two differ -> UsageError (compare budgets as arms instead)."""
+    parsed = [parse_budget(n.strip()) for n in names]
+    budgets = sorted({b for _, b in parsed if b is not None})
+    if not budgets:
+        return [p for p, _ in parsed], []
+    if len(budgets) > 1:
+        raise UsageError(f"one search budget per run, got {choices([str(b) for b in budgets])}; compare "
+                         "budgets as arms: `brewbalance strength` or `robustness --ladder`")
+    shipped = shipped_policy_ids(game_id)
+    if BUDGET_POLICY not in shipped:
+        raise UsageError(f"{game_id} has no {BUDGET_POLICY} bot to take a budget; choose from {choices(shipped)}")
+    return [p for p, _ in parsed], [f"{BUDGET_KEY}={budgets[0]}"]
+
+
+def budget_sets(game_id: str, policy: str | None, policies: str | None) -> tuple[str | None, str | None, list[str]]:
+    """--policy / --policies with any `search:N` taken out: (policy, policies, extra --set)."""
+    text = policies or policy
+    if not text:
+        return policy, policies, []
+    names, sets = split_budgets(game_id, [x for x in text.split(",") if x.strip()])
+    plain = ",".join(names)
+    return (None, plain, sets) if policies else (plain, None, sets)
+
+
 def parse_faction_options(g, conf, factions: str | None, lineup: str | None, counts,
                           fixed_seats: bool = False) -> dict:
     """--factions / --lineup / --fixed-seats as the game's `options`, checked against its factions
@@ -72,7 +129,6 @@ def parse_faction_options(g, conf, factions: str | None, lineup: str | None, cou
         options["seats"] = "fixed"
     if hasattr(g, "check_options"):
         g.check_options(conf, counts, options)
-    return options
     return options
 
 

@@ -21,7 +21,7 @@ import typer
 from brewbalance import arms as A
 from brewbalance import experiment_cli as X
 from brewbalance import failures
-from brewbalance.options import SEED_DEFAULT, check_band, say
+from brewbalance.options import SEED_DEFAULT, check_band, say, split_budgets
 from brewbalance.outputs import output_formats
 from sim.core import config as cfg
 from sim.core.errors import BrewError, UsageError, choices
@@ -128,8 +128,9 @@ def sensitivity(
         raise UsageError(f"--engine '{engine}': choose from local, dask")
     base = X.baseline(game, n_games, players, variant, set_, seed, policies)
     out = out or Path("runs") / f"sensitivity_{game}_seed{seed}"
-    data = cfg.prepare(game, variant, list(set_ or []), [])
-    listed = game_estimates(data, base.policies or ["greedy"])
+    names, budget = split_budgets(game, base.policies or ["greedy"])
+    data = cfg.prepare(game, variant, [*(set_ or []), *budget], [])
+    listed = game_estimates(data, names)
     chosen, dropped = runnable(base, select(listed.estimates, estimates), out)
     if not chosen:
         raise UsageError(f"no estimate of {game} can be varied ({choices(dropped[:3])})")

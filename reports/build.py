@@ -192,7 +192,8 @@ def first_player_section(a: RunAnalysis) -> Section:
 
 def _label_column(table: pl.DataFrame) -> list[Column]:
     """The sensitivity label of each verdict, when `report --sensitivity` gave one."""
-    return [Column("estimates_label", "estimates")] if "estimates_label" in table.columns else []
+    labels = [Column("estimates_label", "estimates")] if "estimates_label" in table.columns else []
+    return labels + ([Column("skill_label", "across skill")] if "skill_label" in table.columns else [])
 
 
 def faction_section(a: RunAnalysis) -> Section:

@@ -163,3 +163,21 @@ def causal_document(r) -> Document:
                                                     ("itt", r.itt), ("association", r.association))
               if not df.is_empty()}
     return _document(r.command, source, r.records, tables, r.verdicts)
+
+
+def strength_document(s) -> Document:
+    """`strength --format json`: win share per budget and player count, where search stops improving."""
+    source = {"candidate": s.candidate, "opponent": s.opponent,
+              "arms": [source_of(m) for m in s.manifests]}
+    return _document("strength", source, s.records, {"share": s.share.to_dicts(), "stops": s.stops.to_dicts()},
+                     s.verdicts)
+
+
+def ladder_document(lad, rungs: list[tuple[str, str]]) -> Document:
+    """`robustness --ladder --format json`: rates by rung, verdicts across skill, power use."""
+    source = {"game": lad.game, "variant": lad.variant, "unit": lad.kind, "band": lad.band,
+              "rungs": dict(rungs), "power_note": lad.power_note}
+    tables = {name: df.to_dicts() for name, df in (("rates", lad.rates), ("across", lad.across),
+                                                    ("taus", lad.taus), ("power", lad.power),
+                                                    ("power_flags", lad.power_flags))}
+    return _document("robustness --ladder", source, [], tables, lad.verdicts)

@@ -1,0 +1,76 @@
+"""`search:N` in a bot list: sugar for `--set policies.search.budget=N`, one budget per run,
+refused in one line on a game without a search bot or with a budget that is not a whole
+number of at least 1."""
+
+from __future__ import annotations
+
+import pytest
+from clihelp import error_line, in_process
+
+from brewbalance import options
+from sim.core import config as cfg
+from sim.core.errors import UsageError
+
+WITH_SEARCH = ["random", "greedy", "search"]
+
+
+@pytest.fixture
+def game_with_search(monkeypatch):
+    """Pretend the shipped data has a search bot (the kernels land on their own branches)."""
+    monkeypatch.setattr(options, "shipped_policy_ids", lambda game_id: WITH_SEARCH)
+
+
+def test_budget_becomes_the_set_of_the_contract(game_with_search):
+    names, sets = options.split_budgets("dwarfest", ["search:64", "greedy"])
+    assert names == ["search", "greedy"]
+    assert sets == ["policies.search.budget=64"]
+
+
+def test_same_budget_twice_is_one_budget(game_with_search):
+    assert options.split_budgets("dwarfest", ["search:8", "search:8"]) == (["search", "search"],
+                                                                          ["policies.search.budget=8"])
+
+
+def test_plain_names_pass_unchanged():
+    assert options.split_budgets("dwarfest", ["greedy", "random"]) == (["greedy", "random"], [])
+
+
+@pytest.mark.parametrize("names, needle", [
+    (["search:4", "search:8"], "one search budget per run, got 4, 8; compare budgets as arms"),
+    (["search:0"], "at least 1"), (["search:-2"], "at least 1"), (["search:2.5"], "whole number"),
+    (["search:"], "whole number"), (["greedy:4"], "only the search bot takes a budget"),
+])
+def test_bad_budgets_are_refused(game_with_search, names, needle):
+    with pytest.raises(UsageError, match=needle):
+        options.split_budgets("dwarfest", names)
+
+
+def test_budget_set_is_an_ordinary_override(tmp_path):
+    """The sugar is the --set: the prepared data records it like any override (the manifest's
+    `overrides`), as a float weight."""
+    data_root = tmp_path / "data"
+    import shutil
+
+    shutil.copytree(cfg.data_root(), data_root)
+    path = data_root / "games" / "dwarfest" / "policies.toml"
+    text = path.read_text().replace("[ranges.policy]", "[ranges.policy]\nbudget = [1.0, 4096.0]")
+    path.write_text(text + '\n[[policy]]\nid = "search"\nkind = "heuristic"\nbudget = 16.0\n')
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BREWBALANCE_DATA", str(data_root))
+        names, sets = options.split_budgets("dwarfest", ["search:64", "greedy"])
+        data = cfg.prepare("dwarfest", "base", sets, [])
+    assert names == ["search", "greedy"]
+    assert data.overrides == [("policies.search.budget", 64.0)]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("simulate", "dwarfest", "--policies", "search:64,greedy"),
+     "dwarfest has no search bot to take a budget; choose from random, greedy, cautious, expansionist"),
+    (("simulate", "dwarfest", "--policy", "search:x"), "whole number"),
+    (("experiment", "dwarfest", "--arm", "a:", "--arm", "b:policies=search:4,search:8"), "one search budget"),
+    (("robustness", "dwarfest", "--policies", "greedy,greedy:3"), "only the search bot"),
+])
+def test_cli_refuses_in_one_line(tmp_path, args, needle):
+    proc = in_process(*args, "--games", "4", "--out", tmp_path / "out")
+    assert needle in error_line(proc, 2)
+    assert not (tmp_path / "out").exists()
