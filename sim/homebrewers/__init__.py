@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.game import CHUNK, GameBase
 from sim.core.schedule import lineup_rotates
-from sim.core import treatment
 
 from . import constants as C
 from . import schema

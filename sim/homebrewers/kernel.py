@@ -668,7 +668,9 @@ def record_month(S, n, game_id, month):
 
 
 @jit
-def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
+def setup_game(S, R, X, n, pols, seed, game_id, k, n_policies):
+    """Game `game_id` at schedule position k up to its first month: counters, streams, characters,
+    board and players, the opening offers, the run's treatment, then one grain each in turn order."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     for i in range(C.N_G):
         S.g[i] = 0
@@ -682,12 +684,17 @@ def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
     for s in range(C.N_ROWS):
         S.pl[s, C.EXTRA_DIE] = -1
     offer_opening(S, R, n)
-    apply_treatment(S, R, X, n, k, n_policies)
     ru.trace(S, C.TR_SETUP, -1, S.board[C.B_JUDGES, 1], S.board[C.B_JUDGES, 2], S.board[C.B_JUDGES, 3],
              S.board[C.B_JUDGES, 4], 0)
+    apply_treatment(S, R, X, n, k, n_policies)
     for _ in range(ru.param(R, C.P_START_GRAIN)):
         for s in range(n):
             gain_basic(S, R, s, pols, C.E_GRAIN, 1)
+
+
+@jit
+def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
+    setup_game(S, R, X, n, pols, seed, game_id, k, n_policies)
     if verify(S, R, n, check, C.PH_SETUP):
         return
     for m in range(C.MONTHS):

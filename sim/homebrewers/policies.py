@@ -261,9 +261,11 @@ def play_top_value(S, R, seat, p, c, r, before, pot_before):
     pot_after = judge_potential(S, R, seat)
     ru.add_flavor(S, R, seat, r, c, -1)
     brews = months_left(S) * (0.6 if S.pl[seat, C.GRAIN0 + r] > 0 else 0.35) + 0.3
+    # a flat judge bonus for any flavor under a recipe; the neutral card has no flavor, so none
+    flavor_bonus = 0.15 * w(R, p, C.W_JUDGE) if R.cards[R.phys[c], C.CF_KIND] < C.N_KINDS else 0.0
     return w(R, p, C.W_JUDGE) * (after - before) + w(R, p, C.W_PROGRESS) * (pot_after - pot_before) + \
         w(R, p, C.W_TOP) * brews * top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) + \
-        0.15 * w(R, p, C.W_JUDGE)
+        flavor_bonus
 
 
 @jit
