@@ -219,3 +219,14 @@ def test_treatable_lists_the_flavor_cards_and_in_the_characters_variant_the_char
     assert GAME.treatable(cfg) == {"inject": cfg.card_ids, "remove": cfg.card_ids, "power_off": list(C.CHARACTERS)}
     assert "power_off" not in GAME.treatable(config("standard"))
     assert set(GAME.treatment_notes()) == {"inject", "remove", "power_off"}
+
+
+@pytest.mark.parametrize("options", [treat("inject", "caramel"), treat("power_off", "evie")])
+def test_a_treated_run_is_the_same_for_the_same_seed_and_differs_from_the_untreated_one(options):
+    cfg = config()
+    a = GAME.simulate(cfg, 5, 0, 60, [3, 4], BOTS, options=options).frames
+    b = GAME.simulate(cfg, 5, 0, 60, [3, 4], BOTS, options=options).frames
+    plain = GAME.simulate(cfg, 5, 0, 60, [3, 4], BOTS).frames
+    for table in ("games", "players", "events"):
+        assert a[table].equals(b[table])
+    assert not a["players"].equals(plain["players"])
