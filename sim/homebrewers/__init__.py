@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
 from sim.core.game import CHUNK, GameBase
@@ -17,10 +18,10 @@ from . import constants as C
 from . import schema
 from .data import HomebrewersConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import Factions, run_chunk
+from .kernel import RunInputs, run_chunk
 from .state import make_rules, make_state
 
-EVENTS_PER_GAME = 1200  # bound on event rows one game writes (8 months x 5 players x ~30)
+EVENTS_PER_GAME = 1800  # bound on event rows one game writes (8 months x 5 players x ~30, and offers)
 
 
 def faction_arrays(config: HomebrewersConfig, options: dict | None):
@@ -61,14 +62,35 @@ class Homebrewers(GameBase):
         return ["standard"] if config.standard else list(C.CHARACTERS)
 
     def check_options(self, config, player_counts, options: dict | None) -> dict:
-        """--factions/--lineup name known characters, and a pool seats every player."""
+        """--factions/--lineup name known characters, a pool seats every player, and a treatment
+        names what this game can treat."""
         pool, lineup, _ = faction_arrays(config, options)
         if lineup[0] < 0 and len(pool) < max(player_counts):
             raise UsageError(f"--factions lists {len(pool)} characters, fewer than {max(player_counts)} players")
-        return dict(options or {})
+        return super().check_options(config, player_counts, options)
 
     def kernel_inputs(self, config: HomebrewersConfig, options: dict):
-        return make_rules(config), Factions(*faction_arrays(config, options))
+        codes = treatment.codes(self.treatable(config), options)
+        return make_rules(config, codes), RunInputs(*faction_arrays(config, options), codes)
+
+    def treatable(self, config: HomebrewersConfig) -> dict[str, list[str]]:
+        """Flavor cards stand in for the other games' purchasable cards (they are the game's only
+        deck, dealt and drawn into hands); character powers can be switched off in the
+        characters variant."""
+        kinds = {"inject": list(config.card_ids), "remove": list(config.card_ids)}
+        if not config.standard:
+            kinds["power_off"] = list(C.CHARACTERS)
+        return kinds
+
+    def treatment_notes(self) -> dict[str, str]:
+        return {
+            "inject": "The treated seat starts with one extra copy of the flavor card in hand (dealt from outside "
+                      "the deck, so every other card is dealt as in the untreated game).",
+            "remove": "Every copy of the flavor card is replaced, in the same deck positions, by a neutral blank "
+                      "card with no flavor, no top and no bottom benefit.",
+            "power_off": "The character's power is switched off for whoever plays it (never granted, never used); "
+                         "its garage stays.",
+        }
 
     def new_state(self, config: HomebrewersConfig, n_games: int, trace_rows: int = 1):
         games = min(CHUNK, max(n_games, 1))
@@ -79,7 +101,8 @@ class Homebrewers(GameBase):
         return EVENTS_PER_GAME, C.MAX_PLAYERS * C.MONTHS
 
     def card_names(self, config) -> list[str]:
-        return list(config.card_ids) + list(C.SPECIAL_CARDS)
+        """Event card codes: the flavor card types, the neutral card, then the special codes."""
+        return list(config.card_ids) + [C.NEUTRAL_ID] + list(C.SPECIAL_CARDS)
 
     def labels(self, config: HomebrewersConfig) -> dict[str, list[str]]:
         return {"end_reason": C.END_REASONS, "faction": C.FACTIONS, "policy": config.policy_ids,

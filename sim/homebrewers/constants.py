@@ -18,6 +18,8 @@ N_KINDS = 3
 FLAVOR_KINDS = ("dessert", "fruity", "savory")
 MAX_Q = 12  # the gold-medal (lock) space
 DECK = 54  # flavor cards
+SPARE = DECK  # physical card slot of the card a treatment injects from outside the deck
+CARD_SLOTS = DECK + 1  # physical cards the state tracks: the deck's 54 and the spare
 ROW = 4  # face-up flavor cards
 MAX_SLOTS = 6  # sanitization spots a garage may have (data bound)
 N_EVENT_TILES = 8
@@ -38,8 +40,13 @@ EFFECTS = ("none", "money", "reputation", "grain", "sanitize", "draw_flavor", "q
            "sanitize_and_grain", "copy")
 BASIC_EFFECTS = 6  # effects below this index are "basic" (allowed on quality-track spaces)
 # flavor-card top benefits
-T_MONEY, T_REP, T_QUALITY, T_ADJACENT = range(4)
-TOPS = ("money", "reputation", "quality", "adjacent")
+T_MONEY, T_REP, T_QUALITY, T_ADJACENT, T_NONE = range(5)
+TOPS = ("money", "reputation", "quality", "adjacent")  # T_NONE: only the neutral card
+# The neutral card (issue 14's `remove` treatment puts it where the removed card was): a blank
+# flavor card with no flavor kind (judges never count it), no top and no bottom benefit. Its row
+# in Rules.cards follows the data's card types, so its card code is the number of types.
+NO_KIND = N_KINDS  # the neutral card's flavor kind: none (S.fl has no column for it)
+NEUTRAL_ID = "neutral"
 
 # --- characters (faction codes: 0..6; STANDARD = 7 = no power, standard garage) -------------
 CHARACTERS = ("ananya", "andrew", "colt", "evie", "gabriel", "katherine", "tony")
@@ -102,7 +109,8 @@ BRONZE = 28
 HONORABLE = 29
 OCT_Q0 = 30  # OCT_Q0..+3 quality at Octoberfest
 EXTRA_DIE = 34  # Ananya's extra die this month: its face, or -1
-N_PL = 35
+POWER_OFF = 35  # 1 when a power_off treatment switched this seat's character power off
+N_PL = 36
 STEP_DONE, STEP_USE, STEP_CHANGE, STEP_FORGO, STEP_POWER, STEP_EXTRA, STEP_EXTRA_DIE = range(7)
 # STEP_EXTRA_DIE carries b = 1 to use Ananya's extra die, b = 0 to let it go
 PLAYER_STATS = ("powers_used", "extra_actions", "trades", "flavor_drawn", "flavor_top", "flavor_bottom", "brews",
@@ -115,7 +123,8 @@ G_N, G_MONTH, G_START, G_DECISIONS, G_EVENTS, G_TRACE, G_OVERFLOW, G_VIOLATION, 
 G_LOCK0 = 16
 # G_LOCK0..+3: seat (or CHARLIE) holding level 12 of each recipe, -1 if none
 G_ROUNDS = 24  # rows written to the rounds buffer (kept across games, like G_EVENTS)
-N_G = 25
+G_TREATED = 25  # seat given the injected card (issue 14 treatments), -1 when none
+N_G = 26
 PHASES = ("setup", "trade", "action", "summerfest", "octoberfest")
 PH_SETUP, PH_TRADE, PH_ACTION, PH_SUMMER, PH_OCTOBER = range(5)
 
@@ -142,10 +151,14 @@ WEIGHT_NAMES = ("quality", "medal", "reputation", "money", "grain", "sanitize", 
  W_TRADE_MARGIN, W_FOCUS) = range(13)
 
 # --- event log kinds --------------------------------------------------------------------------
-LOG_KINDS = ("draw", "play_top", "play_bottom", "power", "trade", "extra_action", "brew", "medal", "judge")
-LOG_DRAW, LOG_TOP, LOG_BOTTOM, LOG_POWER, LOG_TRADE, LOG_EXTRA, LOG_BREW, LOG_MEDAL, LOG_JUDGE = range(9)
+LOG_KINDS = ("draw", "play_top", "play_bottom", "power", "trade", "extra_action", "brew", "medal", "judge",
+             "offer")
+LOG_DRAW, LOG_TOP, LOG_BOTTOM, LOG_POWER, LOG_TRADE, LOG_EXTRA, LOG_BREW, LOG_MEDAL, LOG_JUDGE, LOG_OFFER = range(10)
+# offer rows' target: where the card was shown (0..3 a face-up row slot, OFFER_DECK dealt or drawn
+# from the deck, OFFER_EVIE one of the two cards Evie's power draws)
+OFFER_DECK, OFFER_EVIE = 4, 5
 
-# event-log card codes after the flavor card types (offset = number of flavor card types):
+# event-log card codes after the flavor card types and the neutral card (offset = their number):
 # characters 0..6 (powers), brews 7..10 (per recipe), then extra action, trade, medal, judge
 SPECIAL_BREW, SPECIAL_EXTRA, SPECIAL_TRADE, SPECIAL_MEDAL, SPECIAL_JUDGE = 7, 11, 12, 13, 14
 SPECIAL_CARDS = CHARACTERS + ("brew_ale", "brew_porter", "brew_stout", "brew_ipa", "extra_action", "trade", "medal",
@@ -155,6 +168,6 @@ SPECIAL_CARDS = CHARACTERS + ("brew_ale", "brew_porter", "brew_stout", "brew_ipa
 TRACE_WIDTH = 8  # code, month, seat, a, b, c, d, e
 (TR_SETUP, TR_MONTH, TR_ROLL, TR_TRADE, TR_REROLL, TR_CHARLIE, TR_DIE, TR_CHANGE, TR_FORGO, TR_SANITIZE,
  TR_GRAIN, TR_DRAW, TR_PLAY_TOP, TR_PLAY_BOTTOM, TR_EVENT, TR_BREW, TR_POWER, TR_EXTRA, TR_MEDAL, TR_JUDGE,
- TR_SCORE, TR_REFRESH, TR_GAIN) = range(23)
+ TR_SCORE, TR_REFRESH, TR_GAIN, TR_INJECT) = range(24)
 
 END_REASONS = ("octoberfest",)

@@ -112,9 +112,11 @@ def check_locks(S, n):
 @jit
 def check_cards(S, n):
     """Every flavor card is in exactly one place (deck, discard, row, a player's hand or recipe),
-    the pile counts match, and the row holds row cards."""
+    the pile counts match, and the row holds row cards. The spare card (C.SPARE) is out of play
+    unless a treatment injected it; then the game has 55 cards."""
     deck, disc, row, other = 0, 0, 0, 0
-    for c in range(C.DECK):
+    in_play = C.DECK + (1 if S.card[C.SPARE, 0] != C.LOC_OUT else 0)  # an injected card counts
+    for c in range(C.CARD_SLOTS):
         loc = S.card[c, 0]
         if loc == C.LOC_DECK:
             deck += 1
@@ -126,9 +128,9 @@ def check_cards(S, n):
             if S.card[c, 1] < 0 or S.card[c, 1] >= n:
                 return CARDS
             other += 1
-        else:
+        elif c != C.SPARE:  # only the spare may be out of play
             return CARDS
-    if deck != S.g[C.G_DECK_N] or disc != S.g[C.G_DISC_N] or deck + disc + row + other != C.DECK:
+    if deck != S.g[C.G_DECK_N] or disc != S.g[C.G_DISC_N] or deck + disc + row + other != in_play:
         return CARDS
     for i in range(C.ROW):
         c = S.pile[C.PILE_ROW, i]
@@ -144,7 +146,7 @@ def check_flavors(S, R, n):
         for r in range(C.N_RECIPES):
             for k in range(C.N_KINDS):
                 cnt = 0
-                for c in range(C.DECK):
+                for c in range(C.CARD_SLOTS):
                     if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == s and S.card[c, 2] == r \
                             and R.cards[R.phys[c], C.CF_KIND] == k:
                         cnt += 1

@@ -16,6 +16,7 @@ from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
+from sim.core.treatment import T_INJECT, T_POWER_OFF, treated_seat
 
 from . import constants as C
 from . import invariants as inv
@@ -28,8 +29,10 @@ G, P = GAMES.at, PLAYERS.at  # output column indices by name
 POLS_AT, RANKS_AT = 48, 53  # S.tmp slots of the seats' bots and final ranks (MAX_PLAYERS each)
 
 # The run inputs beyond the rules (the driver's X): the character pool drawn from, a fixed
-# lineup ([-1] = draw from the pool) and whether the lineup rotates across seats.
-Factions = namedtuple("Factions", "pool lineup rotate")
+# lineup ([-1] = draw from the pool), whether the lineup rotates across seats, and the run's
+# treatment as sim/core/treatment.codes (kind code, target index). A `remove` treatment is
+# already in the rules' card-type map (state.make_rules); the kernel applies inject and power_off.
+RunInputs = namedtuple("RunInputs", "pool lineup rotate treatment")
 
 
 @jit_inline
@@ -63,17 +66,64 @@ def assign_factions(S, R, seed, k, n, pool, lineup, n_policies, rotate):
         drawn_factions(seed, k, n, pool, S.tmp, S.rng, RNG_FACTION, S.board[C.B_FACTION])
 
 
+@jit_inline
+def apply_treatment(S, R, X, n, k, n_policies):
+    """Issue 14's inject and power_off at setup, before the opening grain: the treated seat takes
+    the spare card (a copy of the target, from outside the deck, so no deal or stream changes),
+    or every seat holding the target character loses its power (its garage stays)."""
+    S.g[C.G_TREATED] = -1
+    kind, target = X.treatment[0], X.treatment[1]
+    if kind == T_INJECT:
+        t = treated_seat(k, n, n_policies)
+        S.g[C.G_TREATED] = t
+        ru.to_hand(S, t, C.SPARE)
+        ru.trace(S, C.TR_INJECT, t, C.SPARE, 0, 0, 0, 0)
+    elif kind == T_POWER_OFF:
+        for s in range(n):
+            if S.pl[s, C.FACTION] == target:
+                S.pl[s, C.POWER_OFF] = 1
+
+
+# --- offers (issue 14: randomised availability) -----------------------------------------------------
+
+@jit_inline
+def offer(S, R, seat, c, dealt, where):
+    """One offer row: card c shown to seat; amount 1 when the deal alone fixed it (dealt)."""
+    ru.log_event(S, seat, R.phys[c], C.LOG_OFFER, 1 if dealt else 0, where)
+
+
+@jit
+def offer_row(S, R, seat, dealt):
+    """The face-up row, offered to a seat about to choose from it (every seat at setup)."""
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            offer(S, R, seat, c, dealt, i)
+
+
+@jit
+def offer_opening(S, R, n):
+    """Setup's offers, all fixed by the shuffle: each seat's opening hand and the opening row."""
+    for s in range(n):
+        for c in range(C.DECK):
+            if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == s:
+                offer(S, R, s, c, True, C.OFFER_DECK)
+        offer_row(S, R, s, True)
+
+
 # --- effects -------------------------------------------------------------------------------------
 
 @jit
 def draw_card(S, R, seat, pols, choice):
-    """Draw one flavor card: choice 0..3 face-up, 4 deck (+8: pay to refresh the row first)."""
+    """Draw one flavor card: choice 0..3 face-up, 4 deck (+8: pay to refresh the row first). The
+    row the seat chooses from, and a card drawn blind from the deck, are offers (amount 0)."""
     if choice >= 8:
         if S.pl[seat, C.MONEY] >= ru.param(R, C.P_REFRESH):
             S.pl[seat, C.MONEY] -= ru.param(R, C.P_REFRESH)
             ru.refresh_row(S)
             ru.trace(S, C.TR_REFRESH, seat, 0, 0, 0, 0, 0)
         choice -= 8
+    offer_row(S, R, seat, False)
     c = -1
     if choice < 4:
         c = S.pile[C.PILE_ROW, choice]
@@ -86,6 +136,7 @@ def draw_card(S, R, seat, pols, choice):
         if c < 0:
             return
         ru.to_hand(S, seat, c)
+        offer(S, R, seat, c, False, C.OFFER_DECK)
     S.pl[seat, C.ST_DRAWN] += 1
     ru.log_event(S, seat, R.phys[c], C.LOG_DRAW, 1, choice)
     ru.trace(S, C.TR_DRAW, seat, c, choice, 0, 0, 0)
@@ -145,7 +196,7 @@ def apply_top(S, R, seat, pols, r, top):
         S.pl[seat, C.REP] += 1
     elif top == C.T_QUALITY:
         move_quality(S, R, seat, pols, r, 1)
-    else:  # adjacent recipe (left or right, wrapping) +1 unless it is already at 6 or more
+    elif top == C.T_ADJACENT:  # left or right recipe (wrapping) +1 unless it is already at 6 or more
         left = (r + C.N_RECIPES - 1) % C.N_RECIPES
         right = (r + 1) % C.N_RECIPES
         ql, qr = S.pl[seat, C.Q0 + left], S.pl[seat, C.Q0 + right]
@@ -195,7 +246,7 @@ def brew(S, R, seat, pols, r, gabriel):
     ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_BREW + r, C.LOG_BREW, moved, r)
     ru.trace(S, C.TR_BREW, seat, r, moved, S.pl[seat, C.Q0 + r], 1 if gabriel else 0, 1 if keep else 0)
     # step 3: flavor tops under this recipe (a +1 quality top pays the spaces it passes at once)
-    for c in range(C.DECK):
+    for c in range(C.CARD_SLOTS):
         if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
             apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
     if not gabriel:
@@ -273,7 +324,7 @@ def take_action(S, R, seat, pols, a):
             if t < 4:
                 S.card[c, 0] = C.LOC_RECIPE
                 S.card[c, 2] = t
-                S.fl[seat, t, R.cards[R.phys[c], C.CF_KIND]] += 1
+                ru.add_flavor(S, R, seat, t, c, 1)
                 S.pl[seat, C.ST_TOP] += 1
                 ru.log_event(S, seat, R.phys[c], C.LOG_TOP, 1, t)
                 ru.trace(S, C.TR_PLAY_TOP, seat, c, t, 0, 0, 0)
@@ -306,6 +357,9 @@ def use_power(S, R, seat, pols):
         c1 = ru.draw_top(S)
         c2 = ru.draw_top(S)
         if c1 >= 0:
+            offer(S, R, seat, c1, False, C.OFFER_EVIE)
+            if c2 >= 0:
+                offer(S, R, seat, c2, False, C.OFFER_EVIE)
             decided(S)
             keep = pol.evie_keep(S, R, seat, p, c1, c2)
             other = c2 if keep == c1 else c1
@@ -614,7 +668,9 @@ def record_month(S, n, game_id, month):
 
 
 @jit
-def play_game(S, R, n, pols, seed, game_id, check, pool, lineup, k, n_policies, rotate):
+def setup_game(S, R, X, n, pols, seed, game_id, k, n_policies):
+    """Game `game_id` at schedule position k up to its first month: counters, streams, characters,
+    board and players, the opening offers, the run's treatment, then one grain each in turn order."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     for i in range(C.N_G):
         S.g[i] = 0
@@ -622,16 +678,23 @@ def play_game(S, R, n, pols, seed, game_id, check, pool, lineup, k, n_policies, 
     S.g[C.G_N] = n
     S.g[C.G_GAME] = game_id
     seed_streams(S, seed, game_id)
-    assign_factions(S, R, seed, k, n, pool, lineup, n_policies, rotate)
+    assign_factions(S, R, seed, k, n, X.pool, X.lineup, n_policies, X.rotate)
     ru.setup_board(S, R, n)
     ru.setup_players(S, R, n)
     for s in range(C.N_ROWS):
         S.pl[s, C.EXTRA_DIE] = -1
+    offer_opening(S, R, n)
     ru.trace(S, C.TR_SETUP, -1, S.board[C.B_JUDGES, 1], S.board[C.B_JUDGES, 2], S.board[C.B_JUDGES, 3],
              S.board[C.B_JUDGES, 4], 0)
+    apply_treatment(S, R, X, n, k, n_policies)
     for _ in range(ru.param(R, C.P_START_GRAIN)):
         for s in range(n):
             gain_basic(S, R, s, pols, C.E_GRAIN, 1)
+
+
+@jit
+def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
+    setup_game(S, R, X, n, pols, seed, game_id, k, n_policies)
     if verify(S, R, n, check, C.PH_SETUP):
         return
     for m in range(C.MONTHS):
@@ -675,7 +738,7 @@ def play(S, R, X, seed, game_id, counts, seat_policies, check):
     k = position(game_id, counts)
     pols = S.tmp[POLS_AT:POLS_AT + C.MAX_PLAYERS]
     seat_bots(k, n, seat_policies, pols)
-    play_game(S, R, n, pols, seed, game_id, check, X.pool, X.lineup, k, seat_policies.shape[0], X.rotate)
+    play_game(S, R, X, n, pols, seed, game_id, check, k, seat_policies.shape[0])
     return n
 
 
@@ -703,6 +766,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
     game_row[G.end_reason] = 0
     game_row[G.n_winners] = winners
     game_row[G.trades] = S.g[C.G_TRADES]
+    game_row[G.treated_seat] = S.g[C.G_TREATED]
 
 
 COUNTERS = Counters(C.G_EVENTS, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)

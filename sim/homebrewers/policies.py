@@ -68,7 +68,9 @@ def top_value(S, R, seat, p, top):
         return w(R, p, C.W_REP)
     if top == C.T_QUALITY:
         return w(R, p, C.W_QUALITY)
-    return 0.5 * w(R, p, C.W_QUALITY)
+    if top == C.T_ADJACENT:
+        return 0.5 * w(R, p, C.W_QUALITY)
+    return 0.0  # the neutral card
 
 
 @jit
@@ -93,7 +95,7 @@ def eff_value(S, R, seat, p, e, amt):
         return w(R, p, C.W_GRAIN) + (w(R, p, C.W_SANITIZE) if S.pl[seat, C.COVERED] > 0 else 0.0)
     if e == C.E_COPY:
         best = 0.0
-        for c in range(C.DECK):
+        for c in range(C.CARD_SLOTS):
             if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat:
                 best = max(best, top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]))
         return best
@@ -143,7 +145,7 @@ def move_value(S, R, seat, p, r, amt):
 @jit
 def brew_value(S, R, seat, p, r, amt):
     v = move_value(S, R, seat, p, r, amt)
-    for k in range(C.DECK):
+    for k in range(C.CARD_SLOTS):
         if S.card[k, 0] == C.LOC_RECIPE and S.card[k, 1] == seat and S.card[k, 2] == r:
             v += top_value(S, R, seat, p, R.cards[R.phys[k], C.CF_TOP])
     return v
@@ -254,15 +256,16 @@ def judge_potential(S, R, seat):
 def play_top_value(S, R, seat, p, c, r, before, pot_before):
     """Worth of card c under recipe r; `before` and `pot_before` are seat's judge total and judge
     potential now (the caller computes them once for all the cards and recipes it compares)."""
-    kind = R.cards[R.phys[c], C.CF_KIND]
-    S.fl[seat, r, kind] += 1
+    ru.add_flavor(S, R, seat, r, c, 1)
     after = ru.judges_total(S, R, seat, True)
     pot_after = judge_potential(S, R, seat)
-    S.fl[seat, r, kind] -= 1
+    ru.add_flavor(S, R, seat, r, c, -1)
     brews = months_left(S) * (0.6 if S.pl[seat, C.GRAIN0 + r] > 0 else 0.35) + 0.3
+    # a flat judge bonus for any flavor under a recipe; the neutral card has no flavor, so none
+    flavor_bonus = 0.15 * w(R, p, C.W_JUDGE) if R.cards[R.phys[c], C.CF_KIND] < C.N_KINDS else 0.0
     return w(R, p, C.W_JUDGE) * (after - before) + w(R, p, C.W_PROGRESS) * (pot_after - pot_before) + \
         w(R, p, C.W_TOP) * brews * top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) + \
-        0.15 * w(R, p, C.W_JUDGE)
+        flavor_bonus
 
 
 @jit
@@ -272,7 +275,7 @@ def best_play(S, R, seat, p):
     best, arg = -1e9, -1
     rand_k = 0
     before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
-    for c in range(C.DECK):
+    for c in range(C.CARD_SLOTS):
         if S.card[c, 0] != C.LOC_HAND or S.card[c, 1] != seat:
             continue
         for t in range(5):
@@ -287,7 +290,7 @@ def best_play(S, R, seat, p):
                 best, arg = v, c * 8 + t
     if is_random(R, p) and rand_k > 0:
         x = rnd(S, seat, rand_k)
-        for c in range(C.DECK):
+        for c in range(C.CARD_SLOTS):
             if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == seat:
                 if x < 5:
                     S.vals[0] = 0.0
@@ -667,7 +670,7 @@ def evie_keep(S, R, seat, p, a, b):
 def copy_choice(S, R, seat, p):
     """Card under one of seat's recipes whose top to copy, or -1."""
     best, arg = -1.0, -1
-    for c in range(C.DECK):
+    for c in range(C.CARD_SLOTS):
         if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat:
             v = top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) if not is_random(R, p) \
                 else np.float64(rnd(S, seat, 100))

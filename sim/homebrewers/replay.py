@@ -8,12 +8,15 @@ from .schema import PLAYERS
 
 def replay_game(game, config, seed, game_id, player_counts, policies, options=None) -> list[str]:
     state, players = game.play_traced(config, seed, game_id, player_counts, policies, options)
+    rules, _ = game.kernel_inputs(config, game.check_options(config, player_counts, options))
+    names = list(config.card_names) + ["a neutral card"]
+    card_names = [names[t] for t in rules.phys]  # of each physical card, under the run's treatment
     P = PLAYERS.at
     lines = [f"Homebrewers game {game_id} (seed {seed}), {len(players)} players: "
              + ", ".join(f"seat {s} {config.policy_ids[row[P.policy]]} ({C.FACTIONS[row[P.faction]]})"
                          for s, row in enumerate(players))]
     for row in state.trace[: state.g[C.G_TRACE]]:
-        lines.append(describe(row, config))
+        lines.append(describe(row, config, card_names))
     lines.append("Result: " + ", ".join(
         f"seat {s} {row[P.score]} reputation (rank {row[P.rank]})" for s, row in enumerate(players)))
     return lines
@@ -27,16 +30,18 @@ def dice(vals) -> str:
     return ", ".join(f"{v} {C.ACTIONS[a]}" for a, v in enumerate(vals) if v) or "none"
 
 
-def describe(row, config) -> str:
+def describe(row, config, card_names) -> str:
+    """One trace row in words; card_names[k] names physical card k."""
     code, month, seat, a, b, c, d, e = (int(x) for x in row)
     w = who(seat)
-    card = config.card_names
 
     def cname(k):
-        return card[config.phys[k]]
+        return card_names[k]
 
     if code == C.TR_SETUP:
         return "Setup: judges " + ", ".join(config.judge_names[j] for j in (a, b, c, d)) + " + " + config.judge_names[0]
+    if code == C.TR_INJECT:
+        return f"{w} is given an extra {cname(a)} (inject treatment)"
     if code == C.TR_MONTH:
         return f"{C.MONTH_NAMES[a]}: seat {seat} starts; event {config.event_names[b]}"
     if code == C.TR_ROLL:

@@ -73,7 +73,9 @@ def level(S, R, seat):
 
 @jit_inline
 def has_power(S, R, seat):
-    return param(R, C.P_USE_CHARACTERS) == 1 and S.pl[seat, C.FACTION] < C.STANDARD
+    """Seat's character power is in play: the characters variant, a character, and no power_off
+    treatment on it."""
+    return param(R, C.P_USE_CHARACTERS) == 1 and S.pl[seat, C.FACTION] < C.STANDARD and S.pl[seat, C.POWER_OFF] == 0
 
 
 @jit_inline
@@ -114,7 +116,7 @@ def lowest_q(S, seat):
 @jit_inline
 def hand_size(S, seat):
     k = 0
-    for c in range(C.DECK):
+    for c in range(C.CARD_SLOTS):
         if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == seat:
             k += 1
     return k
@@ -193,6 +195,15 @@ def refill_row(S):
             if c >= 0:
                 S.card[c, 0] = C.LOC_ROW
                 S.card[c, 1] = -1
+
+
+@jit_inline
+def add_flavor(S, R, seat, r, c, d):
+    """Count card c under seat's recipe r (d = +1) or take it off (d = -1); the neutral card has
+    no flavor kind and is never counted."""
+    kind = R.cards[R.phys[c], C.CF_KIND]
+    if kind < C.N_KINDS:
+        S.fl[seat, r, kind] += d
 
 
 @jit_inline
@@ -359,6 +370,7 @@ def setup_board(S, R, n):
         S.card[c, 0] = C.LOC_DECK
         S.card[c, 1] = -1
         S.card[c, 2] = -1
+    S.card[C.SPARE, 0] = C.LOC_OUT  # out of play unless a treatment injects it
     shuffle(S.pile[C.PILE_DECK], C.DECK, S.rng, 0)
     S.g[C.G_DECK_N] = C.DECK
     S.g[C.G_DISC_N] = 0

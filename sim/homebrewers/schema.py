@@ -3,14 +3,18 @@ columns every game has, then Homebrewers' own. The kernel writes rows by these n
 (kernel.record) and the wrapper builds the frames from them (sim/core/schema.py), so the two
 cannot disagree."""
 
+from dataclasses import replace
+
 import polars as pl
 
-from sim.core.schema import Column, events_table, games_table, players_table
+from sim.core.schema import Column, Table, events_table, games_table, players_table
 
 from . import constants as C
 
 GAMES = games_table([
     Column("trades", pl.Int16, "dice trades made, all players (with Charlie too)"),
+    Column("treated_seat", pl.Int64, "seat given the injected flavor card (inject treatment), -1 when the run "
+                                     "has no inject treatment"),
 ])
 
 # meaning of each C.PLAYER_STATS column; kernel.record copies them as one block, in that order,
@@ -44,4 +48,15 @@ PLAYERS = players_table([
     *[Column(name, pl.Int16, STAT_MEANINGS[name]) for name in C.PLAYER_STATS],
 ], faction_in_rows=True)
 
-EVENTS = events_table(target="recipe (play_top, brew; 4 = bottom), draw source, festival or die face: see docs/games/homebrewers.md")
+# kind and amount get Homebrewers' meanings (the offer kind of issue 14 among them); the rest as
+# every game declares them
+_EVENT_MEANINGS = {
+    "kind": "what happened to it: " + ", ".join(C.LOG_KINDS) + " (offer: the card was shown to the seat, "
+            "dealt or drawn into its hand or face up in the row it chooses from)",
+    "amount": "a number that goes with the event (cost, reputation, levels moved, ...); for an offer 1 when the "
+              "shuffle alone fixed it before any decision (opening hand and opening row), 0 for later offers",
+}
+_EVENTS = events_table(target="recipe (play_top, brew; 4 = bottom), draw source, festival or die face; for an "
+                              "offer where the card was shown (0-3 row slot, 4 deck, 5 Evie's draw): see "
+                              "docs/games/homebrewers.md")
+EVENTS = Table("events", [replace(c, meaning=_EVENT_MEANINGS.get(c.name, c.meaning)) for c in _EVENTS.columns])

@@ -4,8 +4,9 @@ State fields (column names in constants.py):
   g      int64[N_G]            game counters (G_*): player count, month, start player, locks, piles
   pl     int64[6, N_PL]        per seat (row 5 = Charlie): money, reputation, covered spots, grain and
                                quality per recipe, faction, this month's power/extra flags, statistics
-  card   int64[54, 3]          per physical flavor card: location (LOC_*), owner, recipe
-  pile   int64[3, 54]          rows PILE_*: deck (top = last), discards, the face-up row
+  card   int64[55, 3]          per physical flavor card: location (LOC_*), owner, recipe; card 54
+                               (C.SPARE) is the one a treatment injects, LOC_OUT when none
+  pile   int64[3, 55]          rows PILE_*: deck (top = last), discards, the face-up row
   board  int64[8, 13]          track benefits per recipe and level, month events, judges, Charlie's deck,
                                faction of each seat (rows B_*)
   dice   int64[6, 5]           dice per seat (row 5 = Charlie), counted by action face
@@ -26,6 +27,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.treatment import T_INJECT, T_NONE, T_REMOVE
 from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
@@ -37,17 +39,36 @@ N_RNG = 13
 RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION = 0, 1, 7, 12
 
 # Kernel inputs (few fields on purpose: numba's compile time grows with the tuple's size):
-#   p int64[params]  cards int64[T, 5] (kind, top, bottom, count, bottom amount)  phys int64[54]
+#   p int64[params]  cards int64[T + 1, 5] (kind, top, bottom, count, bottom amount; row T the
+#   neutral card)  phys int64[55] (card type of each physical card, the spare's last)
 #   events int64[10, 6]  tiles int64[12, 4]  board int64[13]  judges int64[12, 5]
 #   chars int64[8, 7]  charlie int64[10, 4]  medals int64[3, 2, 4]  pol_kind int64[P]  pol_w float64[P, W]
 Rules = namedtuple("Rules", "p cards phys events tiles board judges chars charlie medals pol_kind pol_w")
 
 
-def make_rules(cfg: HomebrewersConfig) -> Rules:
+NO_TREATMENT = np.array([T_NONE, -1], np.int64)
+
+
+def make_rules(cfg: HomebrewersConfig, treatment: np.ndarray = NO_TREATMENT) -> Rules:
+    """The kernel's rules arrays; `treatment` is sim/core/treatment.codes (kind, target index)."""
     cards = np.concatenate([cfg.cards, cfg.bottom_n[:, None]], axis=1).astype(np.int64)
-    return Rules(p=cfg.params, cards=cards, phys=cfg.phys, events=cfg.events, tiles=cfg.tiles, board=cfg.board,
+    neutral = np.array([[C.NO_KIND, C.T_NONE, C.E_NONE, 0, 0]], np.int64)
+    return Rules(p=cfg.params, cards=np.concatenate([cards, neutral]), phys=treated_phys(cfg, treatment),
+                 events=cfg.events, tiles=cfg.tiles, board=cfg.board,
                  judges=cfg.judges, chars=cfg.chars, charlie=cfg.charlie, medals=cfg.medals,
                  pol_kind=cfg.policy_kind, pol_w=cfg.policy_weights)
+
+
+def treated_phys(cfg: HomebrewersConfig, treatment: np.ndarray) -> np.ndarray:
+    """Card type of each physical card, the spare (C.SPARE) last. `remove` puts the neutral card
+    in every place its target held (same count, same deck positions, so the rest of the deal is
+    unchanged); under `inject` the spare is a copy of the target (else it never enters play)."""
+    kind, target = int(treatment[0]), int(treatment[1])
+    phys = cfg.phys.copy()
+    if kind == T_REMOVE:
+        phys[phys == target] = len(cfg.card_ids)  # the neutral card's row in Rules.cards
+    spare = target if kind == T_INJECT else len(cfg.card_ids)
+    return np.append(phys, spare).astype(np.int64)
 
 
 def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: int | None = None) -> State:
@@ -56,8 +77,8 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
     return State(
         g=np.zeros(C.N_G, np.int64),
         pl=np.zeros((C.N_ROWS, C.N_PL), np.int64),
-        card=np.zeros((C.DECK, 3), np.int64),
-        pile=np.zeros((3, C.DECK), np.int64),
+        card=np.full((C.CARD_SLOTS, 3), C.LOC_OUT, np.int64),  # setup_board deals the deck's 54
+        pile=np.zeros((3, C.CARD_SLOTS), np.int64),
         board=np.zeros((8, C.MAX_Q + 1), np.int64),
         dice=np.zeros((C.N_ROWS, C.N_ACTIONS), np.int64),
         fl=np.zeros((C.N_ROWS, C.N_RECIPES, C.N_KINDS), np.int64),
@@ -80,7 +101,8 @@ LAYOUT = Layout(
             "trace": C.G_TRACE, "overflow": C.G_OVERFLOW, "violation": C.G_VIOLATION, "phase": C.G_PHASE,
             "deck_n": C.G_DECK_N, "discards_n": C.G_DISC_N, "charlie_n": C.G_CHARLIE_N,
             "charlie_pos": C.G_CHARLIE_POS, "game": C.G_GAME, "trades": C.G_TRADES,
-            "charlie_skips": C.G_CHARLIE_SKIPS, "lock": Group(C.G_LOCK0, C.RECIPES), "rounds": C.G_ROUNDS}),
+            "charlie_skips": C.G_CHARLIE_SKIPS, "lock": Group(C.G_LOCK0, C.RECIPES), "rounds": C.G_ROUNDS,
+            "treated": C.G_TREATED}),
         "pile": Part("pile", {"deck": C.PILE_DECK, "discards": C.PILE_DISC, "row": C.PILE_ROW}),
         "board": Part("board", {
             "tracks": slice(0, C.N_RECIPES), "events": C.B_EVENTS, "judges": C.B_JUDGES,
@@ -91,6 +113,7 @@ LAYOUT = Layout(
             "money": C.MONEY, "rep": C.REP, "covered": C.COVERED, "grain": Group(C.GRAIN0, C.RECIPES),
             "quality": Group(C.Q0, C.RECIPES), "faction": C.FACTION, "power_used": C.POWER_USED,
             "extra_used": C.EXTRA_USED, "stats": Group(C.ST_POWERS, C.PLAYER_STATS), "extra_die": C.EXTRA_DIE,
+            "power_off": C.POWER_OFF,
         }, parts={
             "dice": Part("dice", {a: k for k, a in enumerate(C.ACTIONS)}),  # dice showing each action face
             "flavors": Part("fl"),  # flavor cards under each recipe, counted by kind
