@@ -1,15 +1,64 @@
-"""`sensitivity` end to end on Dwarfest: grouped screening resumes across both stages to the
-uninterrupted result, and `--engine dask` writes the local engine's arms byte for byte
-(for `sensitivity` and for `cards`, which run their arms through the same run_all)."""
+"""`sensitivity` end to end through the CLI. Known truth on Dragon Brew: a planted influential
+estimate ranks first for the verdict it drives and an estimate no rule reads in that setup
+ranks last with an interval around 0. On Dwarfest: grouped screening resumes across both
+stages to the uninterrupted result, and `--engine dask` writes the local engine's arms byte
+for byte (for `sensitivity` and for `cards`, which run their arms through the same run_all)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from clihelp import cli, in_process, part_hashes, shard_records
+from clihelp import cli, copy_data, in_process, part_hashes, shard_records
 
 from brewbalance import arms as A
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+def planted_data(root):
+    """A data copy with two planted estimates of Dragon Brew: the Halfling's brewers (printed
+    7; moved over the field's whole valid range 1..7, surely influential for the Halfling) and
+    params.corrupt_removed, which only the Corrupt Judge variant reads (sim/dragon_brew/rules/
+    game_setup.py setup_judges), so in the base variant its low and high arms deal and play the
+    same games."""
+    games = copy_data(root) / "games" / "dragon_brew"
+    edit(games / "races.toml", "range = { stores = [6, 10] }", "range = { stores = [6, 10], brewers = [1, 7] }")
+    params = games / "params.toml"
+    edit(params, "[estimates]\n", '[estimates]\ncorrupt_removed = "planted: read by the Corrupt Judge only"\n')
+    params.write_text(params.read_text() + '\n[estimate_ranges]\ncorrupt_removed = [0, 20]\n\n'
+                      '[estimate_range_why]\ncorrupt_removed = "planted for a test"\n')
+    return root
+
+
+PLANTED = ("sensitivity", "dragon_brew", "--estimates", "races.halfling.*,races.*.gold,params.corrupt_removed",
+           "--screen", "oat", "--games", "300", "--players", "2", "--seed", "5", "--jobs", "2", "--quiet",
+           "--format", "json")
+
+
+def test_planted_estimate_ranks_first_and_an_unread_one_last(tmp_path, monkeypatch):
+    monkeypatch.setenv("BREWBALANCE_DATA", str(planted_data(tmp_path / "data")))
+    out = tmp_path / "out"
+    proc = in_process(*PLANTED, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    report, marker = outputs(out)
+    rows = [v for v in report["verdicts"] if v["kind"] == "sensitivity of faction win rate"
+            and v["n_players"] == 2 and v["unit"].startswith("halfling / ")]
+    ranked = sorted(rows, key=lambda v: -abs(v["estimate"]))
+    assert [v["unit"] for v in ranked][0] == "halfling / races.halfling.brewers"
+    assert ranked[0]["ci_low"] > 0.3 and ranked[0]["p_adjusted"] < 0.01  # more brewers, more wins
+    assert ranked[-1]["unit"] == "halfling / params.corrupt_removed"
+    assert ranked[-1]["ci_low"] <= 0 <= ranked[-1]["ci_high"] and ranked[-1]["estimate"] == 0
+    label = next(r for r in marker["labels"] if r["kind"] == "faction win rate" and r["unit"] == "halfling")
+    assert label["top"][0] == "races.halfling.brewers" and label["rests_on"][0] == "races.halfling.brewers"
+    assert "params.corrupt_removed" not in label["rests_on"]
+    assert not any("params.corrupt_removed" in r["rests_on"] for r in marker["labels"])
+    unread = [v for v in report["verdicts"] if v["unit"].endswith("/ params.corrupt_removed")]
+    assert unread and all(v["ci_low"] <= 0 <= v["ci_high"] for v in unread)
+
 
 # Two groups of several members (the params and the greedy bot's files); a band this small
 # passes every group whose joint move shifts a verdict at all, so the follow-up stage runs.
