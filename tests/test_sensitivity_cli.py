@@ -13,6 +13,7 @@ from clihelp import cli, copy_data, in_process, part_hashes, shard_records
 
 from brewbalance import arms as A
 
+
 def edit(path, old: str, new: str) -> None:
     text = path.read_text()
     assert text.count(old) == 1, old
@@ -29,8 +30,8 @@ def planted_data(root):
     edit(games / "races.toml", "range = { stores = [6, 10] }", "range = { stores = [6, 10], brewers = [1, 7] }")
     params = games / "params.toml"
     edit(params, "[estimates]\n", '[estimates]\ncorrupt_removed = "planted: read by the Corrupt Judge only"\n')
-    params.write_text(params.read_text() + '\n[estimate_ranges]\ncorrupt_removed = [0, 20]\n\n'
-                      '[estimate_range_why]\ncorrupt_removed = "planted for a test"\n')
+    edit(params, "[estimate_ranges]\n", "[estimate_ranges]\ncorrupt_removed = [0, 20]\n")
+    edit(params, "[estimate_range_why]\n", '[estimate_range_why]\ncorrupt_removed = "planted for a test"\n')
     return root
 
 
