@@ -26,12 +26,12 @@ from sim.brewin_usa import constants as C
 from sim.brewin_usa import invariants as inv
 from sim.brewin_usa import kernel as K
 from sim.brewin_usa import rules as ru
-from sim.brewin_usa.state import make_rules, make_state, rules_view, view
+from sim.brewin_usa.state import make_inputs, make_rules, make_state, rules_view, view
 from sim.core.config import prepare
 from sim.core.errors import BrewError
 from sim.core.treatment import T_NONE
 
-NO_TREATMENT = np.array([T_NONE, -1], np.int64)  # the run inputs X of an untreated game
+NO_TREATMENT = make_inputs(np.array([T_NONE, -1], np.int64), len(config().ing_ids))  # run inputs X, untreated
 
 
 def beer_of_quality(cfg, quality, style=None, adjunct=False):
