@@ -41,22 +41,36 @@ def budget(R, p):
     return np.int64(max(R.pol_w[p, C.W_BUDGET], 0.0))
 
 
+@jit_inline
+def copy_rows(dst, src):
+    """dst := src for 2-D arrays of one shape, element by element (a slice copy would allocate)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@jit_inline
+def copy_cells(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
 @jit
 def copy_state(S, T):
     """T := the game in S (every array but the output buffers, which T keeps as its own)."""
-    T.g[:] = S.g
-    T.pl[:] = S.pl
-    T.hand[:] = S.hand
-    T.piles[:] = S.piles
-    T.beer[:] = S.beer
-    T.city[:] = S.city
-    T.batch[:] = S.batch
-    T.fest[:] = S.fest
-    T.seats[:] = S.seats
-    T.scratch[:] = S.scratch
-    T.rng[:] = S.rng
-    T.vals[:] = S.vals
-    T.auction[:] = S.auction
+    copy_cells(T.g, S.g)
+    copy_rows(T.pl, S.pl)
+    copy_rows(T.hand, S.hand)
+    copy_rows(T.piles, S.piles)
+    copy_rows(T.beer, S.beer)
+    copy_rows(T.city, S.city)
+    copy_rows(T.batch, S.batch)
+    copy_rows(T.fest, S.fest)
+    copy_rows(T.seats, S.seats)
+    copy_rows(T.scratch, S.scratch)
+    copy_cells(T.rng, S.rng)
+    copy_cells(T.vals, S.vals)
+    copy_rows(T.auction, S.auction)
     T.g[C.G_ROLLOUT] = 1
     T.g[C.G_EVENTS] = 0
     T.g[C.G_TRACE] = 0
