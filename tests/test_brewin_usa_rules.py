@@ -407,7 +407,7 @@ def test_launch_claims_a_free_city_spends_cards_and_refills_the_beer_hand():
     to_hand(cfg, S, 0, "gose")
     hand(cfg, S, 0, "grain_1", "water_1", "hops_1", "yeast_1", "grain_4")
     pols = seats_policy(cfg, "greedy")
-    K.launch_new(S, R, 2, pols, 0, b, 0)
+    K.launch_new(S, R, 2, pols, 0, b, -1, 0)  # -1: the bot chooses the city
     assert view(S).beer(b).loc == C.LOC_CITY and view(S).city(view(S).beer(b).city).beer == b
     assert view(S).seat(0).colored == 4 and view(S).seat(0).launched == 1
     assert view(S).seat(0).bank == 7  # one quality bought for 3 caps, back to the bag
@@ -439,7 +439,7 @@ def test_relaunch_of_a_skunked_beer_costs_five_caps():
     ru.skunk(S, b)
     pols = seats_policy(cfg, "random")
     assert K.pol.can_relaunch(S, R, 0, b)
-    K.relaunch(S, R, 0, pols, b, 0)
+    K.relaunch(S, R, 0, pols, b, -1, 0)
     assert view(S).seat(0).bank == 1 and view(S).beer(b).loc == C.LOC_CITY
     assert view(S).seat(0).launched == 1  # a relaunch is not a new beer
     assert not K.pol.can_relaunch(S, R, 0, b)
