@@ -7,7 +7,16 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from brewin_usa_state import bank, blank, city, demand, full_ingredient_deck, on_city, take_from_deck, to_hand
+from brewin_usa_state import (
+    bank,
+    blank,
+    city,
+    demand,
+    full_ingredient_deck,
+    on_city,
+    take_from_deck,
+    to_hand,
+)
 from clihelp import in_process, table
 from polars.testing import assert_frame_equal
 
