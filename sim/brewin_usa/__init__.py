@@ -15,7 +15,7 @@ from . import schema
 from .data import BrewinConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import run_chunk
-from .state import make_rules, make_state
+from .state import make_inputs, make_rules, make_state
 
 
 def events_bound(cfg: BrewinConfig) -> int:
@@ -62,7 +62,7 @@ class BrewinUSA(GameBase):
         return build_config(data)
 
     def kernel_inputs(self, config: BrewinConfig, options: dict):
-        return make_rules(config), treatment.codes(self.treatable(config), options)
+        return make_rules(config), make_inputs(treatment.codes(self.treatable(config), options), len(config.ing_ids))
 
     def treatable(self, config: BrewinConfig) -> dict[str, list[str]]:
         """Beer cards (the ids of the events' play rows): the dealt beer hand is the nearest thing
