@@ -79,22 +79,30 @@ def best_candidate(value, n_cands):
 
 # --- the rollout's copy -------------------------------------------------------------------------
 
+@jit_inline
+def copy_rows(dst, src):
+    """dst[:] = src for 1-D and 2-D arrays, as a plain loop (a slice copy would allocate)."""
+    flat_dst, flat_src = dst.reshape(-1), src.reshape(-1)
+    for i in range(flat_src.shape[0]):
+        flat_dst[i] = flat_src[i]
+
+
 @jit
 def copy_state(dst, src):
     """The game state of `src` into `dst`, element by element (no allocation); the log buffers
     are not copied and their counters restart, so a rollout writes from row 0."""
-    dst.g[:] = src.g
-    dst.pl[:, :] = src.pl
-    dst.st[:, :] = src.st
-    dst.hand[:, :] = src.hand
-    dst.tav[:, :] = src.tav
-    dst.piles[:, :] = src.piles
-    dst.drawn[:, :] = src.drawn
-    dst.plays[:, :, :] = src.plays
-    dst.seats[:, :] = src.seats
-    dst.picks[:, :] = src.picks
-    dst.rng[:] = src.rng
-    dst.ctx[:] = src.ctx
+    copy_rows(dst.g, src.g)
+    copy_rows(dst.pl, src.pl)
+    copy_rows(dst.st, src.st)
+    copy_rows(dst.hand, src.hand)
+    copy_rows(dst.tav, src.tav)
+    copy_rows(dst.piles, src.piles)
+    copy_rows(dst.drawn, src.drawn)
+    copy_rows(dst.plays, src.plays)
+    copy_rows(dst.seats, src.seats)
+    copy_rows(dst.picks, src.picks)
+    copy_rows(dst.rng, src.rng)
+    copy_rows(dst.ctx, src.ctx)
     dst.g[C.G_EVENTS] = 0
     dst.g[C.G_TRACE] = 0
     dst.g[C.G_ROUNDS] = 0
