@@ -14,7 +14,14 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
-from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, STREAM_SEARCH, next_u64, stream_seed
+from sim.core.rng import (
+    STREAM_DECKS,
+    STREAM_DICE,
+    STREAM_POLICY,
+    STREAM_SEARCH,
+    next_u64,
+    stream_seed,
+)
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
 from sim.core.treatment import T_INJECT, T_REMOVE, treated_seat
