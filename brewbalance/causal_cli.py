@@ -53,7 +53,9 @@ def pick(text: str, valid: list[str], what: str) -> list[str]:
 
 
 def card_arms(kinds: dict, cards_text: str, modes_text: str) -> list[A.Arm]:
-    """Untreated, then one arm per (mode, card): inject_ID, remove_ID."""
+    """Untreated, then one arm per (mode, card): inject_ID, remove_ID. Inject mode always adds
+    inject_neutral (the game's blank card, analysis.causal.BLANK), the reference that takes
+    the worth of one more card out of every injection value."""
     modes = [m.strip() for m in modes_text.split(",") if m.strip()]
     bad = [m for m in modes if m not in CARD_MODES]
     if bad or not modes:
@@ -63,7 +65,11 @@ def card_arms(kinds: dict, cards_text: str, modes_text: str) -> list[A.Arm]:
         raise UsageError(f"--modes {','.join(missing)}: this game cannot do that; it can "
                          f"{choices([m for m in CARD_MODES if kinds.get(m)]) or 'neither'}")
     valid = list(dict.fromkeys(c for m in modes for c in kinds[m]))
+    from analysis.causal import BLANK
+
     cards = pick(cards_text, valid, "--cards")
+    if "inject" in modes and BLANK in kinds["inject"]:
+        cards = [c for c in cards if c != BLANK] + [BLANK]
     return [A.Arm(REFERENCE)] + [A.Arm(A.check_name(f"{m}_{c}"), treatment={"kind": m, "target": c})
                                  for m in modes for c in cards if c in kinds[m]]
 
@@ -138,10 +144,11 @@ def _summary_rows(result) -> tuple[list[str], list[list[str]]]:
         return "n/a" if v is None or v != v else f"{v:+.2f}"
 
     if result.command == "cards":
-        header = ["card", "players", "injection: win share", "injection: score", "removal (largest)",
-                  "ITT (offered)", "association"]
-        rows = [[r["card"], f"{r['n_players']}p", ci(r, "inject_win", pp), ci(r, "inject_score", score),
-                 ci(r, "removal", pp), ci(r, "itt", pp), ci(r, "assoc", pp)] for r in result.cards.to_dicts()]
+        header = ["card", "players", "vs blank card: win share", "vs blank card: score", "vs untreated: win share",
+                  "removal (largest)", "ITT (offered)", "association"]
+        rows = [[r["card"], f"{r['n_players']}p", ci(r, "blank_win", pp), ci(r, "blank_score", score),
+                 ci(r, "inject_win", pp), ci(r, "removal", pp), ci(r, "itt", pp), ci(r, "assoc", pp)]
+                for r in result.cards.to_dicts()]
         return header, rows
     wins = result.powers.filter(result.powers["measure"] == "win")
     rows = [[r["faction"], f"{r['n_players']}p",

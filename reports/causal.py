@@ -34,15 +34,21 @@ def _with_ci(show, key):
 def _cards_table(cards: pl.DataFrame) -> Table:
     return Table([
         Column("card", "card"), Column("n_players", "players", "int"),
-        Column("inject_win_t", "injection: win share [95%]"), Column("inject_score_t", "injection: score [95%]"),
+        Column("blank_win_t", "vs blank card: win share [95%]"), Column("blank_score_t", "vs blank card: score [95%]"),
+        Column("inject_win_t", "vs untreated: win share [95%]"),
         Column("removal_t", "removal: most moved [95%]"), Column("itt_t", "ITT: offered - not [95%]"),
         Column("assoc_t", "association [95%]"),
-    ], build._rows(cards, inject_win_t=_with_ci(pp, "inject_win"), inject_score_t=_with_ci(signed, "inject_score"),
+    ], build._rows(cards, blank_win_t=_with_ci(pp, "blank_win"), blank_score_t=_with_ci(signed, "blank_score"),
+                   inject_win_t=_with_ci(pp, "inject_win"),
                    removal_t=lambda r: "" if r.get("removal") is None else
                    f"{r['removal_unit']}: {_with_ci(pp, 'removal')(r)}",
                    itt_t=_with_ci(pp, "itt"), assoc_t=_with_ci(pp, "assoc")),
-        caption="Which is which: injection = causal (injection on paired seeds), the treated seat "
-                "with the card minus the same seat in the same game without it, n = paired games; "
+        caption="Which is which: vs blank card = causal (injection against the blank card on paired "
+                "seeds), the treated seat given the card minus the same seat of the same game given "
+                "the blank card instead: what the card itself is worth (the headline), n = paired "
+                "games; vs untreated = causal (injection on paired seeds), the same seat given the "
+                "card minus the game without it, which adds what one more card in hand is worth (the "
+                "blank card's own row); "
                 "removal = causal (removal on paired seeds), the seat or faction whose win rate "
                 "moves most when every copy is replaced by a blank card; ITT = causal ITT "
                 "(randomised offer), seats dealt the card at setup minus the others, n = seats, "
@@ -50,8 +56,19 @@ def _cards_table(cards: pl.DataFrame) -> Table:
                 "which mixes the card's effect with who ends up playing it (not a cause).")
 
 
-def _stat_columns(first: list[Column], show: str, n_label: str) -> list[Column]:
-    return [*first, Column("n", n_label, "int"), Column("value_a", "untreated", show),
+def _injection_caption(reference: str, measure: str) -> str:
+    what = "win share" if measure == "win" else "score"
+    if reference == "blank":
+        return (f"Injection against the blank card, treated seat's {what}: the arm giving the card minus "
+                "the arm giving the blank card, same seat, same game; what the card itself is worth. "
+                "n = paired games (one treated seat per game); Holm across cards.")
+    return (f"Injection against the untreated game, treated seat's {what}: inject arm minus untreated, "
+            "same seat, same game; includes what one more card in hand is worth (the blank card's "
+            "row). n = paired games (one treated seat per game).")
+
+
+def _stat_columns(first: list[Column], show: str, n_label: str, reference: str = "untreated") -> list[Column]:
+    return [*first, Column("n", n_label, "int"), Column("value_a", reference, show),
             Column("value_b", "treated", show), Column("diff", "difference", show),
             Column("ci", "95% interval"), Column("p_holm", "p (Holm)", "p")]
 
@@ -65,17 +82,19 @@ def card_blocks(r: CausalResult) -> list:
     if not r.cards.is_empty():
         blocks += [Chart(charts.causal_vs_association(r.cards),
                          "Per card and player count, in win rate: grey = association (card table), "
-                         "blue = causal injection (n = paired games), red = causal ITT (n = seats "
-                         "dealt the card, game-clustered). Bar = 95% interval."),
+                         "blue = causal injection against the blank card (the card's own value), "
+                         "light blue = injection against the untreated game (n = paired games), "
+                         "red = causal ITT (n = seats dealt the card, game-clustered). Bar = 95% "
+                         "interval."),
                    _cards_table(r.cards)]
-    for measure, show, fmt in (("win", pp, "pp"), ("score", signed, "signed")):
-        rows = r.injection.filter(pl.col("measure") == measure)
-        if rows.height:
-            blocks.append(Table(_stat_columns([Column("card", "card"), Column("n_players", "players", "int")],
-                                              fmt, "paired games"), _ci_rows(rows, show),
-                                caption=f"Injection, treated seat's {'win share' if measure == 'win' else 'score'}: "
-                                        "inject arm minus untreated, same seat, same game. n = paired games "
-                                        "(one treated seat per game)."))
+    for reference, against in (("blank", "blank card"), ("untreated", "untreated")):
+        for measure, show, fmt in (("win", pp, "pp"), ("score", signed, "signed")):
+            rows = r.injection.filter((pl.col("measure") == measure) & (pl.col("reference") == reference))
+            if rows.height:
+                blocks.append(Table(
+                    _stat_columns([Column("card", "card"), Column("n_players", "players", "int")], fmt,
+                                  "paired games", reference=against),
+                    _ci_rows(rows, show), caption=_injection_caption(reference, measure)))
     if r.removal.height:
         blocks.append(Table(_stat_columns([Column("card", "card"), Column("n_players", "players", "int"),
                                            Column("unit_kind", "of"), Column("unit", "seat / faction")],

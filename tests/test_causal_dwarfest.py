@@ -1,7 +1,8 @@
 """End to end on Dwarfest: `cards` and `powers` from the CLI. A planted strong card gets a
 large positive injection value; a card made identical to the blank (neutral) card changes
 nothing when it replaces its copies; a card that winners play more shows an association the
-causal values do not repeat; plan line, --resume, bad input, `report` on the folder, JSON."""
+causal values do not repeat; against the blank card (the automatic inject neutral arm) the
+blank-identical card is worth nothing while the planted one stays large; plan line, --resume, bad input, `report` on the folder, JSON."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 from clihelp import error_line, in_process
 
 PLANT = ("--set", "dwarfest.tavern_cards.barmaid.income=12",      # far better than any card
-         "--set", "dwarfest.tavern_cards.trophy_wall.fame=0")      # no effect: a blank with a cost
+         "--set", "dwarfest.tavern_cards.trophy_wall.fame=0",      # no effect and free: like the blank,
+         "--set", "dwarfest.tavern_cards.trophy_wall.cost=0")      # an Object of one copy per Tavern
 RUN = ("cards", "dwarfest", "--cards", "barmaid,trophy_wall,iron_mugs", "--modes", "inject,remove",
        "--games", "2000", "--players", "3", "--seed", "3", "--jobs", "2", "--quiet", "--format", "all", *PLANT)
 
@@ -37,6 +39,19 @@ def test_planted_strong_card_has_a_large_positive_injection_value(cards_run):
     assert _verdict(doc, "card_injection_score", "barmaid")["ci_low"] > 10
 
 
+def test_against_the_blank_card_a_blank_identical_card_is_worth_nothing_and_a_planted_one_a_lot(cards_run):
+    _, _, doc = cards_run
+    dud = _verdict(doc, "card_injection_vs_blank_win", "trophy_wall")
+    assert dud["ci_low"] <= 0 <= dud["ci_high"] and dud["n"] == 2000
+    assert dud["note"] == "causal (injection against the blank card on paired seeds)"
+    strong = _verdict(doc, "card_injection_vs_blank_win", "barmaid")
+    assert strong["ci_low"] > 0.1 and strong["verdict"] == "significant"
+    assert "inject card - inject blank card" in strong["metric"]
+    assert not [v for v in doc["verdicts"] if v["kind"].startswith("card_injection_vs_blank") and v["unit"] == "neutral"]
+    rows = {r["card"]: r for r in doc["tables"]["cards"]}
+    assert rows["barmaid"]["blank_win"] > 0.1 and rows["neutral"]["blank_win"] is None
+
+
 def test_a_card_identical_to_the_blank_changes_nothing_when_it_replaces_its_copies(cards_run):
     _, _, doc = cards_run
     rows = [v for v in doc["verdicts"] if v["kind"] == "card_removal_seat" and v["unit"].startswith("trophy_wall")]
@@ -57,8 +72,8 @@ def test_association_of_a_card_winners_play_more_is_not_repeated_by_the_causal_v
 
 def test_plan_is_printed_and_every_output_written(cards_run):
     out, proc, doc = cards_run
-    assert "plan: 7 arms x 2,000 games = 14,000 games; ETA about" in proc.stderr
-    assert "injection: win share" in proc.stdout and "association" in proc.stdout
+    assert "plan: 8 arms x 2,000 games = 16,000 games; ETA about" in proc.stderr  # with inject_neutral
+    assert "vs blank card: win share" in proc.stdout and "association" in proc.stdout
     assert {"cards", "injection", "removal", "itt", "association"} <= set(doc["tables"])
     assert (out / "report.html").is_file() and (out / "report.pdf").is_file()
     assert json.loads((out / "causal.json").read_text())["command"] == "cards"
