@@ -82,14 +82,18 @@ def games_with_factions() -> list[str]:
             != ["none"]]
 
 
-def power_arms(game, kinds: dict, factions_text: str) -> list[A.Arm]:
-    """Untreated, then one power_off arm per faction."""
+def power_arms(game, kinds: dict, factions_text: str, pool_text: str | None = None) -> list[A.Arm]:
+    """Untreated, then one power_off arm per faction; with `pool_text` every arm draws its
+    factions from that pool only (then `all` means every faction of the pool)."""
     if not kinds.get("power_off"):
         raise UsageError(f"powers: {game.id} has no faction powers to switch off; games with factions: "
                          f"{choices(games_with_factions())}")
-    factions = pick(factions_text, kinds["power_off"], "--factions")
-    return [A.Arm(REFERENCE)] + [A.Arm(A.check_name(f"power_off_{f}"), treatment={"kind": "power_off", "target": f})
-                                 for f in factions]
+    pool = pick(pool_text, kinds["power_off"], "--pool") if pool_text else []
+    factions = pick(factions_text, pool or kinds["power_off"], "--factions")
+    options = {"factions": pool} if pool else {}
+    return [A.Arm(REFERENCE, options=dict(options))] + [
+        A.Arm(A.check_name(f"power_off_{f}"), options=dict(options), treatment={"kind": "power_off", "target": f})
+        for f in factions]
 
 
 def write_marker(out: Path, settings: dict) -> None:
@@ -197,6 +201,8 @@ def cards(
 def powers(
     game: X.GameArg,
     factions: Annotated[str, typer.Option(help="Faction ids ID,ID,.. or all.")] = ALL,
+    pool: Annotated[str | None, typer.Option(
+        help="Draw every arm's factions from these ids F1,F2,.. only (default the game's whole pool).")] = None,
     n_games: X.GamesOpt = 2000, players: X.PlayersOpt = None, variant: X.VariantOpt = "base",
     set_: X.SetOpt = None, policies: PoliciesOpt = None, seed: X.SeedOpt = SEED_DEFAULT,
     jobs: X.JobsOpt = None, out: X.OutOpt = None, force: X.ForceOpt = False, resume: X.ResumeOpt = False,
@@ -207,7 +213,7 @@ def powers(
     worth in win rate and score per player count."""
     output_formats(format)
     g, kinds = treatable(game, variant, set_ or [])
-    arms = power_arms(g, kinds, factions)
+    arms = power_arms(g, kinds, factions, pool)
     run_command("powers", game, arms, g.treatment_notes(), locals())
 
 
