@@ -162,7 +162,10 @@ def _summary_rows(result) -> tuple[list[str], list[list[str]]]:
 
 
 def run_command(command: str, game: str, arms: list[A.Arm], notes: dict, opts: dict) -> None:
-    """Run the arms, write the marker and the report, print the short table."""
+    """Run the arms, write the marker and the report, print the short table. The report explains
+    only the treatment kinds these arms use."""
+    used = {a.treatment["kind"] for a in arms if a.treatment}
+    notes = {kind: text for kind, text in notes.items() if kind in used}
     suffixes = output_formats(opts["format"])
     check_band(opts["band"])
     base = X.baseline(game, opts["n_games"], opts["players"], opts["variant"], opts["set_"], opts["seed"],

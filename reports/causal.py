@@ -131,7 +131,8 @@ def power_blocks(r: CausalResult) -> list:
     if r.powers.filter(pl.col("n") > 0).height:
         blocks.append(Chart(charts.power_forest(r.powers),
                             "Power value = faction's per-seat win rate untreated minus with its power "
-                            "switched off, paired by game; bar = 95% interval, n = paired games."))
+                            "switched off, paired by game; bar = 95% interval (red: significant after "
+                            "Holm across factions), n = paired games."))
     for measure, show, level, diff in (("win", pp, "pct", "pp"), ("score", signed, "num", "signed")):
         rows = r.powers.filter(pl.col("measure") == measure)
         blocks.append(Table(_stat_columns([Column("label", "faction (players)")], level, diff, "paired games",

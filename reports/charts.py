@@ -589,7 +589,7 @@ CAUSAL_MARKS = (("assoc", "association (holders - others)", "o", MUTED),
 
 def causal_vs_association(cards: pl.DataFrame) -> Figure:
     """Per card and player count: the card table's association beside the causal values
-    (injection, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
+    (injection against the blank card and against the untreated game, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
     labels = [f"{c} ({n}p)" for c, n in zip(cards["card"], cards["n_players"], strict=True)]
     fig = new_figure(height=max(2.2, 0.42 * len(cards) + 1.3))
     ax = fig.subplots()
@@ -633,5 +633,5 @@ def power_forest(powers: pl.DataFrame) -> Figure:
     ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Power value: win rate with the power minus without (red = significant, Holm)")
+    ax.set_title("Power value: win rate, power on - off")
     return fig

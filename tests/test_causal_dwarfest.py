@@ -63,6 +63,7 @@ def test_against_the_blank_card_a_blank_identical_card_is_worth_nothing_and_a_pl
     assert strong["ci_low"] > 0.1 and strong["verdict"] == "significant"
     assert "inject card - inject blank card" in strong["metric"]
     assert not [v for v in doc["verdicts"] if v["kind"].startswith("card_injection_vs_blank") and v["unit"] == "neutral"]
+    assert set(doc["source"]["injection_against"]) == {"blank", "untreated"}
     rows = {r["card"]: r for r in doc["tables"]["cards"]}
     assert rows["barmaid"]["blank_win"] > 0.1 and rows["neutral"]["blank_win"] is None
 
