@@ -1,8 +1,8 @@
 """`powers` end to end on Dragon Brew and Homebrewers (three factions drawn from a --pool, three
 players, a few hundred games per arm): the CLI runs, writes HTML, PDF and JSON, and the JSON
-parses. Dragon Brew: the Dwarf's Gold Mine made far stronger (gold 30 per use instead of 5)
-gives a large positive power value; the Dark Elf's Shadow Judge overridden to nothing (n = 0
-hidden judges: the rules never use it) gives an interval covering 0. Homebrewers: with the
+parses. Dragon Brew: the Halfling's Fertile Fields made far stronger (8 extra grains a harvest
+instead of 2) gives a large positive power value; the Dark Elf's Shadow Judge overridden to
+nothing (n = 0 hidden judges: the rules never use it) gives an interval covering 0. Homebrewers: with the
 power's price out of reach (power_cost = 100) no character's power is ever used, so switching
 one off changes nothing. Bad --pool input is a one-line error."""
 
@@ -13,9 +13,9 @@ import json
 import pytest
 from clihelp import error_line, in_process
 
-DRAGON = ("powers", "dragon_brew", "--pool", "dwarf,dark_elf,elf", "--players", "3", "--games", "300",
+DRAGON = ("powers", "dragon_brew", "--pool", "halfling,dark_elf,elf", "--players", "3", "--games", "300",
           "--seed", "5", "--jobs", "2", "--quiet", "--format", "all",
-          "--set", "dragon_brew.abilities.gold_mine.gold=30", "--set", "dragon_brew.abilities.shadow_judge.n=0")
+          "--set", "dragon_brew.abilities.fertile_fields.n=8", "--set", "dragon_brew.abilities.shadow_judge.n=0")
 HOMEBREWERS = ("powers", "homebrewers", "--variant", "characters", "--pool", "ananya,colt,evie",
                "--players", "3", "--games", "300", "--seed", "5", "--jobs", "2", "--quiet", "--format", "all",
                "--set", "homebrewers.params.power_cost=100")
@@ -45,9 +45,9 @@ def _power(doc, faction, measure="win"):
 
 def test_dragon_brew_a_power_made_far_stronger_is_worth_a_lot(dragon):
     _, proc, doc = dragon
-    v = _power(doc, "dwarf")
-    assert v["ci_low"] > 0.15 and v["verdict"] == "significant" and v["n"] == 300
-    assert _power(doc, "dwarf", "score")["ci_low"] > 0
+    v = _power(doc, "halfling")
+    assert v["ci_low"] > 0.05 and v["verdict"] == "significant" and v["n"] == 300
+    assert _power(doc, "halfling", "score")["ci_low"] > 0
     assert "plan: 4 arms x 300 games" in proc.stderr
 
 
@@ -67,7 +67,7 @@ def test_homebrewers_powers_nobody_can_pay_for_are_worth_nothing(homebrewers):
 
 def test_homebrewers_powers_report_is_written_in_every_format(homebrewers):
     out, proc, doc = homebrewers
-    assert doc["command"] if "command" in doc else True
+    assert doc["command"] == "powers"
     assert "power value (win rate, untreated - off)" in proc.stdout
     assert json.loads((out / "causal.json").read_text())["command"] == "powers"
     assert {"powers"} <= set(doc["tables"])
