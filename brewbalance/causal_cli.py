@@ -118,9 +118,10 @@ def analyse_folder(out: Path):
     folder = Path(out) / A.ARMS_FOLDER
     treated = [TreatedRun(a["name"], a["kind"], a["target"], str(folder / a["name"])) for a in arms[1:]]
     folders = [folder / a["name"] for a in arms]
+    used = {t.kind for t in treated}  # the report explains only the treatments these arms ran
+    notes = {kind: text for kind, text in (settings.get("notes") or {}).items() if kind in used}
     with failures.reading(*folders):
-        return run_causal(settings["command"], (arms[0]["name"], str(folders[0])), treated,
-                          settings.get("notes")), folders
+        return run_causal(settings["command"], (arms[0]["name"], str(folders[0])), treated, notes), folders
 
 
 def write_report(out: Path, suffixes, base: Path | None = None, analysed=None) -> None:
@@ -162,10 +163,7 @@ def _summary_rows(result) -> tuple[list[str], list[list[str]]]:
 
 
 def run_command(command: str, game: str, arms: list[A.Arm], notes: dict, opts: dict) -> None:
-    """Run the arms, write the marker and the report, print the short table. The report explains
-    only the treatment kinds these arms use."""
-    used = {a.treatment["kind"] for a in arms if a.treatment}
-    notes = {kind: text for kind, text in notes.items() if kind in used}
+    """Run the arms, write the marker and the report, print the short table."""
     suffixes = output_formats(opts["format"])
     check_band(opts["band"])
     base = X.baseline(game, opts["n_games"], opts["players"], opts["variant"], opts["set_"], opts["seed"],
