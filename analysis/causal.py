@@ -165,7 +165,9 @@ def removal_effect(base: Units, arm: Units) -> pl.DataFrame:
         fac = faction_ratio_stats(faction_rows(base.players), faction_rows(arm.players))
         parts.append(fac.select("n_players", pl.col("faction").alias("unit"), *STAT_COLUMNS)
                      .with_columns(unit_kind=pl.lit("faction")))
-    return pl.concat([p.select("n_players", "unit_kind", "unit", *STAT_COLUMNS) for p in parts])
+    # paired_stats counts games as UInt32, faction_ratio_stats as Int64: one type to stack them
+    return pl.concat([p.select("n_players", "unit_kind", "unit", *STAT_COLUMNS).cast({"n": pl.Int64})
+                      for p in parts])
 
 
 def removal_table(base: Units, arms: dict[str, Units]) -> pl.DataFrame:

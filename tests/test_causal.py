@@ -222,3 +222,16 @@ def test_records_say_which_value_is_causal():
     offered, cells = offers_and_cells(rng, 300, cards=2, lift=0.0)
     itt = causal.itt_records(causal.itt_from_cells(offered, cells))
     assert all(r.kind == "card_itt" and r.note.startswith(causal.ITT) for r in itt)
+
+
+def test_removal_in_a_game_with_factions_stacks_seat_and_faction_rows():
+    # seat rows come from paired_stats, faction rows from faction_ratio_stats: both in one table
+    rng = np.random.default_rng(13)
+    base, arm = injection_pair(rng, 200, lift=0.0)
+    factions = np.array(["ogre", "elf", "dwarf"])
+    base = _units(base.players["win"].to_numpy().reshape(200, 3).argmax(1), np.full((200, 3), 10), factions=factions)
+    arm = _units(arm.players["win"].to_numpy().reshape(200, 3).argmax(1), np.full((200, 3), 10), factions=factions)
+    df = causal.removal_effect(base, arm)
+    assert set(df["unit_kind"]) == {"seat", "faction"}
+    assert set(df.filter(pl.col("unit_kind") == "faction")["unit"]) == set(factions)
+    assert df.schema["n"] == pl.Int64 and (df["n"] == 200).all()
