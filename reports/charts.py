@@ -582,13 +582,14 @@ def influence_bars(influence: pl.DataFrame, limit: int = 20) -> Figure:
 
 
 CAUSAL_MARKS = (("assoc", "association (holders - others)", "o", MUTED),
-                ("inject_win", "causal: injection on paired seeds", "s", PALETTE[0]),
+                ("blank_win", "causal: injection vs blank card", "s", PALETTE[0]),
+                ("inject_win", "causal: injection vs untreated", "D", PALETTE[5]),
                 ("itt", "causal ITT: randomised offer", "^", PALETTE[1]))
 
 
 def causal_vs_association(cards: pl.DataFrame) -> Figure:
     """Per card and player count: the card table's association beside the causal values
-    (injection, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
+    (injection against the blank card and against the untreated game, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
     labels = [f"{c} ({n}p)" for c, n in zip(cards["card"], cards["n_players"], strict=True)]
     fig = new_figure(height=max(2.2, 0.42 * len(cards) + 1.3))
     ax = fig.subplots()
@@ -600,7 +601,7 @@ def causal_vs_association(cards: pl.DataFrame) -> Figure:
         est = cards[key].cast(pl.Float64).to_numpy()
         lo, hi = (cards[f"{key}_lo"].cast(pl.Float64).to_numpy(), cards[f"{key}_hi"].cast(pl.Float64).to_numpy())
         keep = ~np.isnan(est)
-        ys = y[keep] + (1 - i) * 0.22
+        ys = y[keep] + (1.5 - i) * 0.17
         ax.hlines(ys, lo[keep], hi[keep], colors=colour, lw=1.6)
         ax.scatter(est[keep], ys, color=colour, marker=marker, s=20, zorder=3, label=label)
         _hover_rows(ax, lo[keep], hi[keep], ys,
@@ -610,7 +611,7 @@ def causal_vs_association(cards: pl.DataFrame) -> Figure:
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
     ax.set_title("Card value in win rate: association vs cause")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=3, fontsize=7)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=2, fontsize=7)
     return fig
 
 
@@ -632,5 +633,5 @@ def power_forest(powers: pl.DataFrame) -> Figure:
     ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Power value: win rate with the power minus without (red = significant, Holm)")
+    ax.set_title("Power value: win rate, power on - off")
     return fig

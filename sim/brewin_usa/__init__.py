@@ -66,9 +66,11 @@ class BrewinUSA(GameBase):
 
     def treatable(self, config: BrewinConfig) -> dict[str, list[str]]:
         """Beer cards (the ids of the events' play rows): the dealt beer hand is the nearest thing
-        this game has to a starting deck. Removal only of beers with copies in the deck."""
+        this game has to a starting deck. Removal only of beers with copies in the deck. The
+        neutral beer can be injected (the blank reference of every injection), last: its type
+        follows the real beers (rules.neutral_type)."""
         in_deck = [i for i, k in zip(config.beer_ids, config.beer[:, C.BF_COUNT], strict=True) if k > 0]
-        return {"inject": list(config.beer_ids), "remove": in_deck}
+        return {"inject": [*config.beer_ids, NEUTRAL], "remove": in_deck}
 
     def treatment_notes(self) -> dict[str, str]:
         return {

@@ -49,10 +49,12 @@ class Dwarfest(GameBase):
         return make_rules(config, removed), Inputs(codes, make_search(len(config.cards.ids), events_bound(config)))
 
     def treatable(self, config: DwarfestConfig) -> dict[str, list[str]]:
-        """Any Tavern card can be injected or removed (not the neutral card itself); Dwarfest has
-        no factions, so no power_off. Index in these lists = the card's type in the kernel."""
+        """Any Tavern card can be injected or removed; the neutral card can be injected too (the
+        blank reference of every injection: the value of having one more card in hand), never
+        removed. Dwarfest has no factions, so no power_off. Index in these lists = the card's
+        type in the kernel (the neutral card is the last type)."""
         cards = [c for c in config.cards.ids if c != NEUTRAL]
-        return {"inject": cards, "remove": list(cards)}
+        return {"inject": [*cards, NEUTRAL], "remove": cards}
 
     def treatment_notes(self) -> dict[str, str]:
         return {
