@@ -7,9 +7,10 @@ ending the turn. The choices inside a move (which grain, recipe, bribe amount...
 winter free-action windows, brewing and the winter cuts stay greedy's (the seat's planner weights
 are greedy's).
 
-One decision: greedy's values of the legal moves (planner.move_value, the moves planner.choose
-would consider) ranked best first, stable; the first `candidates` of them plus any further move
-valued within `near` gold of the last one (at most MAX_CANDS) are searched. One or no candidate,
+One decision: greedy's choice (planner.choose) first, then the other legal moves by greedy's value
+(planner.move_value), best first, stable, including moves greedy never plays because they gain
+nothing; the first `candidates` of them plus any further move valued within `near` gold of the
+last one (at most MAX_CANDS) are searched. One or no candidate,
 or a budget below 1, plays greedy's move. Otherwise `budget` rollouts go round-robin over the
 candidates, one sampled world per round shared by every candidate of the round (common random
 numbers: the candidates are compared on the same deals). The move with the best mean score wins;
@@ -68,7 +69,7 @@ MAX_CANDS = 8  # moves one decision searches at most
 # S, B: the rollout's scratch game and bot memory; rng uint64[N]: each seat's STREAM_SEARCH
 # sub-stream; rollouts int64[N]: rollouts per seat this game; cand int64[MAX_CANDS]: the
 # candidates (move rows) in greedy's order, n int64[MAX_CANDS] their rollouts, total
-# float64[MAX_CANDS] their summed scores; value float64[MAX_MOVES]: greedy's move values;
+# float64[MAX_CANDS] their summed scores; value float64[MAX_MOVES]: greedy's value of each move;
 # pool int64[2 * PILE_W]: cards being redealt.
 Search = namedtuple("Search", "S B rng rollouts cand n total value pool")
 
@@ -108,33 +109,37 @@ def turn_choice(S, R, B, Z, seat, n_moves):
 
 @jit
 def rank_candidates(S, R, B, Z, seat, n_moves):
-    """The moves to search into Z.cand, greedy's choice first: returns how many."""
+    """The moves to search into Z.cand: greedy's choice (planner.choose) first, then the other
+    moves by greedy's value, best first and stable (moves greedy never plays, gaining nothing,
+    included: the search may find them better). Returns how many to search."""
     sync(S, B, seat)
     pn.refresh_need(S, R, B, seat)
-    m = 0
+    pick, pv = -1, -1e9
     for k in range(n_moves):
         v = pn.move_value(S, R, B, seat, k)
+        Z.value[k] = v
         kind = S.moves[k, 0]
         brewer = (kind == C.M_BREWER or kind == C.M_GUEST or kind == C.M_SACRIFICE or kind == C.M_OGRE
                   or kind == C.M_SPELLBOOK or kind == C.M_PASS)
-        if not brewer and kind != C.M_END and v <= 0:
-            continue  # a move greedy never plays (planner.choose)
-        a = m  # insertion sort, best first, stable: after every value >= v
-        while a > 0 and Z.value[a - 1] < v:
+        if (brewer or kind == C.M_END or v > 0) and v > pv:
+            pick, pv = k, v
+    Z.cand[0] = max(pick, 0)
+    m = 1
+    for k in range(n_moves):
+        if k == Z.cand[0]:
+            continue
+        a = m  # insertion after every candidate valued at least as much (stable), greedy's first
+        while a > 1 and Z.value[Z.cand[a - 1]] < Z.value[k]:
             a -= 1
+        if a >= MAX_CANDS:
+            continue
         for b in range(min(m, MAX_CANDS - 1), a, -1):
-            Z.value[b] = Z.value[b - 1]
             Z.cand[b] = Z.cand[b - 1]
-        if a < MAX_CANDS:
-            Z.value[a] = v
-            Z.cand[a] = k
+        Z.cand[a] = k
         m = min(m + 1, MAX_CANDS)
-    if m == 0:
-        Z.cand[0] = 0  # planner.choose's fallback
-        return 1
     nc = min(max(int(knob(S, R, seat, W_CANDIDATES)), 1), m)
-    near = knob(S, R, seat, W_NEAR)
-    while nc < m and Z.value[nc] >= Z.value[nc - 1] - near:
+    floor = Z.value[Z.cand[nc - 1]] - knob(S, R, seat, W_NEAR)
+    while nc < m and Z.value[Z.cand[nc]] >= floor:
         nc += 1
     return nc
 
