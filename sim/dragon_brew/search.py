@@ -11,7 +11,7 @@ One decision: greedy's choice (planner.choose) first, then the other legal moves
 (planner.move_value), best first, stable, including moves greedy never plays because they gain
 nothing; the first `candidates` of them plus any further move valued within `near` gold of the
 last one (at most MAX_CANDS) are searched. One or no candidate,
-or a budget below 1, plays greedy's move. Otherwise `budget` rollouts go round-robin over the
+(`candidates` below 2), or a budget below 1, plays greedy's move. Otherwise `budget` rollouts go round-robin over the
 candidates, one sampled world per round shared by every candidate of the round (common random
 numbers: the candidates are compared on the same deals). The move with the best mean score wins;
 ties, and candidates no rollout reached, go to greedy's order.
@@ -138,6 +138,8 @@ def rank_candidates(S, R, B, Z, seat, n_moves):
         Z.cand[a] = k
         m = min(m + 1, MAX_CANDS)
     nc = min(max(int(knob(S, R, seat, W_CANDIDATES)), 1), m)
+    if nc < 2:
+        return 1  # one candidate: greedy's move, whatever is valued like it
     floor = Z.value[Z.cand[nc - 1]] - knob(S, R, seat, W_NEAR)
     while nc < m and Z.value[Z.cand[nc]] >= floor:
         nc += 1
