@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from reports import _write, build, charts
-from reports.experiments import _closing
+from reports.experiments import closing_sections
 from reports.formatting import pp, signed
 from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
 
@@ -150,7 +150,7 @@ def causal_page(r: CausalResult) -> Page:
     sections = [Section("Verdict", "verdict", [Bullets(list(r.verdicts), css="verdicts"), Paragraph(PAIRING)]),
                 Section("What the treatments do in this game", "treatments", [Bullets(notes or ["(none listed)"])]),
                 Section("Evidence", "evidence", evidence)]
-    sections += _closing(r.manifests)
+    sections += closing_sections(r.manifests)
     what = "Causal card value" if r.command == "cards" else "Power value (restricted play)"
     return Page(f"{what}: {r.game}", f"{len(r.manifests)} arms on a shared seed; reference {r.reference}",
                 sections)
