@@ -4,8 +4,7 @@ and `run_chunk`, the compiled entry point, is sim/core/driver.py's loop over the
 
 The run inputs X beyond the rules are a `RunInputs`: the race pool, the lineup (empty: races
 are drawn from the pool), whether the lineup rotates across seats, the planner's bot state, and
-the run's treatment (sim/core/treatment.codes: kind code, target index), and the search bots'
-scratch (search.Search).
+the run's treatment (sim/core/treatment.codes: kind code, target index).
 """
 
 from collections import namedtuple
@@ -21,13 +20,12 @@ from sim.core.treatment import T_INJECT, treated_seat
 from . import constants as C
 from . import invariants as inv
 from . import rules as ru
-from . import search as sr
 from .schema import GAMES, PLAYERS
 from .state import P_YEARS
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
 
-RunInputs = namedtuple("RunInputs", "pool lineup rotate bots treatment search")
+RunInputs = namedtuple("RunInputs", "pool lineup rotate bots treatment")
 
 
 @jit
@@ -69,10 +67,10 @@ def checked(S, R, check, phase):
 
 
 @jit_inline
-def play_game(S, R, B, Z, check):
+def play_game(S, R, B, check):
     """Play the set-up game to its end (or until an overflow or, under --check, a violation)."""
     while True:
-        ru.spring(S, R, B, Z)
+        ru.spring(S, R, B)
         if checked(S, R, check, 1):
             return
         ru.fall(S, R, B)
@@ -94,8 +92,7 @@ def play_game(S, R, B, Z, check):
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule, deal it and play it (the driver's `play`)."""
     start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate, X.treatment)
-    sr.start_game(X.search, seed, game_id)
-    play_game(S, R, X.bots, X.search, check)
+    play_game(S, R, X.bots, check)
     return counts[game_id % counts.shape[0]]
 
 
@@ -118,7 +115,6 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
         row[P.rank] = ranks[s]
         for k in range(len(C.PLAYER_STATS)):
             row[P.ribbons + k] = S.pl[s, C.PL_STATS + k]
-        row[P.search_rollouts] = X.search.rollouts[s]
     game_row[G.game_id] = game_id
     game_row[G.n_players] = n
     game_row[G.rounds] = R.p[P_YEARS]
