@@ -326,23 +326,29 @@ def card_value(cards: pl.DataFrame, limit: int = 30, basis: str = "played") -> F
     return fig
 
 
-def difference_forest(metrics: pl.DataFrame) -> Figure:
-    """Differences B - A of proportions with 95% intervals, one row per group."""
-    fig = new_figure(height=max(2.0, 0.25 * len(metrics) + 1.0))
+def _pp_forest(labels: list[str], rows: pl.DataFrame, hover: str, title: str) -> Figure:
+    """Differences of proportions (diff, lo, hi, significant) with 95% intervals, a row per
+    label, red where significant; hover text `{label}: {hover} +x pp (ci)`."""
+    fig = new_figure(height=max(2.0, 0.25 * len(rows) + 1.0))
     ax = fig.subplots()
-    y = np.arange(len(metrics))[::-1]
-    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in metrics["significant"]]
+    y = np.arange(len(rows))[::-1]
+    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant"]]
     ax.axvline(0, color=FAIR, lw=1.2)
-    ax.hlines(y, metrics["lo"], metrics["hi"], colors=colours, lw=2)
-    ax.scatter(metrics["diff"], y, color=colours, s=18, zorder=3)
-    _hover_rows(ax, metrics["lo"], metrics["hi"], y,
-                [f"{g}: {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for g, d, a, b
-                 in zip(metrics["group"], metrics["diff"], metrics["lo"], metrics["hi"], strict=True)])
-    ax.set_yticks(y, list(metrics["group"]))
+    ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
+    ax.scatter(rows["diff"], y, color=colours, s=18, zorder=3)
+    _hover_rows(ax, rows["lo"], rows["hi"], y,
+                [f"{lab}: {hover}{100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for lab, d, a, b
+                 in zip(labels, rows["diff"], rows["lo"], rows["hi"], strict=True)])
+    ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Win-rate change B - A (red = significant)")
+    ax.set_title(title)
     return fig
+
+
+def difference_forest(metrics: pl.DataFrame) -> Figure:
+    """Differences B - A of proportions with 95% intervals, one row per group."""
+    return _pp_forest(list(metrics["group"]), metrics, "", "Win-rate change B - A (red = significant)")
 
 
 def strength_forest(strength: pl.DataFrame) -> Figure:
@@ -620,18 +626,4 @@ def power_forest(powers: pl.DataFrame) -> Figure:
     not-estimable rows are left out."""
     rows = powers.filter((pl.col("measure") == "win") & (pl.col("n") > 0)).sort("faction", "n_players")
     labels = [f"{f} ({n}p)" for f, n in zip(rows["faction"], rows["n_players"], strict=True)]
-    fig = new_figure(height=max(2.0, 0.25 * len(rows) + 1.0))
-    ax = fig.subplots()
-    y = np.arange(len(rows))[::-1]
-    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant"]]
-    ax.axvline(0, color=FAIR, lw=1.2)
-    ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
-    ax.scatter(rows["diff"], y, color=colours, s=18, zorder=3)
-    _hover_rows(ax, rows["lo"], rows["hi"], y,
-                [f"{lab}: power worth {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for lab, d, a, b
-                 in zip(labels, rows["diff"], rows["lo"], rows["hi"], strict=True)])
-    ax.set_yticks(y, labels)
-    ax.grid(axis="y", visible=False)
-    _pct_axis(ax)
-    ax.set_title("Power value: win rate, power on - off")
-    return fig
+    return _pp_forest(labels, rows, "power worth ", "Power value: win rate, power on - off")
