@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.config import prepare
-from sim.dragon_brew import GAME, kernel, rules
+from sim.dragon_brew import GAME, kernel, rules, search
 from sim.dragon_brew import constants as C
 from sim.dragon_brew import planner as pn
 from sim.dragon_brew.invariants import VIOLATIONS, check_all
@@ -28,6 +28,12 @@ class Game:
     R: object
     B: object
     S: object
+    X: object  # the run inputs (kernel.RunInputs)
+
+    @property
+    def Z(self):
+        """The search bots' scratch (sim.dragon_brew.search.Search)."""
+        return self.X.search
 
     def __repr__(self) -> str:  # short, for assertion messages
         return "Game(" + ", ".join(self.cfg.race_ids[p.race] for p in view(self.S).seats(self.n)) + ")"
@@ -68,7 +74,8 @@ def game(races, variant="base", sets=(), policy="random", seed=1, game_id=0, tre
     turn = game_id % n + (game_id // n) % n
     kernel.start_game(S, R, np.uint64(seed), game_id, counts, np.roll(seat_pols, turn), pool, lineup, False,
                       X.treatment)
-    return Game(cfg, R, X.bots, S)
+    search.start_game(X.search, np.uint64(seed), game_id)
+    return Game(cfg, R, X.bots, S, X)
 
 
 # ----------------------------------------------------------------------------- ids

@@ -68,7 +68,7 @@ def recorded(G):
     game_row = np.zeros(GAMES.width, np.int64)
     rows = np.zeros((G.n, PLAYERS.width), np.int64)
     wins = np.zeros(G.n, np.float64)
-    kernel.record(G.S, G.R, (), 0, G.n, game_row, rows, wins)
+    kernel.record(G.S, G.R, G.X, 0, G.n, game_row, rows, wins)
     return rows, wins, game_row
 
 
@@ -398,7 +398,7 @@ def test_gnome_guild_cannot_hire_without_the_fee():
 
 def test_spring_ends_with_no_brewer_on_any_race_card():
     G = game(["human", "orc", "dwarf", "goblin"])
-    rules.spring(G.S, G.R, G.B)
+    rules.spring(G.S, G.R, G.B, G.Z)
     assert not view(G.S).game.overflow
     assert all(G.seat(s).own_avail + G.seat(s).gnome_avail == 0 for s in range(4))
     check(G.S, G.R, SPRING)
@@ -407,7 +407,7 @@ def test_spring_ends_with_no_brewer_on_any_race_card():
 @pytest.mark.parametrize("variant", ["base", "corrupt_judge"])
 def test_a_full_game_lasts_three_years(variant):
     G = game(["naga", "wizard", "vampire", "leprechaun"], variant=variant, policy=["greedy", "random"] * 2)
-    kernel.play_game(G.S, G.R, G.B, True)
+    kernel.play_game(G.S, G.R, G.B, G.Z, True)
     assert view(G.S).game.violation == 0 and view(G.S).game.overflow == 0
     assert view(G.S).game.year == 3 and view(G.S).game.phase == 4
     rows, wins, game_row = recorded(G)

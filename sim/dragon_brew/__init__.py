@@ -23,6 +23,7 @@ from .data import NEUTRAL_ID, DragonConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import RunInputs, run_chunk
 from .planner import make_bot_state
+from .search import make_search
 from .state import BC_COST, P_NEUTRAL, make_rules, make_state
 
 EVENTS_PER_GAME = 1500  # bound on one game's event rows (4 players x 3 years; measured max is far lower)
@@ -94,7 +95,8 @@ class DragonBrew(GameBase):
         if codes[0] == treatment.T_REMOVE:  # the neutral card costs what the removed card cost
             rules.bc[rules.p[P_NEUTRAL], BC_COST] = rules.bc[codes[1], BC_COST]
         pool, lineup, rotate = self.race_arrays(config, options)
-        return rules, RunInputs(pool, lineup, rotate, make_bot_state(config, rules), codes)
+        return rules, RunInputs(pool, lineup, rotate, make_bot_state(config, rules), codes,
+                                make_search(config, rules, EVENTS_PER_GAME))
 
     def new_state(self, config: DragonConfig, n_games: int, trace_rows: int = 1):
         years = int(config.params["years"])

@@ -17,6 +17,7 @@ from sim.core.errors import BrewError, choices
 from sim.core.validate import check_entry, check_range, check_unique_ids
 
 from . import constants as C
+from .state import POL_KINDS, WEIGHTS
 
 NEUTRAL_ID = "neutral"  # the blank Brewery card of the `remove` treatment (state.neutral_brewery_row)
 DECK_SIZES = {"brewery_cards": 68, "event_cards": 68, "barrel": 30, "spice": 72, "judges": 30, "corrupt": 6}
@@ -324,12 +325,11 @@ def _policies(tree: dict) -> list[dict]:
     raw = node.get("policy")
     if not isinstance(raw, list) or not raw:
         raise BrewError("policies.toml: expected a list of [[policy]] tables")
-    wkeys = ("vp", "grain", "wort", "magic", "need_bonus", "judge_chase", "estate", "research", "gold_keep",
-             "bribe_share", "min_gain", "finish", "reserve", "action", "slack", "brewer", "unfinished")
+    wkeys = WEIGHTS
     pols = _check(raw, "policies", "policy", {"id": str, "kind": str, "name": str, "about": str,
                                               **{k: float for k in wkeys}}, {})
     for p in pols:
-        _one_of(p["kind"], ("random", "planner"), f"policies.toml: policy '{p['id']}'", "kind")
+        _one_of(p["kind"], tuple(POL_KINDS), f"policies.toml: policy '{p['id']}'", "kind")
     extra = [k for k in node if k not in ("policy", "yields")]
     if extra:
         raise BrewError(f"policies.toml: unknown top-level key '{extra[0]}'; valid keys are policy, yields")

@@ -4,7 +4,8 @@ and `run_chunk`, the compiled entry point, is sim/core/driver.py's loop over the
 
 The run inputs X beyond the rules are a `RunInputs`: the race pool, the lineup (empty: races
 are drawn from the pool), whether the lineup rotates across seats, the planner's bot state, and
-the run's treatment (sim/core/treatment.codes: kind code, target index).
+the run's treatment (sim/core/treatment.codes: kind code, target index), and the search bots'
+scratch (search.Search).
 """
 
 from collections import namedtuple
@@ -20,12 +21,13 @@ from sim.core.treatment import T_INJECT, treated_seat
 from . import constants as C
 from . import invariants as inv
 from . import rules as ru
+from . import search as sr
 from .schema import GAMES, PLAYERS
 from .state import P_YEARS
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
 
-RunInputs = namedtuple("RunInputs", "pool lineup rotate bots treatment")
+RunInputs = namedtuple("RunInputs", "pool lineup rotate bots treatment search")
 
 
 @jit
@@ -67,10 +69,10 @@ def checked(S, R, check, phase):
 
 
 @jit_inline
-def play_game(S, R, B, check):
+def play_game(S, R, B, Z, check):
     """Play the set-up game to its end (or until an overflow or, under --check, a violation)."""
     while True:
-        ru.spring(S, R, B)
+        ru.spring(S, R, B, Z)
         if checked(S, R, check, 1):
             return
         ru.fall(S, R, B)
@@ -92,7 +94,8 @@ def play_game(S, R, B, check):
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule, deal it and play it (the driver's `play`)."""
     start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate, X.treatment)
-    play_game(S, R, X.bots, check)
+    sr.start_game(X.search, seed, game_id)
+    play_game(S, R, X.bots, X.search, check)
     return counts[game_id % counts.shape[0]]
 
 
@@ -115,6 +118,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
         row[P.rank] = ranks[s]
         for k in range(len(C.PLAYER_STATS)):
             row[P.ribbons + k] = S.pl[s, C.PL_STATS + k]
+        row[P.search_rollouts] = X.search.rollouts[s]
     game_row[G.game_id] = game_id
     game_row[G.n_players] = n
     game_row[G.rounds] = R.p[P_YEARS]

@@ -34,7 +34,9 @@ STAT_MEANINGS = {
     "outside_recommended": "1 when the race's recommended player counts exclude this game's",
 }
 
-PLAYERS = players_table([Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS])
+PLAYERS = players_table([Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS]
+                        + [Column("search_rollouts", pl.Int64, "rollouts this seat's search bot ran in the game "
+                                                              "(0 for every other bot)")])
 
 # the events' kind and amount, with what an offer row (issue 14) means
 EVENT_MEANINGS = {

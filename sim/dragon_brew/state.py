@@ -74,11 +74,14 @@ RC_SPICE, RC_C0, RC_C1, RC_C2, RC_VP, RC_GOLD, RC_NEED_N, RC_NEED = range(8)
 JF_P, JF_PD, JF_S, JF_SD, JF_VP, JF_CORRUPT = range(6)
 N_JF = 6
 WEIGHTS = ("vp", "grain", "wort", "magic", "need_bonus", "judge_chase", "estate", "research", "gold_keep",
-           "bribe_share", "min_gain", "finish", "reserve", "action", "slack", "brewer", "unfinished")
+           "bribe_share", "min_gain", "finish", "reserve", "action", "slack", "brewer", "unfinished",
+           "budget", "candidates", "near", "horizon", "eval_gold", "eval_card", "margin")
 (W_VP, W_GRAIN, W_WORT, W_MAGIC, W_NEED_BONUS, W_JUDGE_CHASE, W_ESTATE, W_RESEARCH, W_GOLD_KEEP, W_BRIBE_SHARE,
- W_MIN_GAIN, W_FINISH, W_RESERVE, W_ACTION, W_SLACK, W_BREWER, W_UNFINISHED) = range(17)
+ W_MIN_GAIN, W_FINISH, W_RESERVE, W_ACTION, W_SLACK, W_BREWER, W_UNFINISHED,
+ W_BUDGET, W_CANDIDATES, W_NEAR, W_HORIZON, W_EVAL_GOLD, W_EVAL_CARD, W_MARGIN) = range(24)
 Y_GAIN_ONCE = len(C.BREWERY_EFFECTS)  # pol_y columns: BREWERY_EFFECTS order, then gain_once
-POL_RANDOM, POL_PLANNER = 0, 1
+POL_RANDOM, POL_PLANNER, POL_SEARCH = 0, 1, 2  # a search seat plays greedy's weights between its searches
+POL_KINDS = {"random": POL_RANDOM, "planner": POL_PLANNER, "search": POL_SEARCH}
 
 
 def ing_code(name: str) -> int:
@@ -156,7 +159,7 @@ def make_rules(cfg) -> Rules:
         rc[i, :RC_NEED] = (int(r["deck"] == "spice"), *r["chars"], r["vp"], r["gold"], len(r["need_idx"]))
         rc[i, RC_NEED:RC_NEED + len(r["need_idx"])] = r["need_idx"]
     jd = np.array([[j["p"], j["pd"], j["s"], j["sd"], j["vp"], int(j["corrupt"])] for j in cfg.judges], np.int64)
-    pol_kind = np.array([POL_RANDOM if q["kind"] == "random" else POL_PLANNER for q in cfg.policies], np.int64)
+    pol_kind = np.array([POL_KINDS[q["kind"]] for q in cfg.policies], np.int64)
     pol_w = np.array([[q[k] for k in WEIGHTS] for q in cfg.policies], np.float64)
     pol_y = np.array([[q["yields"][k] for k in (*C.BREWERY_EFFECTS, "gain_once")] for q in cfg.policies], np.float64)
     return Rules(p=p, race=race, ab=ab, bc=bc, evt=evt, rc=rc, jd=jd, pol_kind=pol_kind, pol_w=pol_w, pol_y=pol_y)

@@ -18,6 +18,7 @@ from sim.core.jit import jit, jit_inline
 
 from .. import constants as C
 from .. import policies as pol
+from .. import search
 from ..state import AF_OWN_ONLY, P_CLEAR_DRAFT_COST, P_LC_DRAFT_POOL, on_race_card
 from .actions import bribe, dark_sacrifice, free_action, perform
 from .common import (
@@ -122,7 +123,8 @@ def any_on_race_card(S):
 
 
 @jit_inline
-def spring(S, R, B):
+def spring(S, R, B, Z):
+    """The spring turns; Z is the search bots' scratch (search.Search): their decisions search."""
     S.g[C.G_PHASE] = 1
     S.g[C.G_GNOMES_RAN_OUT] = 1 if S.g[C.G_GNOME_SUPPLY] == 0 else 0
     guard = 0
@@ -131,7 +133,7 @@ def spring(S, R, B):
             seat = S.g[C.G_ORDER + k]
             if not any_on_race_card(S) and S.pl[seat, C.PL_HOUSING] == 0:
                 break
-            take_turn(S, R, B, seat)
+            take_turn(S, R, B, Z, seat)
             S.g[C.G_TURNS] += 1
             guard += 1
             if guard > 2000 or S.g[C.G_OVERFLOW]:
@@ -142,12 +144,12 @@ def spring(S, R, B):
 
 
 @jit_inline
-def take_turn(S, R, B, seat):
+def take_turn(S, R, B, Z, seat):
     S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
     pol.start_turn(S, R, B, seat)
     for _ in range(10 * MAX_FREE_MOVES):
         n = legal_moves(S, R, seat)
-        k = pol.choose(S, R, B, seat, n)
+        k = search.turn_choice(S, R, B, Z, seat, n)
         apply_move(S, R, B, seat, S.moves[k])
         if S.moves[k, 0] == C.M_END or S.g[C.G_OVERFLOW]:
             return
