@@ -398,7 +398,7 @@ def test_gnome_guild_cannot_hire_without_the_fee():
 
 def test_spring_ends_with_no_brewer_on_any_race_card():
     G = game(["human", "orc", "dwarf", "goblin"])
-    rules.spring(G.S, G.R, G.B, G.Z)
+    rules.spring(G.S, G.R, G.B, G.Z, rules.bot_choice)
     assert not view(G.S).game.overflow
     assert all(G.seat(s).own_avail + G.seat(s).gnome_avail == 0 for s in range(4))
     check(G.S, G.R, SPRING)

@@ -72,7 +72,7 @@ def checked(S, R, check, phase):
 def play_game(S, R, B, Z, check):
     """Play the set-up game to its end (or until an overflow or, under --check, a violation)."""
     while True:
-        ru.spring(S, R, B, Z)
+        ru.spring(S, R, B, Z, sr.turn_choice)
         if checked(S, R, check, 1):
             return
         ru.fall(S, R, B)

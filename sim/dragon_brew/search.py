@@ -28,9 +28,8 @@ streams are never read or advanced. Every seat of the copy then plays the search
 weights (greedy).
 
 Resume point: the copy applies the candidate (rules.apply_move), finishes the current turn with
-greedy's moves, and resumes spring at the next position of the turn order (the spring loop below
-repeats rules/spring_phase.spring from a given position, without the search hook, so a rollout
-never searches). Then fall is played; while fewer than `horizon` falls have been played and the
+greedy's moves, and resumes spring at the next position of the turn order (rules/spring_phase's own turn loops,
+given spring_phase.bot_choice instead of turn_choice, so a rollout never searches). Then fall is played; while fewer than `horizon` falls have been played and the
 game goes on, winter and the next spring and fall too. Score: at the game's end the seat's win
 share by the game's ranking (VP, then ribbons, then gold; ties shared); at an earlier horizon the
 win share by VP + eval_gold x gold + eval_card x estate cards. Plus `margin` x the seat's lead
@@ -197,8 +196,8 @@ def rollout(S, R, B, Z, seat, pos, move, world):
     kind = T.moves[0, 0]
     ru.apply_move(T, R, BT, seat, T.moves[0])
     if kind != C.M_END and not T.g[C.G_OVERFLOW]:
-        finish_turn(T, R, BT, seat)
-    spring_from(T, R, BT, pos + 1)
+        sp.finish_turn(T, R, BT, Z, seat, sp.bot_choice)
+    sp.spring_from(T, R, BT, Z, pos + 1, sp.bot_choice)
     falls = max(int(knob(S, R, seat, W_HORIZON)), 1)
     while not T.g[C.G_OVERFLOW]:
         play_fall(T, R, BT)
@@ -209,7 +208,7 @@ def rollout(S, R, B, Z, seat, pos, move, world):
         play_winter(T, R, BT)
         T.g[C.G_PHASE] = 1
         T.g[C.G_GNOMES_RAN_OUT] = 1 if T.g[C.G_GNOME_SUPPLY] == 0 else 0
-        spring_from(T, R, BT, 0)
+        sp.spring_from(T, R, BT, Z, 0, sp.bot_choice)
     return outcome(T, R, seat, T.g[C.G_YEAR] >= R.p[P_YEARS])
 
 
@@ -304,40 +303,7 @@ def redeal_shadow_judges(T, pool, seat):
 
 # ----------------------------------------------------------------------------- greedy play-out
 
-@jit
-def finish_turn(S, R, B, seat):
-    """The rest of a spring turn, by the seat's bot (rules/spring_phase.take_turn's loop)."""
-    for _ in range(10 * sp.MAX_FREE_MOVES):
-        n = ru.legal_moves(S, R, seat)
-        k = pol.choose(S, R, B, seat, n)
-        kind = S.moves[k, 0]
-        ru.apply_move(S, R, B, seat, S.moves[k])
-        if kind == C.M_END or S.g[C.G_OVERFLOW]:
-            return
-    S.g[C.G_OVERFLOW] = 1
-
-
-@jit
-def spring_from(S, R, B, k0):
-    """Spring's turns from position k0 of the turn order on (rules/spring_phase.spring)."""
-    guard = 0
-    while sp.any_on_race_card(S):
-        for k in range(k0, S.g[C.G_N]):
-            seat = S.g[C.G_ORDER + k]
-            if not sp.any_on_race_card(S) and S.pl[seat, C.PL_HOUSING] == 0:
-                break
-            S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
-            pol.start_turn(S, R, B, seat)
-            finish_turn(S, R, B, seat)
-            guard += 1
-            if guard > 2000 or S.g[C.G_OVERFLOW]:
-                S.g[C.G_OVERFLOW] = 1
-                return
-            if not sp.any_on_race_card(S):
-                break
-        k0 = 0
-
-
+# fall and winter compiled once as functions of their own, not inlined into the rollout
 @jit
 def play_fall(S, R, B):
     ru.fall(S, R, B)

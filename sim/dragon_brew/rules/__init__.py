@@ -35,7 +35,7 @@ from .drafts import add_brewery_card, do_draft
 from .fall_phase import brew_beers, fall, judge_all
 from .game_setup import setup
 from .moves import draftable, legal_moves
-from .spring_phase import apply_move, free_window, spring, window_moves
+from .spring_phase import apply_move, bot_choice, free_window, spring, spring_from, window_moves
 from .winter_phase import winter
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "add_brewery_card",
     "add_to_book",
     "apply_move",
+    "bot_choice",
     "brew_beers",
     "do_draft",
     "draftable",
@@ -61,6 +62,7 @@ __all__ = [
     "score",
     "setup",
     "spring",
+    "spring_from",
     "window_moves",
     "winter",
 ]

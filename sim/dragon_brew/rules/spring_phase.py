@@ -18,7 +18,6 @@ from sim.core.jit import jit, jit_inline
 
 from .. import constants as C
 from .. import policies as pol
-from .. import search
 from ..state import AF_OWN_ONLY, P_CLEAR_DRAFT_COST, P_LC_DRAFT_POOL, on_race_card
 from .actions import bribe, dark_sacrifice, free_action, perform
 from .common import (
@@ -122,18 +121,36 @@ def any_on_race_card(S):
     return False
 
 
+@jit
+def bot_choice(S, R, B, Z, seat, n_moves):
+    """The seat's bot's move among S.moves[:n_moves] (a `choose` for the loops below that never
+    searches: the search bot's rollouts play with it)."""
+    return pol.choose(S, R, B, seat, n_moves)
+
+
 @jit_inline
-def spring(S, R, B, Z):
-    """The spring turns; Z is the search bots' scratch (search.Search): their decisions search."""
+def spring(S, R, B, Z, choose):
+    """The spring turns. `choose(S, R, B, Z, seat, n_moves)` picks each move: search.turn_choice
+    in a game (Z is the search bots' scratch, search.Search), bot_choice in a search rollout. It
+    is an argument, not an import, because the search replays these very loops."""
     S.g[C.G_PHASE] = 1
     S.g[C.G_GNOMES_RAN_OUT] = 1 if S.g[C.G_GNOME_SUPPLY] == 0 else 0
+    spring_from(S, R, B, Z, 0, choose)
+
+
+@jit_inline
+def spring_from(S, R, B, Z, k0, choose):
+    """Spring's turns from position k0 of the turn order on, then full rounds until no race card
+    holds a brewer."""
     guard = 0
     while any_on_race_card(S):
-        for k in range(S.g[C.G_N]):
+        for k in range(k0, S.g[C.G_N]):
             seat = S.g[C.G_ORDER + k]
             if not any_on_race_card(S) and S.pl[seat, C.PL_HOUSING] == 0:
                 break
-            take_turn(S, R, B, Z, seat)
+            S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
+            pol.start_turn(S, R, B, seat)
+            finish_turn(S, R, B, Z, seat, choose)
             S.g[C.G_TURNS] += 1
             guard += 1
             if guard > 2000 or S.g[C.G_OVERFLOW]:
@@ -141,15 +158,15 @@ def spring(S, R, B, Z):
                 return
             if not any_on_race_card(S):
                 break
+        k0 = 0
 
 
 @jit_inline
-def take_turn(S, R, B, Z, seat):
-    S.g[C.G_FLAGS:C.G_FLAGS + 4] = 0
-    pol.start_turn(S, R, B, seat)
+def finish_turn(S, R, B, Z, seat, choose):
+    """The seat's turn from its current state on: legal moves -> choose -> apply, until it ends."""
     for _ in range(10 * MAX_FREE_MOVES):
         n = legal_moves(S, R, seat)
-        k = search.turn_choice(S, R, B, Z, seat, n)
+        k = choose(S, R, B, Z, seat, n)
         apply_move(S, R, B, seat, S.moves[k])
         if S.moves[k, 0] == C.M_END or S.g[C.G_OVERFLOW]:
             return
