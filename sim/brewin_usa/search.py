@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_SEARCH, next_u64, shuffle, stream_seed
+from sim.core.scratch import copy_into
 
 from . import constants as C
 from . import policies as pol
@@ -41,36 +42,22 @@ def budget(R, p):
     return np.int64(max(R.pol_w[p, C.W_BUDGET], 0.0))
 
 
-@jit_inline
-def copy_rows(dst, src):
-    """dst := src for 2-D arrays of one shape, element by element (a slice copy would allocate)."""
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
-
-
-@jit_inline
-def copy_cells(dst, src):
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
 @jit
 def copy_state(S, T):
     """T := the game in S (every array but the output buffers, which T keeps as its own)."""
-    copy_cells(T.g, S.g)
-    copy_rows(T.pl, S.pl)
-    copy_rows(T.hand, S.hand)
-    copy_rows(T.piles, S.piles)
-    copy_rows(T.beer, S.beer)
-    copy_rows(T.city, S.city)
-    copy_rows(T.batch, S.batch)
-    copy_rows(T.fest, S.fest)
-    copy_rows(T.seats, S.seats)
-    copy_rows(T.scratch, S.scratch)
-    copy_cells(T.rng, S.rng)
-    copy_cells(T.vals, S.vals)
-    copy_rows(T.auction, S.auction)
+    copy_into(T.g, S.g)
+    copy_into(T.pl, S.pl)
+    copy_into(T.hand, S.hand)
+    copy_into(T.piles, S.piles)
+    copy_into(T.beer, S.beer)
+    copy_into(T.city, S.city)
+    copy_into(T.batch, S.batch)
+    copy_into(T.fest, S.fest)
+    copy_into(T.seats, S.seats)
+    copy_into(T.scratch, S.scratch)
+    copy_into(T.rng, S.rng)
+    copy_into(T.vals, S.vals)
+    copy_into(T.auction, S.auction)
     T.g[C.G_ROLLOUT] = 1
     T.g[C.G_EVENTS] = 0
     T.g[C.G_TRACE] = 0

@@ -91,16 +91,22 @@ def check_out_folder(out: Path, resume: bool, force: bool) -> None:
 ENGINES = ("local", "dask")
 
 
+def check_engine(engine: str, scheduler: str | None) -> None:
+    """A known --engine, and --scheduler only with dask (multi-arm commands call this before
+    printing their plan, so a bad engine prints one line and nothing else)."""
+    if engine not in ENGINES:
+        raise UsageError(f"unknown engine '{engine}'; choose from {', '.join(ENGINES)}")
+    if scheduler and engine != "dask":
+        raise UsageError("--scheduler applies to --engine dask only")
+
+
 def execute(game, config, plan: dict, out: Path, jobs: int, quiet: bool = False, check: bool = False,
             engine: str = "local", scheduler: str | None = None) -> dict:
     """Run every shard of `plan` not yet complete in `out`, then write run.json.
 
     Safe to interrupt at any point: completed shards stay, half-written files are temporary
     names that are cleaned up, and `--resume` picks up the rest (on either engine)."""
-    if engine not in ENGINES:
-        raise UsageError(f"unknown engine '{engine}'; choose from {', '.join(ENGINES)}")
-    if scheduler and engine != "dask":
-        raise UsageError("--scheduler applies to --engine dask only")
+    check_engine(engine, scheduler)
     client = None
     if engine == "dask":  # connect first: a wrong --scheduler must leave nothing written
         try:

@@ -42,6 +42,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import STREAM_SEARCH, next_u64, shuffle, stream_seed
+from sim.core.scratch import copy_into
 
 from . import constants as C
 from . import planner as pn
@@ -216,31 +217,22 @@ def rollout(S, R, B, Z, seat, pos, move, world):
 def copy_game(S, B, T, BT):
     """The live game into the scratch one (not its logs) and the bots' plans into the scratch
     memory (whose candidate and judge caches stay its own)."""
-    for i in range(S.g.shape[0]):
-        T.g[i] = S.g[i]
+    copy_into(T.g, S.g)
     T.g[C.G_EV] = 0
     T.g[C.G_ROUNDS] = 0
     T.g[C.G_TRACE] = 0
-    copy2(S.piles, T.piles)
-    copy2(S.pl, T.pl)
-    copy2(S.tmp, T.tmp)
+    copy_into(T.piles, S.piles)
+    copy_into(T.pl, S.pl)
+    copy_into(T.tmp, S.tmp)
+    copy_into(T.est, S.est)
+    copy_into(T.beers, S.beers)
+    copy_into(BT.plan, B.plan)
+    copy_into(BT.fv, B.fv)
     for s in range(S.est.shape[0]):
-        copy2(S.est[s], T.est[s])
-        copy2(S.beers[s], T.beers[s])
-        copy2(B.plan[s], BT.plan[s])
         BT.mem[s, M_NPLAN] = B.mem[s, M_NPLAN]
         BT.mem[s, M_GID] = B.mem[s, M_GID]
         for i in range(C.N_INGS):
             BT.mem[s, M_NEED + i] = B.mem[s, M_NEED + i]
-        for k in range(B.fv.shape[1]):
-            BT.fv[s, k] = B.fv[s, k]
-
-
-@jit_inline
-def copy2(src, dst):
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
 
 
 @jit

@@ -31,6 +31,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import GOLDEN, mix64, shuffle
+from sim.core.scratch import copy_into
 
 from . import constants as C
 from .policies import best_barrels, fill_service_context
@@ -79,30 +80,22 @@ def best_candidate(value, n_cands):
 
 # --- the rollout's copy -------------------------------------------------------------------------
 
-@jit_inline
-def copy_rows(dst, src):
-    """dst[:] = src for 1-D and 2-D arrays, as a plain loop (a slice copy would allocate)."""
-    flat_dst, flat_src = dst.reshape(-1), src.reshape(-1)
-    for i in range(flat_src.shape[0]):
-        flat_dst[i] = flat_src[i]
-
-
 @jit
 def copy_state(dst, src):
     """The game state of `src` into `dst`, element by element (no allocation); the log buffers
     are not copied and their counters restart, so a rollout writes from row 0."""
-    copy_rows(dst.g, src.g)
-    copy_rows(dst.pl, src.pl)
-    copy_rows(dst.st, src.st)
-    copy_rows(dst.hand, src.hand)
-    copy_rows(dst.tav, src.tav)
-    copy_rows(dst.piles, src.piles)
-    copy_rows(dst.drawn, src.drawn)
-    copy_rows(dst.plays, src.plays)
-    copy_rows(dst.seats, src.seats)
-    copy_rows(dst.picks, src.picks)
-    copy_rows(dst.rng, src.rng)
-    copy_rows(dst.ctx, src.ctx)
+    copy_into(dst.g, src.g)
+    copy_into(dst.pl, src.pl)
+    copy_into(dst.st, src.st)
+    copy_into(dst.hand, src.hand)
+    copy_into(dst.tav, src.tav)
+    copy_into(dst.piles, src.piles)
+    copy_into(dst.drawn, src.drawn)
+    copy_into(dst.plays, src.plays)
+    copy_into(dst.seats, src.seats)
+    copy_into(dst.picks, src.picks)
+    copy_into(dst.rng, src.rng)
+    copy_into(dst.ctx, src.ctx)
     dst.g[C.G_EVENTS] = 0
     dst.g[C.G_TRACE] = 0
     dst.g[C.G_ROUNDS] = 0
