@@ -16,7 +16,6 @@ from sim.homebrewers.search import make_search
 from sim.homebrewers.state import RNG_SEARCH0, view
 
 SEED = 7
-TASTING_NIGHT = 1  # event tile whose top action is +1 reputation (events.toml)
 
 
 def run(policies, n_games=12, counts=(2, 4), sets=(), first=0, check=False, seed=SEED):
@@ -87,13 +86,14 @@ def test_check_passes_with_search_seats():
 def last_turn_of_october():
     """3 players, October, seat 0 to act last (k = 2) with no dice left and $3: seats 0 and 1 are
     level on reputation and nothing else scores (every quality 0, no flavor cards). The month's
-    event, bought as the $3 extra action, gives +1 reputation: a win instead of a shared one.
-    Greedy prices the extra action above that and ends its turn."""
+    event (here Summerfest's: +1 reputation on top, a brew at the bottom that is worth nothing
+    without grain), bought as the $3 extra action, gives +1 reputation: a win instead of a shared
+    one. Greedy prices the extra action above that and ends its turn."""
     _, R, S, pols = blank(3, variant="standard", policy="search")  # budget 16, policies.toml's default
     v = view(S)
     v.game.month = C.OCTOBERFEST
     v.game.start = C.OCTOBERFEST % 3
-    v.board.events[C.OCTOBERFEST] = TASTING_NIGHT
+    v.board.events[C.OCTOBERFEST] = C.SUMMER_EVENT
     v.seat(0).money = 3
     v.seat(0).rep = 10
     v.seat(1).rep = 10

@@ -125,19 +125,34 @@ def candidates(S, R, Q, seat, p, greedy_step, most):
 
 # --- the scratch copy and what the seat cannot see ----------------------------------------
 
+@jit_inline
+def copy1(a, b):
+    for i in range(a.shape[0]):
+        b[i] = a[i]
+
+
+@jit_inline
+def copy2(a, b):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
+
+
 @jit
 def copy_state(S, T):
     """The live game into the scratch state: every table but the output buffers (events, trace,
-    rounds), whose counters restart at 0 so the rollout writes only into the scratch."""
-    T.g[:] = S.g
-    T.pl[:] = S.pl
-    T.card[:] = S.card
-    T.pile[:] = S.pile
-    T.board[:] = S.board
-    T.dice[:] = S.dice
-    T.fl[:] = S.fl
-    T.tmp[:] = S.tmp
-    T.vals[:] = S.vals
+    rounds), whose counters restart at 0 so the rollout writes only into the scratch. (Element
+    loops: a slice assignment would need numba's runtime, which the kernels run without.)"""
+    copy1(S.g, T.g)
+    copy2(S.pl, T.pl)
+    copy2(S.card, T.card)
+    copy2(S.pile, T.pile)
+    copy2(S.board, T.board)
+    copy2(S.dice, T.dice)
+    for s in range(S.fl.shape[0]):
+        copy2(S.fl[s], T.fl[s])
+    copy1(S.tmp, T.tmp)
+    copy1(S.vals, T.vals)
     T.g[C.G_EVENTS] = 0
     T.g[C.G_TRACE] = 0
     T.g[C.G_ROUNDS] = 0
