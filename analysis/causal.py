@@ -8,6 +8,11 @@ the treatment's effect on that game. Four estimates, each a Verdict record:
 * injection (`inject` arm): the treated seat's win share and score minus the same seat in the
   same game of the untreated arm. One treated seat per game, so the game is the unit: a paired
   t interval over games.
+* injection against the blank card (the headline): an injection adds a card, and one more card
+  is worth something by itself (it holds a hand slot, or a bot plays it instead of a better one).
+  The `inject neutral` arm gives the same seat of the same game the game's blank card instead;
+  inject X minus inject blank is what card X itself is worth. treated_seat depends only on the
+  game's place in the schedule, so both arms treat the same seat of game i.
 * removal (`remove` arm): every faction's per-seat win rate (a ratio over games, paired) and
   every seat's win rate, remove arm minus untreated.
 * power value (`power_off` arm): untreated minus power-off, on the faction's per-seat win rate
@@ -47,7 +52,10 @@ from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimabl
 from analysis.runfolder import query
 from analysis.text import pp
 
+BLANK = "neutral"  # the id every game gives its blank card, the last of its inject targets
 INJECTION = "causal (injection on paired seeds)"
+INJECTION_VS_BLANK = "causal (injection against the blank card on paired seeds)"
+REFERENCES = {"blank": "inject card - inject blank card", "untreated": "inject card - untreated"}
 REMOVAL = "causal (removal on paired seeds)"
 POWER = "causal (power switched off on paired seeds)"
 ITT = "causal ITT (randomised offer)"
@@ -76,7 +84,7 @@ class CausalResult:
     game: str
     reference: str                    # name of the untreated arm
     manifests: list[tuple[str, dict]]  # (arm name, run.json), untreated first
-    injection: pl.DataFrame           # card, n_players, measure, n (games), value_a/b, diff, lo, hi, p_value, p_holm
+    injection: pl.DataFrame           # card, reference (blank/untreated), n_players, measure, n (games), value_a/b, diff, lo, hi, p_value, p_holm
     removal: pl.DataFrame             # card, n_players, unit_kind (seat/faction), unit, n (games), ...
     powers: pl.DataFrame              # faction, n_players, measure, n (games with it), ...
     itt: pl.DataFrame                 # card, n_players, offered (seats), games, rate_offered, rate_not, diff, lo, hi, p_holm
@@ -119,23 +127,31 @@ def treated_rows(units: Units, seats: pl.DataFrame) -> pl.DataFrame:
         *GAME_KEYS, numeric("win").alias("win"), numeric("score").alias("score"))
 
 
-def injection_effect(base: Units, arm: Units) -> pl.DataFrame:
+def injection_effect(reference: Units, arm: Units) -> pl.DataFrame:
     """Per (n_players, measure): the treated seat in the inject arm minus the same seat in the
-    same game untreated, paired over games (n = games)."""
+    same game of `reference` (the untreated arm, or the arm injecting the blank card), paired
+    over games (n = games)."""
     seats = (arm.games.filter(pl.col("treated_seat") >= 0)
              .select("game_id", pl.col("treated_seat").cast(pl.Int64).alias("seat")))
-    a, b = treated_rows(base, seats), treated_rows(arm, seats)
+    a, b = treated_rows(reference, seats), treated_rows(arm, seats)
     return pl.concat([_paired(a, b, GAME_KEYS, ["n_players"], m).with_columns(measure=pl.lit(m))
                       for m in MEASURES])
 
 
 def injection_table(base: Units, arms: dict[str, Units]) -> pl.DataFrame:
-    """injection_effect of every card (arms: card -> its inject arm), Holm across cards within
-    each player count and measure."""
-    parts = [injection_effect(base, u).with_columns(card=pl.lit(c)) for c, u in arms.items()]
+    """injection_effect of every card (arms: card -> its inject arm) against the untreated arm
+    and, when the blank card's arm is among them, against it (reference "blank"); Holm across
+    cards within each reference, player count and measure."""
+    blank = arms.get(BLANK)
+    parts = []
+    for c, u in arms.items():
+        parts.append(injection_effect(base, u).with_columns(card=pl.lit(c), reference=pl.lit("untreated")))
+        if blank is not None and c != BLANK:
+            parts.append(injection_effect(blank, u).with_columns(card=pl.lit(c), reference=pl.lit("blank")))
     df = pl.concat(parts) if parts else _stat_frame([], {"n_players": pl.Int64}).with_columns(
-        measure=pl.lit(None, pl.String), card=pl.lit(None, pl.String))
-    return with_holm(df.select("card", "n_players", "measure", *STAT_COLUMNS), ["n_players", "measure"])
+        measure=pl.lit(None, pl.String), card=pl.lit(None, pl.String), reference=pl.lit(None, pl.String))
+    return with_holm(df.select("card", "reference", "n_players", "measure", *STAT_COLUMNS),
+                     ["reference", "n_players", "measure"])
 
 
 # ---------------------------------------------------------------- removal
@@ -149,7 +165,9 @@ def removal_effect(base: Units, arm: Units) -> pl.DataFrame:
         fac = faction_ratio_stats(faction_rows(base.players), faction_rows(arm.players))
         parts.append(fac.select("n_players", pl.col("faction").alias("unit"), *STAT_COLUMNS)
                      .with_columns(unit_kind=pl.lit("faction")))
-    return pl.concat([p.select("n_players", "unit_kind", "unit", *STAT_COLUMNS) for p in parts])
+    # paired_stats counts games as UInt32, faction_ratio_stats as Int64: one type to stack them
+    return pl.concat([p.select("n_players", "unit_kind", "unit", *STAT_COLUMNS).cast({"n": pl.Int64})
+                      for p in parts])
 
 
 def removal_table(base: Units, arms: dict[str, Units]) -> pl.DataFrame:
@@ -268,12 +286,16 @@ def _largest_removal(removal: pl.DataFrame) -> pl.DataFrame:
 
 def cards_summary(cards: list[str], player_counts: list[int], injection: pl.DataFrame,
                   removal: pl.DataFrame, itt: pl.DataFrame, association: pl.DataFrame) -> pl.DataFrame:
-    """One row per studied card and player count: injection value (win share, score), the
+    """One row per studied card and player count: injection value against the blank card
+    (blank_win, blank_score) and against the untreated game (inject_win, inject_score), the
     largest removal effect, ITT and association, each with its interval (null where not run)."""
     grid = pl.DataFrame({"card": [c for c in cards for _ in player_counts],
                          "n_players": [n for _ in cards for n in player_counts]},
                         schema={"card": pl.String, "n_players": pl.Int64})
-    pieces = [_measure(injection, "win", "inject_win"), _measure(injection, "score", "inject_score"),
+    against = {ref: injection.filter(pl.col("reference") == ref) for ref in REFERENCES}
+    pieces = [_measure(against["blank"], "win", "blank_win"), _measure(against["blank"], "score", "blank_score"),
+              _measure(against["untreated"], "win", "inject_win"),
+              _measure(against["untreated"], "score", "inject_score"),
               _largest_removal(removal),
               itt.select("card", "n_players", itt_offered="offered", itt="diff", itt_lo="lo", itt_hi="hi",
                          itt_p_holm="p_holm"),
@@ -298,10 +320,18 @@ def _record(kind: str, unit, r: dict, n_unit: str, metric: str, family: str, not
 
 
 def injection_records(df: pl.DataFrame) -> list[Verdict]:
-    return [_record(f"card_injection_{r['measure']}", r["card"], r, "paired games",
-                    f"treated seat's {MEASURES[r['measure']]}, inject - untreated",
-                    f"card injection ({MEASURES[r['measure']]}): cards at {r['n_players']}p", INJECTION)
-            for r in df.to_dicts()]
+    """kind card_injection_vs_blank_* (against the blank card, the card's own value) or
+    card_injection_* (against the untreated game, the card plus one more card in hand)."""
+    out = []
+    for r in df.to_dicts():
+        blank = r["reference"] == "blank"
+        kind = f"card_injection{'_vs_blank' if blank else ''}_{r['measure']}"
+        out.append(_record(kind, r["card"], r, "paired games",
+                           f"treated seat's {MEASURES[r['measure']]}, {REFERENCES[r['reference']]} "
+                           "(same seat, same game)",
+                           f"card injection vs {r['reference']} ({MEASURES[r['measure']]}): cards at "
+                           f"{r['n_players']}p", INJECTION_VS_BLANK if blank else INJECTION))
+    return out
 
 
 def removal_records(df: pl.DataFrame) -> list[Verdict]:
@@ -341,13 +371,28 @@ def _score(x: float | None) -> str:
     return "n/a" if x is None or x != x else f"{x:+.2f}"
 
 
+def blank_line(r: dict) -> str:
+    """What one more card in hand is worth: the blank card's own injection value."""
+    return (f"{BLANK} (the blank card) at {r['n_players']}p: one more card that does nothing changes the "
+            f"treated seat's win share by {_interval(r, 'inject_win')} against the untreated game; that "
+            "part of every injection value comes from the extra card, not from the card itself.")
+
+
 def card_lines(cards: pl.DataFrame) -> list[str]:
-    """Per studied card and player count: the causal values beside the association."""
+    """Per studied card and player count: the causal values (headline: injection against the
+    blank card) beside the association."""
     lines = []
     for r in cards.to_dicts():
+        if r["card"] == BLANK:
+            if r.get("inject_win") is not None:
+                lines.append(blank_line(r))
+            continue
         parts = []
+        if r.get("blank_win") is not None:
+            parts.append(f"against the blank card {_interval(r, 'blank_win')} win share, "
+                         f"{_interval(r, 'blank_score', _score)} score")
         if r.get("inject_win") is not None:
-            parts.append(f"injection {_interval(r, 'inject_win')} win share, "
+            parts.append(f"against the untreated game {_interval(r, 'inject_win')} win share, "
                          f"{_interval(r, 'inject_score', _score)} score")
         if r.get("removal") is not None:
             parts.append(f"removal moves {r['removal_unit']} most, {_interval(r, 'removal')}")
@@ -410,7 +455,8 @@ def run_causal(command: str, reference: tuple[str, str], arms: list[TreatedRun],
     itt = itt_table(ref_dir) if command == "cards" else itt_from_cells(pl.DataFrame(), pl.DataFrame())
     association = association_table(ref_dir) if command == "cards" else pl.DataFrame(
         schema={"card": pl.String, "n_players": pl.Int64})
-    studied = list(dict.fromkeys(a.target for a in arms if a.kind in ("inject", "remove")))
+    studied = list(dict.fromkeys(a.target for a in arms if a.kind in ("inject", "remove") and a.target != BLANK))
+    studied += [BLANK] if BLANK in of_kind("inject") else []  # the blank's own value, last
     summary = cards_summary(studied, counts, injection, removal, itt, association) if command == "cards" \
         else pl.DataFrame()
     in_study = pl.col("card").is_in(studied)

@@ -224,21 +224,11 @@ def ladder_marker(lad: Ladder) -> dict:
             "marks": lad.across.select("n_players", "unit", "mark", "status").to_dicts()}
 
 
-
 def read_ladder_marker(folder) -> dict:
     """OUT/ladder.json of a `robustness --ladder` run; BrewError if there is none."""
-    import json
+    from analysis.runfolder import read_marker
 
-    from sim.core.errors import BrewError
-
-    path = Path(folder) / "ladder.json"
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BrewError(f"--ladder {folder}: no readable ladder.json there ({exc})") from None
-    if not isinstance(doc, dict) or "marks" not in doc:
-        raise BrewError(f"--ladder {folder}: {path} is not the marker of a ladder run")
-    return doc
+    return read_marker(folder, "ladder.json", "ladder", lambda d: "marks" in d)
 
 
 def attach_marks(result, marker: dict):

@@ -139,3 +139,19 @@ def to_polars(result: duckdb.DuckDBPyConnection) -> pl.DataFrame:
             values = values.tolist()  # masked entries become None, i.e. polars nulls
         series.append(pl.Series(name, values, dtype=_dtype(type_name), strict=False))
     return pl.DataFrame(series)
+
+
+def read_marker(folder, name: str, option: str, is_marker) -> dict:
+    """OUT/<name>, the JSON marker a multi-arm command leaves for `report --<option> OUT`
+    (sensitivity.json, ladder.json); BrewError if it is missing, unreadable or `is_marker(doc)`
+    says it is not that command's."""
+    from sim.core.errors import BrewError
+
+    path = Path(folder) / name
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BrewError(f"--{option} {folder}: no readable {name} there ({exc})") from None
+    if not isinstance(doc, dict) or not is_marker(doc):
+        raise BrewError(f"--{option} {folder}: {path} is not the marker of a {option} run")
+    return doc

@@ -142,19 +142,9 @@ def analyse(game: str, variant: str, band: float, screen_mode: str, n_games: int
 
 def read_marker(folder) -> dict:
     """OUT/sensitivity.json of a sensitivity run; BrewError if it is not one."""
-    import json
-    from pathlib import Path
+    from analysis.runfolder import read_marker as read
 
-    from sim.core.errors import BrewError
-
-    path = Path(folder) / "sensitivity.json"
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BrewError(f"--sensitivity {folder}: no readable sensitivity.json there ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("kind") != "brewbalance sensitivity":
-        raise BrewError(f"--sensitivity {folder}: {path} is not the marker of a sensitivity run")
-    return doc
+    return read(folder, "sensitivity.json", "sensitivity", lambda d: d.get("kind") == "brewbalance sensitivity")
 
 
 def attach_labels(result, marker: dict):

@@ -234,21 +234,39 @@ def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: 
     return folders
 
 
-def plan_text(prepared: list[PreparedArm], jobs: int | None, warmup_games: int = 200) -> str:
-    """The plan of a multi-arm command (arms x games) with an ETA, printed before it starts.
-    The ETA comes from timing `warmup_games` of the first arm in this process (which also
-    compiles the game, so the first figure includes no compile time), times the jobs."""
+def _bot_setting(p: PreparedArm) -> str:
+    """What decides an arm's speed: its bots and their settings (e.g. a search budget)."""
+    bot_sets = [o for o in p.plan.get("overrides") or [] if str(o[0] if isinstance(o, (list, tuple)) else o)
+                .startswith("policies.")]
+    return json.dumps([p.plan["policies"], bot_sets], default=str)
+
+
+def _games_per_second(p: PreparedArm, n: int, jobs: int) -> float:
+    """Games/s of arm p, timed on n games in this process after one game that compiles it."""
     import time
 
-    p = prepared[0]
-    n = min(warmup_games, p.plan["n_games"])
     kwargs = {"options": p.plan["options"]} if p.plan.get("options") else {}
     p.game.simulate(p.config, p.plan["seed"], 0, 1, p.plan["player_counts"], p.plan["policies"], **kwargs)
     start = time.perf_counter()
     p.game.simulate(p.config, p.plan["seed"], 0, n, p.plan["player_counts"], p.plan["policies"], **kwargs)
-    rate = n / max(time.perf_counter() - start, 1e-9) * (jobs or runner.default_jobs())
+    return n / max(time.perf_counter() - start, 1e-9) * jobs
+
+
+def plan_text(prepared: list[PreparedArm], jobs: int | None, warmup_games: int = 200) -> str:
+    """The plan of a multi-arm command (arms x games) with an ETA, printed before it starts.
+    Each distinct bot setting (a ladder's rungs, a strength run's budgets) is timed in this
+    process: `warmup_games` of the first arm, a tenth as many of the others (a search bot is
+    slow), after one game that compiles it, times the jobs."""
+    jobs = jobs or runner.default_jobs()
+    rates: dict[str, float] = {}
+    for i, p in enumerate(prepared):
+        key = _bot_setting(p)
+        if key not in rates:
+            n = min(warmup_games if i == 0 else max(warmup_games // 10, 2), p.plan["n_games"])
+            rates[key] = _games_per_second(p, n, jobs)
     total = sum(x.plan["n_games"] for x in prepared)
-    eta = total / rate
+    eta = sum(x.plan["n_games"] / rates[_bot_setting(x)] for x in prepared)
     when = f"{eta / 60:.1f} min" if eta >= 90 else f"{eta:.0f} s"
-    return (f"plan: {len(prepared)} arms x {p.plan['n_games']:,} games = {total:,} games; "
-            f"ETA about {when} (at {rate:,.0f} games/s, timed on {n} warm-up games)")
+    speeds = ", ".join(f"{r:,.0f}" for r in rates.values())
+    return (f"plan: {len(prepared)} arms x {prepared[0].plan['n_games']:,} games = {total:,} games; "
+            f"ETA about {when} (at {speeds} games/s, timed on warm-up games of each bot setting)")

@@ -53,7 +53,9 @@ def pick(text: str, valid: list[str], what: str) -> list[str]:
 
 
 def card_arms(kinds: dict, cards_text: str, modes_text: str) -> list[A.Arm]:
-    """Untreated, then one arm per (mode, card): inject_ID, remove_ID."""
+    """Untreated, then one arm per (mode, card): inject_ID, remove_ID. Inject mode always adds
+    inject_neutral (the game's blank card, analysis.causal.BLANK), the reference that takes
+    the worth of one more card out of every injection value."""
     modes = [m.strip() for m in modes_text.split(",") if m.strip()]
     bad = [m for m in modes if m not in CARD_MODES]
     if bad or not modes:
@@ -63,7 +65,11 @@ def card_arms(kinds: dict, cards_text: str, modes_text: str) -> list[A.Arm]:
         raise UsageError(f"--modes {','.join(missing)}: this game cannot do that; it can "
                          f"{choices([m for m in CARD_MODES if kinds.get(m)]) or 'neither'}")
     valid = list(dict.fromkeys(c for m in modes for c in kinds[m]))
+    from analysis.causal import BLANK
+
     cards = pick(cards_text, valid, "--cards")
+    if "inject" in modes and BLANK in kinds["inject"]:
+        cards = [c for c in cards if c != BLANK] + [BLANK]
     return [A.Arm(REFERENCE)] + [A.Arm(A.check_name(f"{m}_{c}"), treatment={"kind": m, "target": c})
                                  for m in modes for c in cards if c in kinds[m]]
 
@@ -76,14 +82,18 @@ def games_with_factions() -> list[str]:
             != ["none"]]
 
 
-def power_arms(game, kinds: dict, factions_text: str) -> list[A.Arm]:
-    """Untreated, then one power_off arm per faction."""
+def power_arms(game, kinds: dict, factions_text: str, pool_text: str | None = None) -> list[A.Arm]:
+    """Untreated, then one power_off arm per faction; with `pool_text` every arm draws its
+    factions from that pool only (then `all` means every faction of the pool)."""
     if not kinds.get("power_off"):
         raise UsageError(f"powers: {game.id} has no faction powers to switch off; games with factions: "
                          f"{choices(games_with_factions())}")
-    factions = pick(factions_text, kinds["power_off"], "--factions")
-    return [A.Arm(REFERENCE)] + [A.Arm(A.check_name(f"power_off_{f}"), treatment={"kind": "power_off", "target": f})
-                                 for f in factions]
+    pool = pick(pool_text, kinds["power_off"], "--pool") if pool_text else []
+    factions = pick(factions_text, pool or kinds["power_off"], "--factions")
+    options = {"factions": pool} if pool else {}
+    return [A.Arm(REFERENCE, options=dict(options))] + [
+        A.Arm(A.check_name(f"power_off_{f}"), options=dict(options), treatment={"kind": "power_off", "target": f})
+        for f in factions]
 
 
 def write_marker(out: Path, settings: dict) -> None:
@@ -108,9 +118,10 @@ def analyse_folder(out: Path):
     folder = Path(out) / A.ARMS_FOLDER
     treated = [TreatedRun(a["name"], a["kind"], a["target"], str(folder / a["name"])) for a in arms[1:]]
     folders = [folder / a["name"] for a in arms]
+    used = {t.kind for t in treated}  # the report explains only the treatments these arms ran
+    notes = {kind: text for kind, text in (settings.get("notes") or {}).items() if kind in used}
     with failures.reading(*folders):
-        return run_causal(settings["command"], (arms[0]["name"], str(folders[0])), treated,
-                          settings.get("notes")), folders
+        return run_causal(settings["command"], (arms[0]["name"], str(folders[0])), treated, notes), folders
 
 
 def write_report(out: Path, suffixes, base: Path | None = None, analysed=None) -> None:
@@ -138,10 +149,11 @@ def _summary_rows(result) -> tuple[list[str], list[list[str]]]:
         return "n/a" if v is None or v != v else f"{v:+.2f}"
 
     if result.command == "cards":
-        header = ["card", "players", "injection: win share", "injection: score", "removal (largest)",
-                  "ITT (offered)", "association"]
-        rows = [[r["card"], f"{r['n_players']}p", ci(r, "inject_win", pp), ci(r, "inject_score", score),
-                 ci(r, "removal", pp), ci(r, "itt", pp), ci(r, "assoc", pp)] for r in result.cards.to_dicts()]
+        header = ["card", "players", "vs blank card: win share", "vs blank card: score", "vs untreated: win share",
+                  "removal (largest)", "ITT (offered)", "association"]
+        rows = [[r["card"], f"{r['n_players']}p", ci(r, "blank_win", pp), ci(r, "blank_score", score),
+                 ci(r, "inject_win", pp), ci(r, "removal", pp), ci(r, "itt", pp), ci(r, "assoc", pp)]
+                for r in result.cards.to_dicts()]
         return header, rows
     wins = result.powers.filter(result.powers["measure"] == "win")
     rows = [[r["faction"], f"{r['n_players']}p",
@@ -190,6 +202,8 @@ def cards(
 def powers(
     game: X.GameArg,
     factions: Annotated[str, typer.Option(help="Faction ids ID,ID,.. or all.")] = ALL,
+    pool: Annotated[str | None, typer.Option(
+        help="Draw every arm's factions from these ids F1,F2,.. only (default the game's whole pool).")] = None,
     n_games: X.GamesOpt = 2000, players: X.PlayersOpt = None, variant: X.VariantOpt = "base",
     set_: X.SetOpt = None, policies: PoliciesOpt = None, seed: X.SeedOpt = SEED_DEFAULT,
     jobs: X.JobsOpt = None, out: X.OutOpt = None, force: X.ForceOpt = False, resume: X.ResumeOpt = False,
@@ -200,7 +214,7 @@ def powers(
     worth in win rate and score per player count."""
     output_formats(format)
     g, kinds = treatable(game, variant, set_ or [])
-    arms = power_arms(g, kinds, factions)
+    arms = power_arms(g, kinds, factions, pool)
     run_command("powers", game, arms, g.treatment_notes(), locals())
 
 

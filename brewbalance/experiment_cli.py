@@ -58,12 +58,21 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
                       sets=[*sheet_sets, *(sets or [])], seed=seed, n_games=n_games, shard_size=shard_size)
 
 
+def check_engine(engine: str, scheduler: str | None) -> None:
+    """The checks runner.execute makes, made before anything is printed or simulated."""
+    if engine not in runner.ENGINES:
+        raise UsageError(f"unknown engine '{engine}'; choose from {', '.join(runner.ENGINES)}")
+    if scheduler and engine != "dask":
+        raise UsageError("--scheduler applies to --engine dask only")
+
+
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None,
             resume=False, engine="local", scheduler=None, show_plan=False, seconds=None) -> list[Path]:
     """Check every arm before writing anything, then run them one after another. Each arm's
     run.json records what it changes from the shipped data (and the --data sheet, if any).
     With `show_plan`, first print the plan (arms x games) and its ETA."""
     check_jobs(jobs)
+    check_engine(engine, scheduler)  # before the plan line: a bad engine prints nothing else
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
     for p in prepared:

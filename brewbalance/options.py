@@ -91,6 +91,8 @@ def split_budgets(game_id: str, names: list[str]) -> tuple[list[str], list[str]]
 
 def budget_sets(game_id: str, policy: str | None, policies: str | None) -> tuple[str | None, str | None, list[str]]:
     """--policy / --policies with any `search:N` taken out: (policy, policies, extra --set)."""
+    if policy and policies:  # checked here too: the budget split below keeps only one of them
+        raise UsageError("give --policy or --policies, not both")
     text = policies or policy
     if not text:
         return policy, policies, []

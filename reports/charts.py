@@ -326,23 +326,29 @@ def card_value(cards: pl.DataFrame, limit: int = 30, basis: str = "played") -> F
     return fig
 
 
-def difference_forest(metrics: pl.DataFrame) -> Figure:
-    """Differences B - A of proportions with 95% intervals, one row per group."""
-    fig = new_figure(height=max(2.0, 0.25 * len(metrics) + 1.0))
+def _pp_forest(labels: list[str], rows: pl.DataFrame, hover: str, title: str) -> Figure:
+    """Differences of proportions (diff, lo, hi, significant) with 95% intervals, a row per
+    label, red where significant; hover text `{label}: {hover} +x pp (ci)`."""
+    fig = new_figure(height=max(2.0, 0.25 * len(rows) + 1.0))
     ax = fig.subplots()
-    y = np.arange(len(metrics))[::-1]
-    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in metrics["significant"]]
+    y = np.arange(len(rows))[::-1]
+    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant"]]
     ax.axvline(0, color=FAIR, lw=1.2)
-    ax.hlines(y, metrics["lo"], metrics["hi"], colors=colours, lw=2)
-    ax.scatter(metrics["diff"], y, color=colours, s=18, zorder=3)
-    _hover_rows(ax, metrics["lo"], metrics["hi"], y,
-                [f"{g}: {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for g, d, a, b
-                 in zip(metrics["group"], metrics["diff"], metrics["lo"], metrics["hi"], strict=True)])
-    ax.set_yticks(y, list(metrics["group"]))
+    ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
+    ax.scatter(rows["diff"], y, color=colours, s=18, zorder=3)
+    _hover_rows(ax, rows["lo"], rows["hi"], y,
+                [f"{lab}: {hover}{100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for lab, d, a, b
+                 in zip(labels, rows["diff"], rows["lo"], rows["hi"], strict=True)])
+    ax.set_yticks(y, labels)
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
-    ax.set_title("Win-rate change B - A (red = significant)")
+    ax.set_title(title)
     return fig
+
+
+def difference_forest(metrics: pl.DataFrame) -> Figure:
+    """Differences B - A of proportions with 95% intervals, one row per group."""
+    return _pp_forest(list(metrics["group"]), metrics, "", "Win-rate change B - A (red = significant)")
 
 
 def strength_forest(strength: pl.DataFrame) -> Figure:
@@ -582,13 +588,14 @@ def influence_bars(influence: pl.DataFrame, limit: int = 20) -> Figure:
 
 
 CAUSAL_MARKS = (("assoc", "association (holders - others)", "o", MUTED),
-                ("inject_win", "causal: injection on paired seeds", "s", PALETTE[0]),
+                ("blank_win", "causal: injection vs blank card", "s", PALETTE[0]),
+                ("inject_win", "causal: injection vs untreated", "D", PALETTE[5]),
                 ("itt", "causal ITT: randomised offer", "^", PALETTE[1]))
 
 
 def causal_vs_association(cards: pl.DataFrame) -> Figure:
     """Per card and player count: the card table's association beside the causal values
-    (injection, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
+    (injection against the blank card and against the untreated game, ITT) in win rate, each with its 95% interval; rows without a value skip it."""
     labels = [f"{c} ({n}p)" for c, n in zip(cards["card"], cards["n_players"], strict=True)]
     fig = new_figure(height=max(2.2, 0.42 * len(cards) + 1.3))
     ax = fig.subplots()
@@ -600,7 +607,7 @@ def causal_vs_association(cards: pl.DataFrame) -> Figure:
         est = cards[key].cast(pl.Float64).to_numpy()
         lo, hi = (cards[f"{key}_lo"].cast(pl.Float64).to_numpy(), cards[f"{key}_hi"].cast(pl.Float64).to_numpy())
         keep = ~np.isnan(est)
-        ys = y[keep] + (1 - i) * 0.22
+        ys = y[keep] + (1.5 - i) * 0.17
         ax.hlines(ys, lo[keep], hi[keep], colors=colour, lw=1.6)
         ax.scatter(est[keep], ys, color=colour, marker=marker, s=20, zorder=3, label=label)
         _hover_rows(ax, lo[keep], hi[keep], ys,
@@ -610,7 +617,7 @@ def causal_vs_association(cards: pl.DataFrame) -> Figure:
     ax.grid(axis="y", visible=False)
     _pct_axis(ax)
     ax.set_title("Card value in win rate: association vs cause")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=3, fontsize=7)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=2, fontsize=7)
     return fig
 
 
@@ -619,18 +626,4 @@ def power_forest(powers: pl.DataFrame) -> Figure:
     not-estimable rows are left out."""
     rows = powers.filter((pl.col("measure") == "win") & (pl.col("n") > 0)).sort("faction", "n_players")
     labels = [f"{f} ({n}p)" for f, n in zip(rows["faction"], rows["n_players"], strict=True)]
-    fig = new_figure(height=max(2.0, 0.25 * len(rows) + 1.0))
-    ax = fig.subplots()
-    y = np.arange(len(rows))[::-1]
-    colours = [VERDICT_COLOURS["outside"] if s else PALETTE[0] for s in rows["significant"]]
-    ax.axvline(0, color=FAIR, lw=1.2)
-    ax.hlines(y, rows["lo"], rows["hi"], colors=colours, lw=2)
-    ax.scatter(rows["diff"], y, color=colours, s=18, zorder=3)
-    _hover_rows(ax, rows["lo"], rows["hi"], y,
-                [f"{lab}: power worth {100 * d:+.1f} pp ({_ci(a, b, unit=' pp')})" for lab, d, a, b
-                 in zip(labels, rows["diff"], rows["lo"], rows["hi"], strict=True)])
-    ax.set_yticks(y, labels)
-    ax.grid(axis="y", visible=False)
-    _pct_axis(ax)
-    ax.set_title("Power value: win rate with the power minus without (red = significant, Holm)")
-    return fig
+    return _pp_forest(labels, rows, "power worth ", "Power value: win rate, power on - off")

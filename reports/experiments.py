@@ -118,15 +118,20 @@ def robustness_dots(rates: pl.DataFrame, arms: list[str], kind: str) -> charts.F
 
 # ---------------------------------------------------------------- pages
 def _arm_provenance(name: str, manifest: dict) -> Section:
-    return build.provenance_section(manifest, f"Provenance of arm {name}", f"provenance-{name}")
+    section = build.provenance_section(manifest, f"Provenance of arm {name}", f"provenance-{name}")
+    section.level = 3  # under one "Provenance of the arms" heading: a page may have dozens of arms
+    return section
 
 
-def _closing(arms: list[tuple[str, dict]]) -> list[Section]:
+def closing_sections(arms: list[tuple[str, dict]]) -> list[Section]:
     """Provenance of every arm (name, manifest), the estimated data values (of the first
     arm: arms share their data files, changed only by their recorded overrides) and the
-    note on bots."""
+    note on bots. The multi-arm reports (experiment, sweep, robustness, cards, powers,
+    strength, ladder) all end with these."""
     estimates = [x for x in arms[0][1].get("estimates") or [] if isinstance(x, dict)]
-    return ([_arm_provenance(n, m) for n, m in arms]
+    heading = Section("Provenance of the arms", "provenance", [Paragraph(
+        f"{len(arms)} arms, each an ordinary run folder under arms/ (report, compare and replay work on it).")])
+    return ([heading, *(_arm_provenance(n, m) for n, m in arms)]
             + [build.estimates_section(estimates), build.bots_section()])
 
 
@@ -155,7 +160,7 @@ def experiment_page(e: Experiment) -> Page:
            "win-rate rows."))
         sections.append(Section(f"Arm {arm.name} vs {e.reference}", f"arm-{arm.name}", blocks, level=3))
     manifests = [(e.reference, e.arms[0].comparison.manifest_a)]
-    sections += _closing(manifests + [(a.name, a.comparison.manifest_b) for a in e.arms])
+    sections += closing_sections(manifests + [(a.name, a.comparison.manifest_b) for a in e.arms])
     game = e.arms[0].comparison.manifest_a.get("game", "?")
     return Page(f"Experiment: {game}, {len(e.arms) + 1} arms on shared seeds",
                 f"Reference arm: {e.reference}", sections)
@@ -199,7 +204,7 @@ def sweep_page(s: Sweep) -> Page:
     ]
     sections = [Section("Verdict", "verdict", [Bullets(list(s.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence)]
-    sections += _closing([(f"{s.key}={a.value}", a.manifest) for a in s.arms])
+    sections += closing_sections([(f"{s.key}={a.value}", a.manifest) for a in s.arms])
     return Page(f"Sweep of {s.key}", f"{len(s.arms)} arms on a shared seed", sections)
 
 
@@ -226,7 +231,7 @@ def robustness_page(r: Robustness, arms: list[tuple[str, str]]) -> Page:
                               r.flips.to_dicts(), caption="Conclusions that flip with the bot."))
     sections = [Section("Verdict", "verdict", [Bullets(list(r.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence)]
-    sections += _closing(list(zip(names, r.manifests, strict=True)))
+    sections += closing_sections(list(zip(names, r.manifests, strict=True)))
     return Page("Robustness of balance conclusions to the bots", f"Bot settings: {', '.join(names)}", sections)
 
 

@@ -153,11 +153,22 @@ def sensitivity_document(s, settings: dict) -> Document:
                       *(f"skipped: {x}" for x in s.skipped)])
 
 
+INJECTION_AGAINST = {
+    "blank": "kinds card_injection_vs_blank_*: the treated seat given the card minus the same seat of the same "
+             "game given the blank card (neutral) instead; what the card itself is worth (the headline)",
+    "untreated": "kinds card_injection_*: the treated seat given the card minus the same seat of the untreated "
+                 "game; includes what one more card in hand is worth (unit neutral: the blank card's own value)",
+}
+
+
 def causal_document(r) -> Document:
     """`cards` / `powers --format json` (and `report` on such a folder): the causal values,
     the association beside them, and every arm."""
     source = {"game": r.game, "reference": r.reference, "paired": r.paired,
               "arms": {name: source_of(m) for name, m in r.manifests}, "treatments": r.notes}
+    if "reference" in r.injection.columns and r.injection.height:
+        source["injection_against"] = {ref: INJECTION_AGAINST[ref] for ref in r.injection["reference"].unique(
+            maintain_order=True)}
     tables = {name: df.to_dicts() for name, df in (("cards", r.cards), ("injection", r.injection),
                                                     ("removal", r.removal), ("powers", r.powers),
                                                     ("itt", r.itt), ("association", r.association))

@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from reports import _write, build, charts
-from reports.experiments import _closing, _line_with_interval
+from reports.experiments import _line_with_interval, closing_sections
 from reports.formatting import pct
 from reports.model import Bullets, Chart, Column, Page, Paragraph, Section, Table
 
@@ -71,7 +71,7 @@ def strength_page(s: Strength) -> Page:
     sections = [Section("Verdict", "verdict", [Bullets(list(s.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence)]
     budgets = sorted(s.share["budget"].unique().to_list())
-    sections += _closing([(f"budget-{b}", m) for b, m in zip(budgets, s.manifests, strict=True)])
+    sections += closing_sections([(f"budget-{b}", m) for b, m in zip(budgets, s.manifests, strict=True)])
     return Page(f"Strength of {s.candidate} against {s.opponent}",
                 f"Budgets {', '.join(map(str, budgets))}, rotated seats, one seed", sections)
 
@@ -139,7 +139,7 @@ def ladder_page(lad: Ladder) -> Page:
                            lad.power_flags.to_dicts(), caption="Powers used in under half the games at the top rung."))
     sections = [Section("Verdict", "verdict", [Bullets(list(lad.verdicts), css="verdicts")]),
                 Section("Evidence", "evidence", evidence), Section("Power use by rung", "power", power)]
-    sections += _closing(list(zip(lad.rungs, lad.manifests, strict=True)))
+    sections += closing_sections(list(zip(lad.rungs, lad.manifests, strict=True)))
     return Page(f"Skill ladder: {lad.game} ({lad.variant})", f"Rungs: {', '.join(lad.rungs)}", sections)
 
 

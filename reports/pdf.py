@@ -149,8 +149,10 @@ def _block(block, st: dict) -> list:
     if isinstance(block, model.Paragraph):
         return [_p(block.text, st["strong"] if block.emphasis else st["body"])]
     if isinstance(block, model.Bullets):
-        items = [ListItem(_p(t, st["bullet"]), leftIndent=10) for t in block.items]
-        return [ListFlowable(items, bulletType="bullet", start="-", leftIndent=10)]
+        # One list per item: a single list flowable longer than a page would be pushed whole
+        # past its heading (KeepTogether in `render`), leaving a blank page.
+        return [ListFlowable([ListItem(_p(t, st["bullet"]), leftIndent=10)], bulletType="bullet", start="-",
+                             leftIndent=10) for t in block.items]
     if isinstance(block, model.Table):
         return _table(block, st)
     if isinstance(block, model.Chart):

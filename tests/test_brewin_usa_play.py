@@ -13,13 +13,13 @@ from sim.brewin_usa import constants as C
 from sim.brewin_usa import kernel as K
 from sim.brewin_usa.replay import trace_lines
 from sim.brewin_usa.schema import GAMES, PLAYERS
-from sim.brewin_usa.state import make_rules, make_state
+from sim.brewin_usa.state import make_inputs, make_rules, make_state
 from sim.core.errors import STATUS_OVERFLOW
 from sim.core.treatment import T_NONE
 
 GOLDEN = Path(__file__).parent / "golden" / "brewin_usa_replay_seed7_game3.txt"
 BOTS = ["random", "greedy", "challenger", "expander"]
-NO_TREATMENT = np.array([T_NONE, -1], np.int64)  # the run inputs X of an untreated game
+NO_TREATMENT = make_inputs(np.array([T_NONE, -1], np.int64), len(config().ing_ids))  # run inputs X, untreated
 
 
 @pytest.mark.parametrize("bot", BOTS)

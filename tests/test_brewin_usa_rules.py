@@ -26,12 +26,12 @@ from sim.brewin_usa import constants as C
 from sim.brewin_usa import invariants as inv
 from sim.brewin_usa import kernel as K
 from sim.brewin_usa import rules as ru
-from sim.brewin_usa.state import make_rules, make_state, rules_view, view
+from sim.brewin_usa.state import make_inputs, make_rules, make_state, rules_view, view
 from sim.core.config import prepare
 from sim.core.errors import BrewError
 from sim.core.treatment import T_NONE
 
-NO_TREATMENT = np.array([T_NONE, -1], np.int64)  # the run inputs X of an untreated game
+NO_TREATMENT = make_inputs(np.array([T_NONE, -1], np.int64), len(config().ing_ids))  # run inputs X, untreated
 
 
 def beer_of_quality(cfg, quality, style=None, adjunct=False):
@@ -407,7 +407,7 @@ def test_launch_claims_a_free_city_spends_cards_and_refills_the_beer_hand():
     to_hand(cfg, S, 0, "gose")
     hand(cfg, S, 0, "grain_1", "water_1", "hops_1", "yeast_1", "grain_4")
     pols = seats_policy(cfg, "greedy")
-    K.launch_new(S, R, 2, pols, 0, b, 0)
+    K.launch_new(S, R, 2, pols, 0, b, -1, 0)  # -1: the bot chooses the city
     assert view(S).beer(b).loc == C.LOC_CITY and view(S).city(view(S).beer(b).city).beer == b
     assert view(S).seat(0).colored == 4 and view(S).seat(0).launched == 1
     assert view(S).seat(0).bank == 7  # one quality bought for 3 caps, back to the bag
@@ -439,7 +439,7 @@ def test_relaunch_of_a_skunked_beer_costs_five_caps():
     ru.skunk(S, b)
     pols = seats_policy(cfg, "random")
     assert K.pol.can_relaunch(S, R, 0, b)
-    K.relaunch(S, R, 0, pols, b, 0)
+    K.relaunch(S, R, 0, pols, b, -1, 0)
     assert view(S).seat(0).bank == 1 and view(S).beer(b).loc == C.LOC_CITY
     assert view(S).seat(0).launched == 1  # a relaunch is not a new beer
     assert not K.pol.can_relaunch(S, R, 0, b)

@@ -14,7 +14,6 @@ from sim.brewin_usa import kernel as K
 from sim.brewin_usa import policies as pol
 from sim.brewin_usa import rules as ru
 from sim.brewin_usa.state import make_rules, make_state, view
-from sim.core import treatment
 from sim.core.errors import UsageError
 
 TARGET = "golden_pils"
@@ -22,7 +21,7 @@ TARGET = "golden_pils"
 
 def x_of(cfg, kind=None, target=TARGET):
     options = {"treatment": {"kind": kind, "target": target}} if kind else {}
-    return treatment.codes(GAME.treatable(cfg), options)
+    return GAME.kernel_inputs(cfg, options)[1]
 
 
 def set_up(cfg, X, n, seed, game_id, treated=-1):

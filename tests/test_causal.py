@@ -33,9 +33,15 @@ def _units(winners, scores, treated=None, factions=None) -> Units:
 def injection_pair(rng, games: int, lift: float, diverge: float = 0.5):
     """An untreated arm and an inject arm on shared deals: a share `diverge` of the games play
     out differently (re-drawn); in those the treated seat wins with 1/n + lift."""
-    n = N_PLAYERS
-    winners = rng.integers(0, n, games)
-    scores = rng.integers(10, 40, (games, n))
+    winners = rng.integers(0, N_PLAYERS, games)
+    scores = rng.integers(10, 40, (games, N_PLAYERS))
+    return _units(winners, scores), arm_on(rng, winners, scores, lift, diverge)
+
+
+def arm_on(rng, winners, scores, lift: float, diverge: float = 0.5) -> Units:
+    """An inject arm on the untreated games (winners, scores): a share `diverge` of them re-drawn,
+    the treated seat (game index mod n) winning those with 1/n + lift."""
+    n, games = N_PLAYERS, scores.shape[0]
     treated = np.arange(games) % n
     redrawn = rng.random(games) < diverge
     p_treated = 1 / n + lift
@@ -44,7 +50,7 @@ def injection_pair(rng, games: int, lift: float, diverge: float = 0.5):
     arm_winners = np.where(redrawn, new_winner, winners)
     arm_scores = np.where(redrawn[:, None], rng.integers(10, 40, (games, n)), scores)
     arm_scores[np.arange(games), treated] += np.where(redrawn, round(lift * 20), 0)
-    return _units(winners, scores), _units(arm_winners, arm_scores, treated)
+    return _units(arm_winners, arm_scores, treated)
 
 
 def test_injection_false_positive_rate_on_a_null_is_nominal():
@@ -88,6 +94,36 @@ def test_injection_table_applies_holm_across_cards_within_a_player_count():
     df = causal.injection_table(base, arms).filter(pl.col("measure") == "win")
     assert df["p_holm"].to_list() == pytest.approx(list(holm(df["p_value"].to_numpy())))
     assert df.filter(pl.col("card") == "strong")["significant"][0]
+
+
+def blank_study(rng, games: int, card_lift: float, extra_card_cost: float = -0.12):
+    """Untreated games plus inject arms of the blank card and of a card; one more card in hand
+    costs `extra_card_cost` by itself, the card adds `card_lift` on top of that."""
+    winners = rng.integers(0, N_PLAYERS, games)
+    scores = rng.integers(10, 40, (games, N_PLAYERS))
+    arms = {"card": arm_on(rng, winners, scores, extra_card_cost + card_lift),
+            causal.BLANK: arm_on(rng, winners, scores, extra_card_cost)}
+    return causal.injection_table(_units(winners, scores), arms).filter(pl.col("measure") == "win")
+
+
+def test_against_the_blank_card_an_effect_free_card_has_a_nominal_false_positive_rate():
+    rng = np.random.default_rng(11)
+    against_blank, against_untreated = [], []
+    for _ in range(400):
+        df = blank_study(rng, 150, card_lift=0.0)
+        row = {r["reference"]: r for r in df.filter(pl.col("card") == "card").to_dicts()}
+        against_blank.append(row["blank"]["p_value"] < 0.05)
+        against_untreated.append(row["untreated"]["diff"])
+    # 400 tests at 5%: sd 1.1 pp, so [1.5%, 9%] fails by chance far less than 1 in 1000
+    assert 0.015 < np.mean(against_blank) < 0.09
+    assert np.mean(against_untreated) < -0.04  # the extra card's own cost, which the blank takes out
+
+
+def test_against_the_blank_card_a_planted_card_keeps_its_sign_and_size():
+    df = blank_study(np.random.default_rng(12), 3000, card_lift=0.3)
+    blank = df.filter((pl.col("card") == "card") & (pl.col("reference") == "blank")).to_dicts()[0]
+    assert blank["lo"] > 0 and blank["lo"] < 0.15 < blank["hi"]  # true effect 0.5 x 0.3
+    assert set(df.filter(pl.col("card") == causal.BLANK)["reference"]) == {"untreated"}  # no blank - blank row
 
 
 def offers_and_cells(rng, games: int, cards: int, lift: float):
@@ -179,6 +215,23 @@ def test_records_say_which_value_is_causal():
     inj = causal.injection_records(causal.injection_table(base, {"keg": arm}))
     assert {r.kind for r in inj} == {"card_injection_win", "card_injection_score"}
     assert all(r.note == causal.INJECTION and r.n_unit == "paired games" for r in inj)
+    _, blank = injection_pair(rng, 300, lift=0.0)
+    both = causal.injection_records(causal.injection_table(base, {"keg": arm, causal.BLANK: blank}))
+    vs_blank = [r for r in both if r.kind.startswith("card_injection_vs_blank")]
+    assert {r.unit for r in vs_blank} == {"keg"} and all(r.note == causal.INJECTION_VS_BLANK for r in vs_blank)
     offered, cells = offers_and_cells(rng, 300, cards=2, lift=0.0)
     itt = causal.itt_records(causal.itt_from_cells(offered, cells))
     assert all(r.kind == "card_itt" and r.note.startswith(causal.ITT) for r in itt)
+
+
+def test_removal_in_a_game_with_factions_stacks_seat_and_faction_rows():
+    # seat rows come from paired_stats, faction rows from faction_ratio_stats: both in one table
+    rng = np.random.default_rng(13)
+    base, arm = injection_pair(rng, 200, lift=0.0)
+    factions = np.array(["ogre", "elf", "dwarf"])
+    base = _units(base.players["win"].to_numpy().reshape(200, 3).argmax(1), np.full((200, 3), 10), factions=factions)
+    arm = _units(arm.players["win"].to_numpy().reshape(200, 3).argmax(1), np.full((200, 3), 10), factions=factions)
+    df = causal.removal_effect(base, arm)
+    assert set(df["unit_kind"]) == {"seat", "faction"}
+    assert set(df.filter(pl.col("unit_kind") == "faction")["unit"]) == set(factions)
+    assert df.schema["n"] == pl.Int64 and (df["n"] == 200).all()

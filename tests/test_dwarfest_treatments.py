@@ -126,11 +126,12 @@ def test_a_removed_card_never_appears_in_a_run_and_the_neutral_card_does():
 
 # --- what can be treated, and bad input ---------------------------------------------------------
 
-def test_any_tavern_card_but_the_neutral_one_can_be_treated_and_there_is_no_power_off():
+def test_any_tavern_card_can_be_treated_the_neutral_one_only_injected_and_there_is_no_power_off():
     cfg = config()
     t = GAME.treatable(cfg)
     assert set(t) == {"inject", "remove"}
-    assert t["inject"] == t["remove"] == cfg.cards.ids[:-1] and NEUTRAL not in t["inject"]
+    assert t["remove"] == cfg.cards.ids[:-1] and NEUTRAL not in t["remove"]
+    assert t["inject"] == cfg.cards.ids  # the neutral card last: index = its type in the kernel
     assert set(GAME.treatment_notes()) == set(t)
 
 

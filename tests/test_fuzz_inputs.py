@@ -281,6 +281,44 @@ def arms_case(command, gid, out):
     return [*base, "--policies", ",".join(BOTS[gid][:2])], {**bad, "--policies": bad_bots(gid, at_least=2)}
 
 
+FACTION_GAMES = [gid for gid in GAMES if FACTIONS[gid] != ["none"]]
+FIRST_VARIANT = {"homebrewers": "characters"}  # powers need the characters' powers
+
+
+def causal_case(command, gid, out):
+    """`sensitivity`, `cards` and `powers`: tiny valid arguments and the invalid values of each
+    option, among them an estimate glob that matches nothing and an unknown card, mode or
+    faction."""
+    base = [command, gid, "--games", "2", "--out", out, "--quiet", "--jobs", "1",
+            "--variant", FIRST_VARIANT.get(gid, "base")]
+    bad = {**common_bad(gid), "--games": st.one_of(st.integers(max_value=1).map(str), not_number(float)),
+           "--jobs": st.integers(max_value=0).map(str), "--policies": bad_bots(gid),
+           "--engine": WORD.filter(lambda w: w not in ("local", "dask"))}
+    bad.pop("--shard-size")  # not an option of these commands
+    if command == "sensitivity":
+        return base, {**bad, "--estimates": WORD.map(lambda w: f"zz{w}*"),
+                      "--screen": WORD.filter(lambda w: w not in ("auto", "oat", "grouped"))}
+    if command == "cards":
+        return base, {**bad, "--cards": WORD.filter(lambda w: w != "all").map(lambda w: f"zz{w}"),
+                      "--modes": WORD.filter(lambda w: w not in ("inject", "remove"))}
+    return base, {**bad, "--factions": WORD.filter(lambda w: w != "all").map(lambda w: f"zz{w}")}
+
+
+@pytest.mark.parametrize("command", ["sensitivity", "cards", "powers"])
+@settings(max_examples=CLI_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_causal_and_sensitivity_commands_refuse_any_invalid_argument(command, data, tmp_path):
+    gid = data.draw(st.sampled_from(FACTION_GAMES if command == "powers" else GAMES))
+    with tempfile.TemporaryDirectory(dir=tmp_path) as work:
+        args, bad = causal_case(command, gid, str(Path(work) / "out"))
+        if data.draw(st.booleans()):
+            args[1] = data.draw(WORD.filter(lambda w: w not in GAMES))
+        else:
+            option = data.draw(st.sampled_from(sorted(bad)))
+            args = corrupt(args, option, data.draw(bad[option]))
+        check_refused(args, Path(work))
+
+
 def reading_case(command, run, out):
     missing = str(Path(out) / "no_such_run")
     if command == "replay":

@@ -216,7 +216,8 @@ def test_invariants_hold_under_every_treatment_kind(options):
 
 def test_treatable_lists_the_flavor_cards_and_in_the_characters_variant_the_characters():
     cfg = config()
-    assert GAME.treatable(cfg) == {"inject": cfg.card_ids, "remove": cfg.card_ids, "power_off": list(C.CHARACTERS)}
+    assert GAME.treatable(cfg) == {"inject": [*cfg.card_ids, C.NEUTRAL_ID], "remove": cfg.card_ids,
+                                   "power_off": list(C.CHARACTERS)}
     assert "power_off" not in GAME.treatable(config("standard"))
     assert set(GAME.treatment_notes()) == {"inject", "remove", "power_off"}
 

@@ -45,27 +45,18 @@ def test_bad_budgets_are_refused(game_with_search, names, needle):
         options.split_budgets("dwarfest", names)
 
 
-def test_budget_set_is_an_ordinary_override(tmp_path):
+def test_budget_set_is_an_ordinary_override():
     """The sugar is the --set: the prepared data records it like any override (the manifest's
-    `overrides`), as a float weight."""
-    data_root = tmp_path / "data"
-    import shutil
-
-    shutil.copytree(cfg.data_root(), data_root)
-    path = data_root / "games" / "dwarfest" / "policies.toml"
-    text = path.read_text().replace("[ranges.policy]", "[ranges.policy]\nbudget = [1.0, 4096.0]")
-    path.write_text(text + '\n[[policy]]\nid = "search"\nkind = "heuristic"\nbudget = 16.0\n')
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("BREWBALANCE_DATA", str(data_root))
-        names, sets = options.split_budgets("dwarfest", ["search:64", "greedy"])
-        data = cfg.prepare("dwarfest", "base", sets, [])
+    `overrides`), on the search bot Dwarfest ships."""
+    names, sets = options.split_budgets("dwarfest", ["search:64", "greedy"])
+    data = cfg.prepare("dwarfest", "base", sets, [])
     assert names == ["search", "greedy"]
-    assert data.overrides == [("policies.search.budget", 64.0)]
+    assert data.overrides == [("policies.search.budget", 64)]
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("simulate", "dwarfest", "--policies", "search:64,greedy"),
-     "dwarfest has no search bot to take a budget; choose from random, greedy, cautious, expansionist"),
+    (("simulate", "homebrewers", "--policies", "search:64,greedy"),
+     "homebrewers has no search bot to take a budget; choose from random, greedy, judge_hunter, racer"),
     (("simulate", "dwarfest", "--policy", "search:x"), "whole number"),
     (("experiment", "dwarfest", "--arm", "a:", "--arm", "b:policies=search:4,search:8"), "one search budget"),
     (("robustness", "dwarfest", "--policies", "greedy,greedy:3"), "only the search bot"),

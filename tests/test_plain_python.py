@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from sim.core.config import prepare
-from sim.core.signature import frame_digest
+from sim.core.signature import frame_digest, light_search
 from sim.registry import games
 
 ROOT = Path(__file__).resolve().parents[1]
-N_GAMES = 200  # every player count and every bot, rotated by the seat schedule
+N_GAMES = 200  # every player count and every bot (search at a light budget), rotated by the seat schedule
 DIGEST = """
 import sys
 sys.path.insert(0, {root!r})
@@ -26,7 +26,7 @@ print(digest({gid!r}))
 def digest(gid: str) -> str:
     """sha256 of every table of N_GAMES games of `gid` (all player counts, all bots)."""
     game = games()[gid]
-    config = game.build(prepare(gid, "base", [], []))
+    config = game.build(prepare(gid, "base", light_search(gid), []))
     shard = game.simulate(config, 5, 0, N_GAMES, list(game.player_counts), list(game.policies(config)))
     h = hashlib.sha256()
     for table in sorted(shard.frames):

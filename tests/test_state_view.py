@@ -65,7 +65,7 @@ def test_the_layout_check_finds_a_planted_overlap_and_an_out_of_range_cell():
     slipped = Layout(records={"game": Part("g", {"n": WC.G_N, "players": WC.G_N, "far": WC.N_G})},
                      tables={"seat": Part("pl", {"inv": Group(WC.N_PL - 1, ("a", "b"))})})
     assert layout_problems(S, slipped) == ["game.players: cell 0 is also n", f"game.far: cell {WC.N_G} outside 0..{WC.N_G - 1}",
-                                           "seat.inv: cell 14 outside 0..13"]
+                                           f"seat.inv: cell {WC.N_PL} outside 0..{WC.N_PL - 1}"]
 
 
 def test_reads_and_writes_go_through_to_the_arrays():

@@ -15,7 +15,7 @@ from . import schema
 from .data import BrewinConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import run_chunk
-from .state import make_rules, make_state
+from .state import make_inputs, make_rules, make_state
 
 
 def events_bound(cfg: BrewinConfig) -> int:
@@ -62,13 +62,15 @@ class BrewinUSA(GameBase):
         return build_config(data)
 
     def kernel_inputs(self, config: BrewinConfig, options: dict):
-        return make_rules(config), treatment.codes(self.treatable(config), options)
+        return make_rules(config), make_inputs(treatment.codes(self.treatable(config), options), len(config.ing_ids))
 
     def treatable(self, config: BrewinConfig) -> dict[str, list[str]]:
         """Beer cards (the ids of the events' play rows): the dealt beer hand is the nearest thing
-        this game has to a starting deck. Removal only of beers with copies in the deck."""
+        this game has to a starting deck. Removal only of beers with copies in the deck. The
+        neutral beer can be injected (the blank reference of every injection), last: its type
+        follows the real beers (rules.neutral_type)."""
         in_deck = [i for i, k in zip(config.beer_ids, config.beer[:, C.BF_COUNT], strict=True) if k > 0]
-        return {"inject": list(config.beer_ids), "remove": in_deck}
+        return {"inject": [*config.beer_ids, NEUTRAL], "remove": in_deck}
 
     def treatment_notes(self) -> dict[str, str]:
         return {

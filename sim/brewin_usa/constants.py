@@ -56,7 +56,8 @@ ST_ADJUNCTS = 17  # adjunct actions performed
 ST_QUALITY_BOUGHT = 18
 ST_BATCH_CARDS = 19  # ingredient cards won in auctions
 ST_CITIES = 20  # cities controlled at the end
-N_PL = 21
+ST_ROLLOUTS = 21  # rollouts a search seat ran this game (kernel.search_launch)
+N_PL = 22
 # players-table columns for the statistics above, from VP_CITIES on
 PLAYER_STATS = ("vp_cities", "vp_regions", "vp_beers", "vp_bank", "score_check", "brewfests_won",
                 "brewfests_lost", "caps_spent", "challenges", "claims", "relaunches", "income",
@@ -119,7 +120,10 @@ G_TOTAL_CAPS = 19  # uncolored caps in the game (conservation)
 G_POT = 20  # caps paid into this round's auction
 G_ROUNDS = 21  # rows written to the rounds buffer (kept across games, like G_EVENTS)
 G_TREATED = 22  # seat given the injected beer card, -1 when the run injects nothing
-N_G = 23
+G_ROLLOUT = 23  # 1 in a search bot's scratch copy of a game (no logging, no nested search)
+G_TURN = 24  # resume point of the launch phase: the turn, counted from the left of the dealer (-1: the round is still to start)
+G_TURN_LAUNCH = 25  # launches already made in that turn
+N_G = 26
 
 PHASES = ("setup", "auction", "launch", "brewfests", "income")
 END_REASONS = ("third_beer", "round_limit")
@@ -158,17 +162,21 @@ PARAM_NAMES = (
 BUY_POINT, BUY_RAISE, BUY_INGREDIENT = range(3)
 
 # --- policy weights: columns of the policy matrix built from policies.toml ---------------------------
-POLICY_KINDS = ("random", "heuristic")
-KIND_RANDOM, KIND_HEURISTIC = 0, 1
+POLICY_KINDS = ("random", "heuristic", "search")
+KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = 0, 1, 2
 WEIGHT_NAMES = (
     "bid_share", "bank_reserve", "card_value", "fest_card_value", "challenge_bonus",
     "win_margin", "relaunch_min_gain", "leave_on_match", "adjunct_keep", "redraw_req_sum",
-    "region_value", "income_rounds", "demand_spread",
+    "region_value", "income_rounds", "demand_spread", "budget", "candidates", "score_margin",
 )
 (
     W_BID_SHARE, W_RESERVE, W_CARD, W_FEST_CARD, W_CHALLENGE, W_MARGIN, W_RELAUNCH,
-    W_LEAVE, W_ADJ_KEEP, W_REDRAW, W_REGION, W_INCOME, W_SPREAD,
+    W_LEAVE, W_ADJ_KEEP, W_REDRAW, W_REGION, W_INCOME, W_SPREAD, W_BUDGET, W_CANDIDATES, W_SCORE_MARGIN,
 ) = range(len(WEIGHT_NAMES))
+MAX_CANDIDATES = 16  # most launch options a search weighs (rows of the search's candidate table)
+
+# --- what play_on returns (kernel.py) ----------------------------------------------------------------
+OUT_DONE, OUT_SEARCH, OUT_ABORTED = range(3)
 
 # --- trace codes for `brewbalance replay` ------------------------------------------------------------
 TR_ROUND, TR_BATCH, TR_BUY, TR_DEMAND, TR_LAUNCH, TR_RELAUNCH, TR_ADJUNCT, TR_FEST, TR_FEST_SCORE, \

@@ -8,7 +8,7 @@ import numpy as np
 from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
-from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
+from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, STREAM_SEARCH, stream_seed
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
 from sim.core.treatment import T_INJECT, T_REMOVE, treated_seat
@@ -17,6 +17,7 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+from . import search as se
 from .schema import GAMES, PLAYERS
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
@@ -24,9 +25,11 @@ G, P = GAMES.at, PLAYERS.at  # output column indices by name
 
 @jit_inline
 def seed_streams(S, seed, game_id):
-    for s in range(1 + 2 * C.MAX_PLAYERS):  # one call site: a single compiled signature
+    for s in range(1 + 3 * C.MAX_PLAYERS):  # one call site: a single compiled signature
         stream, sub = STREAM_DECKS, 0
-        if s >= 1 + C.MAX_PLAYERS:
+        if s >= 1 + 2 * C.MAX_PLAYERS:
+            stream, sub = STREAM_SEARCH, s - 1 - 2 * C.MAX_PLAYERS
+        elif s >= 1 + C.MAX_PLAYERS:
             stream, sub = STREAM_POLICY, s - 1 - C.MAX_PLAYERS
         elif s >= 1:
             stream, sub = STREAM_DICE, s - 1
@@ -179,9 +182,10 @@ def refill_beers(S, R, seat, pols, game_id):
 
 
 @jit
-def launch_new(S, R, n, pols, seat, b, game_id):
+def launch_new(S, R, n, pols, seat, b, target, game_id):
     """Launch beer card b from hand: spend the fitted cards (and a bought quality), optionally an
-    adjunct, mark it with a colored cap, claim or challenge, act, draw two beers, discard to 3."""
+    adjunct, mark it with a colored cap, claim or challenge city `target` (-1: the bot chooses),
+    act, draw two beers, discard to 3."""
     p = pols[seat]
     use = S.scratch[C.SC_USE2]
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
@@ -203,7 +207,7 @@ def launch_new(S, R, n, pols, seat, b, game_id):
     S.pl[seat, C.COLORED] -= 1
     S.pl[seat, C.LAUNCHED] += 1
     decided(S)
-    c = pol.choose_target(S, R, seat, p, b)
+    c = pol.choose_target(S, R, seat, p, b) if target < 0 else target
     ru.place_beer(S, b, seat, c)
     ru.log_event(S, game_id, seat, ru.beer_code(R, S.beer[b, C.B_TYPE]), C.LOG_PLAY, paid, c)
     ru.trace(S, C.TR_LAUNCH, seat, b, c, paid, S.city[c, C.CT_FEST], kind)
@@ -214,36 +218,53 @@ def launch_new(S, R, n, pols, seat, b, game_id):
 
 
 @jit_inline
-def relaunch(S, R, seat, pols, b, game_id):
+def relaunch(S, R, seat, pols, b, target, game_id):
     cost = ru.param(R, C.P_RELAUNCH_COST)
     S.pl[seat, C.BANK] -= cost
     S.pl[seat, C.ST_CAPS_SPENT] += cost
     S.pl[seat, C.ST_RELAUNCHES] += 1
     S.g[C.G_BAG] += cost
     decided(S)
-    c = pol.choose_target(S, R, seat, pols[seat], b)
+    c = pol.choose_target(S, R, seat, pols[seat], b) if target < 0 else target
     ru.place_beer(S, b, seat, c)
     ru.log_event(S, game_id, seat, ru.beer_code(R, S.beer[b, C.B_TYPE]), C.LOG_RELAUNCH, cost, c)
     ru.trace(S, C.TR_RELAUNCH, seat, b, c, cost, S.city[c, C.CT_FEST], 0)
 
 
 @jit
+def launch(S, R, n, pols, seat, b, target, game_id):
+    """The turn's launch decision carried out: beer b (-1: stop launching this turn) to city
+    `target` (-1: the bot chooses); moves the resume point (S.g[G_TURN], S.g[G_TURN_LAUNCH]) on."""
+    if b < 0:
+        S.g[C.G_TURN] += 1
+        S.g[C.G_TURN_LAUNCH] = 0
+        return
+    if S.beer[b, C.B_LOC] == C.LOC_HAND:
+        launch_new(S, R, n, pols, seat, b, target, game_id)
+    else:
+        relaunch(S, R, seat, pols, b, target, game_id)
+    if S.g[C.G_LAST_ROUND] < 0 and S.pl[seat, C.LAUNCHED] >= ru.param(R, C.P_END_BEERS):
+        S.g[C.G_LAST_ROUND] = S.g[C.G_ROUND] + ru.param(R, C.P_EXTRA_ROUNDS)
+        ru.trace(S, C.TR_TRIGGER, seat, S.pl[seat, C.LAUNCHED], 0, 0, 0, 0)
+    S.g[C.G_TURN_LAUNCH] += 1
+
+
+@jit
 def launch_phase(S, R, n, pols, game_id):
+    """Each seat from the left of the dealer launches up to launches_per_round beers, from the
+    resume point on. Stops before a search bot's launch decision in the live game (False; the
+    search decides and calls `launch`, then the phase goes on); True once every turn is over."""
     dealer = S.g[C.G_DEALER]
-    for k in range(n):
-        seat = (dealer + 1 + k) % n
-        for _ in range(ru.param(R, C.P_LAUNCHES)):
-            decided(S)
-            b = pol.choose_launch(S, R, seat, pols[seat])
-            if b < 0:
-                break
-            if S.beer[b, C.B_LOC] == C.LOC_HAND:
-                launch_new(S, R, n, pols, seat, b, game_id)
-            else:
-                relaunch(S, R, seat, pols, b, game_id)
-            if S.g[C.G_LAST_ROUND] < 0 and S.pl[seat, C.LAUNCHED] >= ru.param(R, C.P_END_BEERS):
-                S.g[C.G_LAST_ROUND] = S.g[C.G_ROUND] + ru.param(R, C.P_EXTRA_ROUNDS)
-                ru.trace(S, C.TR_TRIGGER, seat, S.pl[seat, C.LAUNCHED], 0, 0, 0, 0)
+    while S.g[C.G_TURN] < n:
+        seat = (dealer + 1 + S.g[C.G_TURN]) % n
+        if S.g[C.G_TURN_LAUNCH] >= ru.param(R, C.P_LAUNCHES):
+            launch(S, R, n, pols, seat, np.int64(-1), np.int64(-1), game_id)
+            continue
+        if se.searches(S, R, pols, seat):
+            return False
+        decided(S)
+        launch(S, R, n, pols, seat, pol.choose_launch(S, R, seat, pols[seat]), np.int64(-1), game_id)
+    return True
 
 
 # --- brewfests -----------------------------------------------------------------------------------------
@@ -319,19 +340,91 @@ def verify(S, R, n, check, phase):
     return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_state(S, R, n), phase)
 
 
-@jit_inline
-def play_round(S, R, n, pols, game_id, check):
-    auction(S, R, n, pols, game_id)
-    if verify(S, R, n, check, 1):
-        return
-    launch_phase(S, R, n, pols, game_id)
-    if verify(S, R, n, check, 2):
-        return
-    brewfests(S, R, n, pols, game_id)
-    if verify(S, R, n, check, 3):
-        return
-    ru.income(S, R, n)
-    verify(S, R, n, check, 4)
+@jit
+def play_on(S, R, n, pols, game_id, check):
+    """Play from the resume point (round S.g[G_ROUND]; S.g[G_TURN] < 0: from its start, else
+    from that launch turn) to the end of the game: OUT_DONE (S.g[G_ROUND] = rounds played),
+    OUT_ABORTED (an invariant broke or a buffer overflowed), or, in the live game, OUT_SEARCH
+    before a search bot's launch decision (the resume point is then that decision)."""
+    while True:
+        r = S.g[C.G_ROUND]
+        if S.g[C.G_TURN] < 0:
+            S.g[C.G_DEALER] = r % n
+            ru.trace(S, C.TR_ROUND, r % n, r + 1, 0, 0, 0, 0)
+            auction(S, R, n, pols, game_id)
+            if verify(S, R, n, check, 1):
+                return C.OUT_ABORTED
+            S.g[C.G_TURN] = 0
+            S.g[C.G_TURN_LAUNCH] = 0
+        if not launch_phase(S, R, n, pols, game_id):
+            return C.OUT_SEARCH
+        if verify(S, R, n, check, 2):
+            return C.OUT_ABORTED
+        brewfests(S, R, n, pols, game_id)
+        if verify(S, R, n, check, 3):
+            return C.OUT_ABORTED
+        ru.income(S, R, n)
+        if verify(S, R, n, check, 4) or S.g[C.G_VIOLATION] or S.g[C.G_OVERFLOW]:
+            return C.OUT_ABORTED
+        if S.g[C.G_ROLLOUT] == 0:
+            record_standing(S, R, n, game_id, r + 1)
+        S.g[C.G_TURN] = -1
+        if S.g[C.G_LAST_ROUND] >= 0 and r >= S.g[C.G_LAST_ROUND]:
+            S.g[C.G_END_REASON] = C.END_THIRD
+            S.g[C.G_ROUND] = r + 1
+            return C.OUT_DONE
+        if r + 1 >= ru.param(R, C.P_MAX_ROUNDS):
+            S.g[C.G_END_REASON] = C.END_LIMIT
+            S.g[C.G_ROUND] = r + 2  # as this game has always counted a game stopped by the limit
+            return C.OUT_DONE
+        S.g[C.G_ROUND] = r + 1
+
+
+# --- the search bot (docs/games/brewin_usa.md, Search bot; search.py) ---------------------------------
+
+@jit
+def rollout(S, T, R, n, seat, game_id, b, c, sample):
+    """One rollout: T := a determinised copy of the live game S (search.determinise, seeded by
+    `sample`), seat's option (b, c) carried out in it, then every seat plays the search bot's own
+    heuristic (greedy's weights) to the end. Returns the result's value to seat; S is only read."""
+    p = S.seats[C.ROW_POLICY, seat]
+    se.copy_state(S, T)
+    se.determinise(T, seat, n, sample)
+    pols = T.seats[C.ROW_POLICY]
+    for s in range(n):
+        pols[s] = p
+    launch(T, R, n, pols, seat, b, c, game_id)
+    if play_on(T, R, n, pols, game_id, False) != C.OUT_DONE:
+        return 0.0
+    return se.rollout_value(T, R, n, seat, R.pol_w[p, C.W_SCORE_MARGIN])
+
+
+@jit
+def search_launch(S, R, X, n, pols, game_id):
+    """The launch decision of the search bot at the resume point: greedy's top options
+    (search.launch_candidates), `budget` rollouts dealt round-robin over them, the same
+    determinisation for each option of a round (common random numbers); the best mean is
+    launched in S. A forced choice (one option) takes no rollout."""
+    seat = (S.g[C.G_DEALER] + 1 + S.g[C.G_TURN]) % n
+    p = pols[seat]
+    decided(S)
+    cand = X.cand
+    k = se.launch_candidates(S, R, seat, p, cand)
+    todo = se.budget(R, p) if k > 1 else 0
+    done = 0
+    while done < todo:
+        sample = se.next_sample(S, seat)
+        for i in range(k):
+            if done == todo:
+                break
+            v = rollout(S, X.scratch, R, n, seat, game_id, np.int64(cand[i, se.CAND_BEER]),
+                        np.int64(cand[i, se.CAND_CITY]), sample)
+            cand[i, se.CAND_SUM] += v
+            cand[i, se.CAND_N] += 1.0
+            done += 1
+    S.pl[seat, C.ST_ROLLOUTS] += done
+    i = se.best_candidate(cand, k)
+    launch(S, R, n, pols, seat, np.int64(cand[i, se.CAND_BEER]), np.int64(cand[i, se.CAND_CITY]), game_id)
 
 
 @jit_inline
@@ -347,11 +440,11 @@ def setup(S, R, X, n, pols, game_id, treated):
     """Decks, cities and players, the run's treatment (X = treatment.codes: kind, target beer
     type) applied where it leaves every draw as in the untreated game, then the redraws."""
     ru.setup_decks(S, R, n)
-    if X[0] == T_REMOVE:
-        ru.remove_beer_type(S, R, X[1])
+    if X.codes[0] == T_REMOVE:
+        ru.remove_beer_type(S, R, X.codes[1])
     ru.setup_players(S, R, n, game_id)
     if treated >= 0:
-        ru.inject_beer(S, X[1], treated)
+        ru.inject_beer(S, X.codes[1], treated)
     redraws(S, R, n, pols, game_id)
 
 
@@ -372,23 +465,14 @@ def play_game(S, R, X, n, pols, seed, game_id, check, treated):
     setup(S, R, X, n, pols, game_id, treated)
     if verify(S, R, n, check, 0):
         return
-    r = 0
+    S.g[C.G_TURN] = -1
     while True:
-        S.g[C.G_ROUND] = r
-        S.g[C.G_DEALER] = r % n
-        ru.trace(S, C.TR_ROUND, r % n, r + 1, 0, 0, 0, 0)
-        play_round(S, R, n, pols, game_id, check)
-        if S.g[C.G_VIOLATION] or S.g[C.G_OVERFLOW]:
+        out = play_on(S, R, n, pols, game_id, check)
+        if out == C.OUT_ABORTED:
             return
-        record_standing(S, R, n, game_id, r + 1)
-        if S.g[C.G_LAST_ROUND] >= 0 and r >= S.g[C.G_LAST_ROUND]:
-            S.g[C.G_END_REASON] = C.END_THIRD
+        if out == C.OUT_DONE:
             break
-        r += 1
-        if r >= ru.param(R, C.P_MAX_ROUNDS):
-            S.g[C.G_END_REASON] = C.END_LIMIT
-            break
-    S.g[C.G_ROUND] = r + 1  # rounds played
+        search_launch(S, R, X, n, pols, game_id)
     ru.final_score(S, R, n)
     for s in range(n):
         ru.trace(S, C.TR_SCORE, s, S.pl[s, C.VP_CITIES], S.pl[s, C.VP_REGIONS], S.pl[s, C.VP_BEERS],
@@ -401,7 +485,7 @@ def play(S, R, X, seed, game_id, counts, seat_policies, check):
     n = counts[game_id % counts.shape[0]]
     k = position(game_id, counts)
     seat_bots(k, n, seat_policies, S.seats[C.ROW_POLICY])
-    treated = treated_seat(k, n, seat_policies.shape[0]) if X[0] == T_INJECT else np.int64(-1)
+    treated = treated_seat(k, n, seat_policies.shape[0]) if X.codes[0] == T_INJECT else np.int64(-1)
     play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated)
     return n
 
@@ -422,8 +506,9 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
         row[P.beers_launched] = S.pl[s, C.LAUNCHED]
         for k in range(C.VP_CITIES, C.SCORE):  # the VP parts; the score is in P.score already
             row[P.vp_cities + k - C.VP_CITIES] = S.pl[s, k]
-        for k in range(C.ST_FESTS_WON, C.N_PL):
+        for k in range(C.ST_FESTS_WON, C.ST_CITIES + 1):
             row[P.brewfests_won + k - C.ST_FESTS_WON] = S.pl[s, k]
+        row[P.search_rollouts] = S.pl[s, C.ST_ROLLOUTS]
     demand = 0
     for c in range(C.N_CITIES):
         demand += S.city[c, C.CT_DEMAND]

@@ -65,6 +65,8 @@ def trace(S, code, seat, a, b, c, d, e):
 def log_event(S, game_id, seat, card, kind, amount, target):
     """Append one events-table row (sim/core/schema.py events_table order); its round is
     S.g[G_ROUND], 0-based as this game has always logged it (schema.EVENTS says so)."""
+    if S.g[C.G_ROLLOUT]:
+        return  # a search's scratch copy of the game: nothing of it is output
     i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
     put7(S.ev, i, game_id, seat, S.g[C.G_ROUND], card, kind, amount, target)
 

@@ -42,6 +42,7 @@ STAT_MEANINGS = {
 PLAYERS = players_table([
     Column("beers_launched", pl.Int8, "distinct beer cards launched (relaunches not counted)"),
     *[Column(name, pl.Int32, STAT_MEANINGS[name]) for name in C.PLAYER_STATS if name != "score_check"],
+    Column("search_rollouts", pl.Int64, "rollouts this seat's search bot ran in the game (0 for other bots)"),
 ], faction_in_rows=False)
 
 # what this game logs in the shared columns (docs/games/brewin_usa.md, Output columns)

@@ -14,7 +14,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   fest     int64[N, N_F]           brewfest scratch per seat: taking part, beer, committed cards, score
   seats    int64[4, N]             rows ROW_*: turn order from the left of the dealer, bot per seat, rank, scratch
   scratch  int64[4, SCRATCH]       rows SC_*: a hypothetical hand and recipe-matching scratch
-  rng      uint64[1 + 2N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots
+  rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
+                                   2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
   ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
   rnd      int64[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
@@ -44,6 +45,19 @@ EV_COLS = 7
 #   beer has the neutral card as its last row (neutral_beer)
 #   phys int64[36]  city int64[12, 2]  pol_kind int64[P]  pol_w float64[P, W]
 Rules = namedtuple("Rules", "p ing kq beer phys city pol_kind pol_w")
+
+
+# A run's inputs beyond the rules (the kernel's X):
+#   codes    int64[2]   the treatment (sim/core/treatment.py codes: kind, target beer type)
+#   scratch  State      a search bot's copy of the live game, one per thread (kernel.search_launch)
+#   cand     float64[MAX_CANDIDATES, 5]  the search's launch options: beer, city, value sum,
+#                       rollouts, greedy's score (search.launch_candidates)
+Inputs = namedtuple("Inputs", "codes scratch cand")
+
+
+def make_inputs(codes: np.ndarray, n_types: int) -> Inputs:
+    """Run inputs with a search scratch state that logs nothing (one-row buffers)."""
+    return Inputs(codes=codes, scratch=make_state(n_types, 1, 1, 1), cand=np.zeros((C.MAX_CANDIDATES, 5)))
 
 
 def neutral_beer() -> np.ndarray:
@@ -88,7 +102,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         fest=np.zeros((n, C.N_F), np.int64),
         seats=np.zeros((4, n), np.int64),
         scratch=np.zeros((4, C.SCRATCH), np.int64),
-        rng=np.zeros(1 + 2 * n, np.uint64),
+        rng=np.zeros(1 + 3 * n, np.uint64),
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         vals=np.zeros(64, np.float64),
@@ -108,7 +122,8 @@ LAYOUT = Layout(
             "decisions": C.G_DECISIONS, "events": C.G_EVENTS, "trace": C.G_TRACE, "overflow": C.G_OVERFLOW,
             "violation": C.G_VIOLATION, "phase": C.G_PHASE, "last_round": C.G_LAST_ROUND,
             "end_reason": C.G_END_REASON, "seq": C.G_SEQ, "buy_slot": C.G_BUY_SLOT, "fests": C.G_FESTS,
-            "total_caps": C.G_TOTAL_CAPS, "pot": C.G_POT, "rounds": C.G_ROUNDS, "treated": C.G_TREATED}),
+            "total_caps": C.G_TOTAL_CAPS, "pot": C.G_POT, "rounds": C.G_ROUNDS, "treated": C.G_TREATED,
+            "rollout": C.G_ROLLOUT, "turn": C.G_TURN, "turn_launch": C.G_TURN_LAUNCH}),
         "piles": Part("piles", {
             "ingredient_deck": C.PILE_IDECK, "ingredient_discards": C.PILE_IDISC, "beer_deck": C.PILE_BDECK,
             "beer_discards": C.PILE_BDISC}),
@@ -123,6 +138,7 @@ LAYOUT = Layout(
             "caps_spent": C.ST_CAPS_SPENT, "challenges": C.ST_CHALLENGES, "claims": C.ST_CLAIMS,
             "relaunches": C.ST_RELAUNCHES, "income": C.ST_INCOME, "adjuncts": C.ST_ADJUNCTS,
             "quality_bought": C.ST_QUALITY_BOUGHT, "batch_cards": C.ST_BATCH_CARDS, "cities": C.ST_CITIES,
+            "rollouts": C.ST_ROLLOUTS,
         }, parts={
             "hand": Part("hand"),  # ingredient cards in hand, by card type
             "fest": Part("fest", {"taking_part": C.F_IN, "beer": C.F_BEER, "n_cards": C.F_NC,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from .config import PARAMS_FILE, VARIANTS_FILE, DeclaredRange, GameData
 from .errors import UsageError, choices
 
-DECLARED, DEFAULT = "declared", "default +-25%"
+DECLARED, DEFAULT, BOTH_READINGS = "declared", "default +-25%", "default: both readings"
 DEFAULT_SHARE = 0.25
 NOT_ESTIMATED = ("id", "count")  # an entry's name and its deck count are not free numbers
 POLICIES_FILE = "policies"
@@ -75,9 +75,10 @@ def _toml(value) -> str:
 
 
 def default_range(value, valid) -> tuple:
-    """(lo, hi) = value -+25%, integers by at least 1, clamped to valid [lo, hi] if given."""
+    """(lo, hi) = value -+25%, integers by at least 1, clamped to valid [lo, hi] if given; a
+    switch (bool) has its two readings, (False, True)."""
     if isinstance(value, bool):
-        return value, value
+        return False, True
     if isinstance(value, int):
         lo = min(round(value * (1 - DEFAULT_SHARE)), value - 1)
         hi = max(round(value * (1 + DEFAULT_SHARE)), value + 1)
@@ -117,7 +118,7 @@ def _one(data, stem, table, entry_id, name, value, why, declared, path) -> Estim
                         [path], [value], [d.lo], [d.hi], why, DECLARED, d.why)
     lo, hi = default_range(value, _valid(data, stem, table, name))
     ident = f"{stem}.{entry_id}.{name}" if stem != PARAMS_FILE else f"params.{name}"
-    return Estimate(ident, stem, [path], [value], [lo], [hi], why, DEFAULT)
+    return Estimate(ident, stem, [path], [value], [lo], [hi], why, BOTH_READINGS if isinstance(value, bool) else DEFAULT)
 
 
 def _entry_estimates(data, stem, table, entry, skipped) -> list[Estimate]:
@@ -186,9 +187,8 @@ def _param_estimates(data: GameData, node: dict, skipped) -> list[Estimate]:
         for part in key.split("."):
             value = value.get(part) if isinstance(value, dict) else None
         declared = _declared_for(data, PARAMS_FILE, key)
-        if value is None or (isinstance(value, bool) and not declared) or not (
-                _numeric(value) or isinstance(value, bool)):
-            skipped.append(f"params.{key}: {'a switch without a declared range' if isinstance(value, bool) else 'not a number'}")
+        if value is None or not (_numeric(value) or isinstance(value, bool)):
+            skipped.append(f"params.{key}: not a number or a switch")
             continue
         out.append(_one(data, PARAMS_FILE, "params", key, key, value, why, declared, f"params.params.{key}"))
     return out

@@ -19,7 +19,7 @@ from sim.core.schedule import lineup_rotates
 
 from . import constants as C
 from . import schema
-from .data import DragonConfig, build_config
+from .data import NEUTRAL_ID, DragonConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import RunInputs, run_chunk
 from .planner import make_bot_state
@@ -45,8 +45,10 @@ class DragonBrew(GameBase):
         return list(config.race_ids)
 
     def treatable(self, config: DragonConfig) -> dict[str, list[str]]:
+        """Brewery cards, and for inject also the neutral Brewery card (the blank reference of
+        every injection), last: its row of Rules.bc follows the real cards (state.P_NEUTRAL)."""
         cards = [c["id"] for c in config.brewery]
-        return {"inject": cards, "remove": cards, "power_off": list(config.race_ids)}
+        return {"inject": [*cards, NEUTRAL_ID], "remove": cards, "power_off": list(config.race_ids)}
 
     def treatment_notes(self) -> dict[str, str]:
         return {

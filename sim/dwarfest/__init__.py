@@ -15,7 +15,7 @@ from . import schema
 from .data import NEUTRAL, DwarfestConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import run_chunk
-from .state import make_rules, make_state
+from .state import Inputs, make_rules, make_search, make_state
 
 
 def events_bound(cfg: DwarfestConfig) -> int:
@@ -41,17 +41,20 @@ class Dwarfest(GameBase):
         return build_config(data)
 
     def kernel_inputs(self, config: DwarfestConfig, options: dict):
-        """Rules arrays, and X = the treatment codes (kind, card type). Under remove the neutral
+        """Rules arrays, and X = the treatment codes (kind, card type) with the search bot's
+        buffers (made here, once per kernel caller, i.e. per thread). Under remove the neutral
         card takes the removed card's price (state.make_rules)."""
         codes = treatment.codes(self.treatable(config), options)
         removed = int(codes[1]) if codes[0] == treatment.T_REMOVE else -1
-        return make_rules(config, removed), codes
+        return make_rules(config, removed), Inputs(codes, make_search(len(config.cards.ids), events_bound(config)))
 
     def treatable(self, config: DwarfestConfig) -> dict[str, list[str]]:
-        """Any Tavern card can be injected or removed (not the neutral card itself); Dwarfest has
-        no factions, so no power_off. Index in these lists = the card's type in the kernel."""
+        """Any Tavern card can be injected or removed; the neutral card can be injected too (the
+        blank reference of every injection: the value of having one more card in hand), never
+        removed. Dwarfest has no factions, so no power_off. Index in these lists = the card's
+        type in the kernel (the neutral card is the last type)."""
         cards = [c for c in config.cards.ids if c != NEUTRAL]
-        return {"inject": cards, "remove": list(cards)}
+        return {"inject": [*cards, NEUTRAL], "remove": cards}
 
     def treatment_notes(self) -> dict[str, str]:
         return {

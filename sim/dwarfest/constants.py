@@ -22,7 +22,8 @@ BUY_TABLES = 10  # the hidden Restocking choice ...
 BUY_BARRELS = 11
 BUY_DANCERS = 12
 N_PLAYS = 13  # ... and the cards committed (State.plays[seat, :N_PLAYS])
-N_PL = 14
+SEARCH_ROLLOUTS = 14  # rollouts this seat's search bot ran in the game (players.search_rollouts)
+N_PL = 15
 
 # --- per-player statistics: columns of State.st (logged to the players table) -------------
 ST_BRAWLS = 0  # Brawls that broke out
@@ -142,17 +143,27 @@ SERVICE_BY_FAME = 1  # the Opening's order: most Fame first
 UNLIMITED_SIPS = 1_000_000
 
 # --- policy weights: columns of the policy matrix built from policies.toml ----------------
-POLICY_KINDS = ("random", "heuristic")
+# kind = search plays the heuristic branch of every decision (policies.py tests only for
+# KIND_RANDOM) and improves its Restocking and Table Service choices by rollouts (search.py).
+POLICY_KINDS = ("random", "heuristic", "search")
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
+KIND_SEARCH = 2
 WEIGHT_NAMES = (
     "bar_skill", "brawl_margin", "seat_cover", "dancer_min_evenings", "card_value_ratio",
     "event_reserve", "bouncer_excess", "bar_barrel", "brawl_risk",
+    "budget", "candidates", "margin_weight",
 )
 (
     W_BAR_SKILL, W_BRAWL_MARGIN, W_SEAT_COVER, W_DANCER_MIN, W_CARD_RATIO,
     W_EVENT_RESERVE, W_BOUNCER_EXCESS, W_BAR_BARREL, W_BRAWL_RISK,
+    W_BUDGET, W_CANDIDATES, W_MARGIN_WEIGHT,
 ) = range(len(WEIGHT_NAMES))
+
+# --- search bot (search.py) ---------------------------------------------------------------------
+MAX_CANDIDATES = 8  # most candidate moves one decision weighs
+STAGE_REVEAL = 0  # a rollout resumes at the Restocking reveal (every hidden choice made)
+STAGE_SERVICE = 1  # ... or inside Table Service, at the next seat of the service order
 
 # --- buffers ------------------------------------------------------------------------------
 MAX_DRAWN = 24  # Customer cards one player may hold in an Evening

@@ -1,6 +1,12 @@
 """Dwarfest game flow: one Evening after another, phases in rulebook order, for a batch of
 games. `run_chunk` is the compiled entry point; sim/dwarfest/__init__.py wraps it.
 
+The search bot (search.py) plays rollouts with the same phases: `finish_game` resumes a
+copied state at the Restocking reveal (every hidden choice made) or inside Table Service (at
+the next seat of the service order) and plays it to the end. The real game's flow
+(`play_game`) calls the searching versions of those two decisions; a rollout never does, so
+no search runs inside a search.
+
 Output columns are preallocated by the caller. A chunk stops early (returning the number of
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
@@ -8,7 +14,14 @@ games completed) when the event buffer could overflow, so nothing is ever trunca
 from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
-from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, stream_seed
+from sim.core.rng import (
+    STREAM_DECKS,
+    STREAM_DICE,
+    STREAM_POLICY,
+    STREAM_SEARCH,
+    next_u64,
+    stream_seed,
+)
 from sim.core.rounds import record_round
 from sim.core.schedule import position, seat_bots
 from sim.core.treatment import T_INJECT, T_REMOVE, treated_seat
@@ -17,6 +30,7 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+from . import search as sr
 from .schema import GAMES, PLAYERS
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
@@ -28,6 +42,7 @@ def seed_streams(S, seed, game_id):
     for s in range(C.MAX_PLAYERS):
         S.rng[1 + s] = stream_seed(seed, game_id, STREAM_DICE, s)
         S.rng[1 + C.MAX_PLAYERS + s] = stream_seed(seed, game_id, STREAM_POLICY, s)
+        S.rng[sr.search_stream(s)] = stream_seed(seed, game_id, STREAM_SEARCH, s)
 
 
 @jit_inline
@@ -115,13 +130,23 @@ def event_window(S, R, n, seats_pol, window, game_id):
 # --- the four phases and Cash-in ------------------------------------------------------------------
 
 @jit
-def restocking(S, R, n, seats_pol, game_id):
+def choose_restocks(S, R, n, seats_pol):
     for seat in range(n):  # hidden, simultaneous choices
         decided(S)
         pol.choose_restock(S, R, seat, n, seats_pol[seat])
+
+
+@jit
+def reveal_restocks(S, R, n, seats_pol, game_id):
     for k in range(n):  # revealed and carried out from the Dealer
         ru.carry_out_restock(S, R, S.seats[C.ROW_ORDER, k], game_id)
     event_window(S, R, n, seats_pol, C.WIN_RESTOCK, game_id)
+
+
+@jit
+def restocking(S, R, n, seats_pol, game_id):
+    choose_restocks(S, R, n, seats_pol)
+    reveal_restocks(S, R, n, seats_pol, game_id)
 
 
 @jit
@@ -144,22 +169,43 @@ def service_row(R):
 
 
 @jit
-def table_service(S, R, n, seats_pol):
-    refuse, take = S.picks[C.PICK_REFUSE], S.picks[C.PICK_TAKE]
+def apply_picks(S, R, seat, nr, nt):
+    """Carry out a bot's Table Service picks (S.picks rows PICK_REFUSE, PICK_TAKE)."""
+    for i in range(nt):  # descending pool indices, taken before own refusals join the pool
+        ru.take_from_pool(S, seat, S.picks[C.PICK_TAKE, i])
+    for i in range(nr):
+        ru.refuse_card(S, R, seat, S.picks[C.PICK_REFUSE, i])
+
+
+@jit
+def pour(S, R, seat, p):
+    """Open the Barrels the bot asks for and serve the dwarves it kept."""
+    decided(S)
+    barrels = pol.choose_barrels(S, R, seat, p)
+    ru.serve(S, R, seat, barrels, R.pol_w[p, C.W_BAR_SKILL])
+
+
+@jit
+def serve_seat(S, R, seat, p):
+    decided(S)
+    nr, nt = pol.choose_service(S, R, seat, p, S.picks[C.PICK_REFUSE], S.picks[C.PICK_TAKE])
+    apply_picks(S, R, seat, nr, nt)
+    pour(S, R, seat, p)
+
+
+@jit
+def serve_from(S, R, n, seats_pol, k0):
+    """Table Service from the k0-th seat of the service order on (0: the whole phase)."""
     row = service_row(R)
-    for k in range(n):
+    for k in range(k0, n):
         seat = S.seats[row, k]
-        p = seats_pol[seat]
-        decided(S)
-        nr, nt = pol.choose_service(S, R, seat, p, refuse, take)
-        for i in range(nt):  # descending pool indices, taken before own refusals join the pool
-            ru.take_from_pool(S, seat, take[i])
-        for i in range(nr):
-            ru.refuse_card(S, R, seat, refuse[i])
-        decided(S)
-        barrels = pol.choose_barrels(S, R, seat, p)
-        ru.serve(S, R, seat, barrels, R.pol_w[p, C.W_BAR_SKILL])
+        serve_seat(S, R, seat, seats_pol[seat])
     ru.clear_pool(S)
+
+
+@jit
+def table_service(S, R, n, seats_pol):
+    serve_from(S, R, n, seats_pol, 0)
 
 
 @jit
@@ -217,6 +263,145 @@ def record_evening(S, n, game_id, evening):
 
 
 @jit
+def begin_evening(S, n, e):
+    S.g[C.G_EVENING] = e
+    S.g[C.G_DEALER] = e % n
+    ru.set_dealer_order(S, n, e % n)
+    ru.trace(S, C.TR_EVENING, e % n, e + 1, 0, 0, 0, 0)
+
+
+@jit
+def close_evening(S, R, n, seats_pol, game_id, last):
+    """The Evening after Table Service: the Brawl Events, the Brawls, Cash-in."""
+    event_window(S, R, n, seats_pol, C.WIN_BRAWL, game_id)
+    brawls(S, R, n, seats_pol, game_id)
+    cash_in(S, R, n, seats_pol, game_id, last)
+
+
+# --- the search bot's rollouts and decisions (search.py) ----------------------------------------
+
+@jit
+def finish_game(S, R, n, bots, game_id, stage, k0):
+    """Play a rollout's copy from its resume point to the end of the game: from the
+    Restocking reveal (STAGE_REVEAL), or from seat k0 of the service order (STAGE_SERVICE)."""
+    e = S.g[C.G_EVENING]
+    evenings = ru.param(R, C.P_EVENINGS)
+    if stage == C.STAGE_REVEAL:
+        reveal_restocks(S, R, n, bots, game_id)
+        opening(S, R, n)
+        event_window(S, R, n, bots, C.WIN_OPENING, game_id)
+        k0 = 0
+    serve_from(S, R, n, bots, k0)
+    close_evening(S, R, n, bots, game_id, e == evenings - 1)
+    for later in range(e + 1, evenings):
+        begin_evening(S, n, later)
+        restocking(S, R, n, bots, game_id)
+        opening(S, R, n)
+        event_window(S, R, n, bots, C.WIN_OPENING, game_id)
+        table_service(S, R, n, bots)
+        close_evening(S, R, n, bots, game_id, later == evenings - 1)
+
+
+@jit
+def restock_rollout(S, R, F, n, seat, c, seed, game_id):
+    """One rollout of Restocking candidate c: determinise, let the rivals make their hidden
+    choices on the sampled state, apply c, play to the end; returns the rollout's score.
+    S itself is only read."""
+    W = F.scratch
+    sr.determinise(W, S, seat, n, seed, F.sizes)
+    for s in range(n):
+        if s != seat:
+            pol.choose_restock(W, R, s, n, F.bots[s])
+    sr.apply_restock(W, seat, F.cands[c])
+    finish_game(W, R, n, F.bots, game_id, C.STAGE_REVEAL, 0)
+    return sr.rollout_score(W, n, seat, R.pol_w[F.bots[seat], C.W_MARGIN_WEIGHT])
+
+
+@jit
+def search_restock(S, R, F, n, seat, p, game_id):
+    """Replace greedy's hidden Restocking choice of `seat` by the candidate with the best
+    mean rollout score."""
+    n_c = sr.restock_candidates(S, R, seat, F.cands, sr.candidate_limit(R, p))
+    if n_c < 2:
+        return
+    sr.rollout_bots(F.bots, p)
+    rounds = sr.rounds_for(R, p, n_c)
+    F.value[:n_c] = 0.0
+    for _ in range(rounds):
+        seed = next_u64(S.rng, sr.search_stream(seat))
+        for c in range(n_c):
+            F.value[c] += restock_rollout(S, R, F, n, seat, c, seed, game_id)
+    S.pl[seat, C.SEARCH_ROLLOUTS] += rounds * n_c
+    sr.apply_restock(S, seat, F.cands[sr.best_candidate(F.value, n_c)])
+
+
+@jit
+def search_restocks(S, R, F, n, seats_pol, game_id):
+    for seat in range(n):
+        if sr.is_searching(R, seats_pol[seat]):
+            search_restock(S, R, F, n, seat, seats_pol[seat], game_id)
+
+
+@jit
+def apply_service_candidate(S, R, F, seat, c, nr, nt):
+    """Candidate 0 is greedy's own picks; the others refuse F.cands[c, 0] cards in greedy's order."""
+    if c == 0:
+        apply_picks(S, R, seat, nr, nt)
+    else:
+        sr.apply_refusals(S, R, seat, nt, F.cands[c, 0], F.order)
+
+
+@jit
+def service_rollout(S, R, F, n, k, c, nr, nt, seed, game_id):
+    """One rollout of Table Service candidate c of the k-th seat of the service order (S is
+    only read)."""
+    W = F.scratch
+    seat = S.seats[service_row(R), k]
+    sr.determinise(W, S, seat, n, seed, F.sizes)
+    apply_service_candidate(W, R, F, seat, c, nr, nt)
+    pour(W, R, seat, F.bots[seat])
+    finish_game(W, R, n, F.bots, game_id, C.STAGE_SERVICE, k + 1)
+    return sr.rollout_score(W, n, seat, R.pol_w[F.bots[seat], C.W_MARGIN_WEIGHT])
+
+
+@jit
+def search_service(S, R, F, n, k, p, game_id):
+    """The k-th seat's Table Service, its refusals chosen by rollouts among greedy's count
+    and its neighbours."""
+    seat = S.seats[service_row(R), k]
+    decided(S)
+    nr, nt = pol.choose_service(S, R, seat, p, S.picks[C.PICK_REFUSE], S.picks[C.PICK_TAKE])
+    best = 0
+    n_c = sr.service_candidates(nr, S.pl[seat, C.N_DRAWN], F.cands, sr.candidate_limit(R, p))
+    if n_c > 1:
+        sr.refusal_order(S, R, seat, p, nt, F.order)
+        sr.rollout_bots(F.bots, p)
+        rounds = sr.rounds_for(R, p, n_c)
+        F.value[:n_c] = 0.0
+        for _ in range(rounds):
+            seed = next_u64(S.rng, sr.search_stream(seat))
+            for c in range(n_c):
+                F.value[c] += service_rollout(S, R, F, n, k, c, nr, nt, seed, game_id)
+        S.pl[seat, C.SEARCH_ROLLOUTS] += rounds * n_c
+        best = sr.best_candidate(F.value, n_c)
+    apply_service_candidate(S, R, F, seat, best, nr, nt)
+    pour(S, R, seat, p)
+
+
+@jit
+def live_table_service(S, R, F, n, seats_pol, game_id):
+    """Table Service of the real game: a search bot weighs its refusals by rollouts."""
+    row = service_row(R)
+    for k in range(n):
+        seat = S.seats[row, k]
+        if sr.is_searching(R, seats_pol[seat]):
+            search_service(S, R, F, n, k, seats_pol[seat], game_id)
+        else:
+            serve_seat(S, R, seat, seats_pol[seat])
+    ru.clear_pool(S)
+
+
+@jit
 def verify(S, R, n, check, phase):
     """With `check`, assert the invariants after `phase`; a violation stops the game (True)."""
     return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_state(S, R, n), phase)
@@ -226,14 +411,15 @@ def verify(S, R, n, check, phase):
 def setup(S, R, X, n, game_id, treated):
     """Shuffle, apply a remove treatment to the shuffled deck, deal (logging the opening
     offers), then give an inject treatment's card to seat `treated`. X = (kind, target) from
-    sim.core.treatment.codes; the target index is the card type."""
+    sim.core.treatment.codes, in X.codes); the target index is the card type."""
+    codes = X.codes
     ru.setup_decks(S, R)
-    if X[0] == T_REMOVE:
-        ru.replace_in_deck(S, X[1], ru.neutral_card(R))
+    if codes[0] == T_REMOVE:
+        ru.replace_in_deck(S, codes[1], ru.neutral_card(R))
     ru.setup_players(S, R, n)
     ru.log_opening_offers(S, n, game_id)
-    if X[0] == T_INJECT:
-        ru.inject_card(S, treated, X[1])
+    if codes[0] == T_INJECT:
+        ru.inject_card(S, treated, codes[1])
 
 
 @jit
@@ -249,11 +435,10 @@ def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
         return
     evenings = ru.param(R, C.P_EVENINGS)
     for e in range(evenings):
-        S.g[C.G_EVENING] = e
-        S.g[C.G_DEALER] = e % n
-        ru.set_dealer_order(S, n, e % n)
-        ru.trace(S, C.TR_EVENING, e % n, e + 1, 0, 0, 0, 0)
-        restocking(S, R, n, seats_pol, game_id)
+        begin_evening(S, n, e)
+        choose_restocks(S, R, n, seats_pol)
+        search_restocks(S, R, X.search, n, seats_pol, game_id)
+        reveal_restocks(S, R, n, seats_pol, game_id)
         if verify(S, R, n, check, 1):
             return
         opening(S, R, n)
@@ -262,7 +447,7 @@ def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
         event_window(S, R, n, seats_pol, C.WIN_OPENING, game_id)
         if verify(S, R, n, check, 3):
             return
-        table_service(S, R, n, seats_pol)
+        live_table_service(S, R, X.search, n, seats_pol, game_id)
         if verify(S, R, n, check, 4):
             return
         event_window(S, R, n, seats_pol, C.WIN_BRAWL, game_id)
@@ -284,7 +469,7 @@ def play(S, R, X, seed, game_id, counts, seat_policies, check):
     n = counts[game_id % counts.shape[0]]
     k = position(game_id, counts)
     seat_bots(k, n, seat_policies, S.seats[C.ROW_POLICY])
-    treated = treated_seat(k, n, seat_policies.shape[0]) if X[0] == T_INJECT else -1
+    treated = treated_seat(k, n, seat_policies.shape[0]) if X.codes[0] == T_INJECT else -1
     play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated)
     return n
 
@@ -309,6 +494,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
         row[P.tables] = S.pl[s, C.TABLES]
         row[P.barrels] = S.pl[s, C.BARRELS]
         row[P.dancers] = S.pl[s, C.DANCERS]
+        row[P.search_rollouts] = S.pl[s, C.SEARCH_ROLLOUTS]
         for k in range(C.N_ST):
             row[P.brawls_broken + k] = S.st[s, k]
     game_row[G.game_id] = game_id

@@ -10,6 +10,7 @@ legal choices) and a `heuristic` branch whose weights come from policies.toml:
   bouncer_excess      sacrifice a Bouncer while the Brawl exceeds the limit by this much
   bar_barrel          open the optional Bar Barrel when its net value exceeds 1 - this
   brawl_risk          standard deviations of Bar-flick luck to allow for when judging the Brawl
+  budget, candidates, margin_weight   the search bot's knobs (search.py); unused here
 
 Values are in Nuggets. A Table is worth its cost; Fame is worth what the extra Customer
 cards it brings will earn in the Evenings left.

@@ -42,6 +42,7 @@ PLAYERS = players_table([
     Column("barrels", pl.Int16, "unopened barrels at the end"),
     Column("dancers", pl.Int16, "dancers in the Tavern at the end"),
     *[Column(name, pl.Int32, meaning) for name, meaning in PLAYER_STATS],
+    Column("search_rollouts", pl.Int64, "rollouts this seat's search bot ran in the game (0 for other bots)"),
 ], faction_in_rows=False)
 
 # Dwarfest's own words for two event columns: the offer kind and what its amount means.

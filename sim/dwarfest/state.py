@@ -15,7 +15,8 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   seats  int64[4, N]                rows ROW_*: turn order from the Dealer, bot per seat, Opening
                                     order, rank
   picks  int64[3, 64]               rows PICK_*: a bot's Table Service choice (scratch)
-  rng    uint64[1 + 2N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots
+  rng    uint64[1 + 3N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots,
+                                    2N+1..3N search bots (STREAM_SEARCH; never read by rollouts)
   ev     int64[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
   rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
@@ -64,6 +65,28 @@ def make_rules(cfg: DwarfestConfig, removed: int = -1) -> Rules:
     )
 
 
+# A search bot's buffers (search.py), made once per thread and passed in with the run inputs:
+#   scratch  State       the copy a rollout plays on (events buffer: one game's bound)
+#   cands    int64[MAX_CANDIDATES, 4]   candidate moves (Restocking: Tables, Barrels, Dancers,
+#                                       cards kept 1/0; Table Service: Customer cards refused)
+#   value    float64[MAX_CANDIDATES]    summed rollout scores per candidate
+#   order    int64[MAX_DRAWN]           greedy's refusal order of the Customer cards
+#   sizes    int64[MAX_PLAYERS]         rivals' hand sizes while their hands are redealt
+#   bots     int64[MAX_PLAYERS]         the bot of every seat inside a rollout
+Search = namedtuple("Search", "scratch cands value order sizes bots")
+# Kernel run inputs beyond the rules: the treatment codes (sim.core.treatment) and the search buffers.
+Inputs = namedtuple("Inputs", "codes search")
+
+
+def make_search(n_types: int, event_capacity: int) -> Search:
+    n = C.MAX_PLAYERS
+    return Search(
+        scratch=make_state(n_types, event_capacity, 1, 1),
+        cands=np.zeros((C.MAX_CANDIDATES, 4), np.int64), value=np.zeros(C.MAX_CANDIDATES, np.float64),
+        order=np.zeros(C.MAX_DRAWN, np.int64), sizes=np.zeros(n, np.int64), bots=np.zeros(n, np.int64),
+    )
+
+
 def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
                rounds_capacity: int | None = None) -> State:
     """Buffers for one thread. rounds_capacity defaults to event_capacity rows (a full
@@ -80,7 +103,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         plays=np.zeros((n, C.MAX_PLAYS, 3), np.int64),
         seats=np.zeros((4, n), np.int64),
         picks=np.zeros((3, 64), np.int64),
-        rng=np.zeros(1 + 2 * n, np.uint64),
+        rng=np.zeros(1 + 3 * n, np.uint64),
         ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         ctx=np.zeros(16, np.float64),
@@ -110,7 +133,7 @@ LAYOUT = Layout(
             "till": C.TILL, "evening": C.EVENING, "fame": C.FAME, "brawl": C.BRAWL, "tables": C.TABLES,
             "barrels": C.BARRELS, "dancers": C.DANCERS, "sips": C.SIPS, "dwarves": C.DWARVES,
             "n_drawn": C.N_DRAWN, "buy_tables": C.BUY_TABLES, "buy_barrels": C.BUY_BARRELS,
-            "buy_dancers": C.BUY_DANCERS, "n_plays": C.N_PLAYS,
+            "buy_dancers": C.BUY_DANCERS, "n_plays": C.N_PLAYS, "search_rollouts": C.SEARCH_ROLLOUTS,
         }, parts={
             "stats": Part("st", {
                 "brawls": C.ST_BRAWLS, "destroyed": C.ST_DESTROYED, "served_table": C.ST_SERVED_TABLE,

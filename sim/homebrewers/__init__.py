@@ -78,8 +78,9 @@ class Homebrewers(GameBase):
     def treatable(self, config: HomebrewersConfig) -> dict[str, list[str]]:
         """Flavor cards stand in for the other games' purchasable cards (they are the game's only
         deck, dealt and drawn into hands); character powers can be switched off in the
-        characters variant."""
-        kinds = {"inject": list(config.card_ids), "remove": list(config.card_ids)}
+        characters variant. The neutral card can be injected (the blank reference of every
+        injection), last: its row of Rules.cards follows the flavor cards (state.make_rules)."""
+        kinds = {"inject": [*config.card_ids, C.NEUTRAL_ID], "remove": list(config.card_ids)}
         if not config.standard:
             kinds["power_off"] = list(C.CHARACTERS)
         return kinds
