@@ -55,8 +55,8 @@ def test_budget_set_is_an_ordinary_override():
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("simulate", "homebrewers", "--policies", "search:64,greedy"),
-     "homebrewers has no search bot to take a budget; choose from random, greedy, judge_hunter, racer"),
+    (("simulate", "dragon_brew", "--policies", "search:64,greedy"),
+     "dragon_brew has no search bot to take a budget; choose from random, greedy, builder"),
     (("simulate", "dwarfest", "--policy", "search:x"), "whole number"),
     (("experiment", "dwarfest", "--arm", "a:", "--arm", "b:policies=search:4,search:8"), "one search budget"),
     (("robustness", "dwarfest", "--policies", "greedy,greedy:3"), "only the search bot"),
