@@ -8,7 +8,8 @@ import numpy as np
 import polars as pl
 from homebrewers_state import blank, config
 
-from sim.homebrewers import GAME
+from sim.core.rng import next_u64
+from sim.homebrewers import GAME, search
 from sim.homebrewers import constants as C
 from sim.homebrewers import kernel as K
 from sim.homebrewers import policies as pol
@@ -112,17 +113,57 @@ def test_search_finds_the_winning_extra_action_greedy_declines():
     assert view(S).seat(0).rep == 11
 
 
-def test_a_rollout_leaves_the_live_state_untouched_but_its_own_search_stream():
+def march_position(horizon=C.MONTHS):
+    """last_turn_of_october's table moved to April, rollouts playing `horizon` more months
+    (default: to the end of the game, seven more months of trading and turns)."""
     R, S, pols, Q = last_turn_of_october()
-    view(S).game.month = 1  # a rollout that plays seven more months of trading and turns
+    view(S).game.month = 1
     view(S).game.start = 1
+    R.pol_w[pols[0], C.W_HORIZON] = horizon
+    return R, S, pols, Q
+
+
+EXTRA_EVENT = C.STEP_EXTRA * 64 + C.EVENT * 8
+
+
+def test_a_rollout_leaves_the_live_state_untouched():
+    R, S, pols, Q = march_position()
     before = {f: getattr(S, f).copy() for f in S._fields}
-    K.rollout(S, R, Q, 3, 0, 1, 2, C.STEP_EXTRA * 64 + C.EVENT * 8)
+    K.rollout(S, R, Q, 3, 0, 1, 2, EXTRA_EVENT, 12345)
     assert Q.T.g[C.G_MONTH] == C.OCTOBERFEST  # the scratch game was played to its end
     for f in S._fields:
-        now = getattr(S, f)
-        if f == "rng":
-            moved = np.flatnonzero(now != before[f])
-            assert list(moved) == [RNG_SEARCH0 + 0]
-        else:
-            assert np.array_equal(now, before[f]), f
+        assert np.array_equal(getattr(S, f), before[f]), f
+
+
+def test_a_rollout_stops_at_its_horizon():
+    R, S, pols, Q = march_position(horizon=2)
+    K.rollout(S, R, Q, 3, 0, 1, 2, EXTRA_EVENT, 12345)
+    assert Q.T.g[C.G_MONTH] == 3
+
+
+def test_one_world_replays_the_same_rollout_and_another_world_differs():
+    R, S, pols, Q = march_position()
+    final = []
+    for world in (1, 1, 2, 3):
+        K.rollout(S, R, Q, 3, 0, 1, 2, EXTRA_EVENT, world)
+        final.append((Q.T.pl[:3, C.REP].tolist(), Q.T.pile[C.PILE_DECK, :8].tolist()))
+    assert final[0] == final[1]
+    assert final[2] != final[0] or final[3] != final[0]
+
+
+def test_a_decision_draws_one_world_per_sweep_from_its_own_search_stream():
+    """Budget 16 over 4 candidates: four sweeps, so seat 0's search stream moves four words."""
+    R, S, pols, Q = march_position()
+    mirror = S.rng.copy()
+    before = {f: getattr(S, f).copy() for f in S._fields}
+    nc = search.candidates(S, R, Q, 0, pols[0], pol.next_step(S, R, 0, pols[0]), 4)
+    assert nc == 4
+    K.search_step(S, R, Q, 3, pols, 0, 1, 2)
+    for _ in range(4):
+        next_u64(mirror, RNG_SEARCH0)
+    assert np.array_equal(S.rng, mirror)
+    assert S.pl[0, C.SEARCH_ROLLOUTS] == 16
+    S.pl[0, C.SEARCH_ROLLOUTS] = 0
+    for f in S._fields:
+        if f != "rng":
+            assert np.array_equal(getattr(S, f), before[f]), f

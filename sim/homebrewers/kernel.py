@@ -751,13 +751,14 @@ def play_rest(S, R, n, pols, m0, k0, last):
 
 
 @jit
-def rollout(S, R, Q, n, seat, m, k, step):
-    """One determinised rollout of `step` for seat, whose k-th turn of month m it is: the value
-    (search.rollout_value) of the game greedy plays on from it in the scratch state Q.T."""
+def rollout(S, R, Q, n, seat, m, k, step, world):
+    """One rollout of `step` for seat, whose k-th turn of month m it is, in the sampled world
+    `world` (search.reseed): the value (search.rollout_value) of the game greedy plays on from it
+    in the scratch state Q.T."""
     p = S.tmp[POLS_AT + seat]
     T = Q.T
     srch.copy_state(S, T)
-    srch.reseed(S, T, seat)
+    srch.reseed(T, world)
     srch.determinise(T, Q, n)
     kind = step // 64
     if kind == C.STEP_DONE:
@@ -772,8 +773,9 @@ def rollout(S, R, Q, n, seat, m, k, step):
 
 @jit
 def search_step(S, R, Q, n, pols, seat, m, k):
-    """The step the search bot takes next: greedy's, unless `budget` rollouts spread round-robin
-    over the candidates (search.candidates) find a better mean. Forced steps cost no rollout."""
+    """The step the search bot takes next: greedy's, unless `budget` rollouts find a better mean.
+    The rollouts go in sweeps over the candidates (search.candidates), one sampled world per
+    sweep shared by all of them (common random numbers). Forced steps cost no rollout."""
     p = pols[seat]
     greedy_step = pol.next_step(S, R, seat, p)
     budget = srch.knob(R, p, C.W_BUDGET)
@@ -784,9 +786,12 @@ def search_step(S, R, Q, n, pols, seat, m, k):
     for i in range(nc):
         Q.total[i] = 0.0
         Q.visits[i] = 0
+    world = 0
     for r in range(budget):
         i = r % nc
-        Q.total[i] += rollout(S, R, Q, n, seat, m, k, Q.cand[i])
+        if i == 0:
+            world = srch.next_world(S, seat)
+        Q.total[i] += rollout(S, R, Q, n, seat, m, k, Q.cand[i], world)
         Q.visits[i] += 1
     S.pl[seat, C.SEARCH_ROLLOUTS] += budget
     return srch.pick(Q, nc)

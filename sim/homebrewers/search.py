@@ -8,6 +8,8 @@ Ananya's extra die). The candidates are greedy's own step first, then the other 
 in the order of greedy's values (`step_values`). One rollout copies the live state into the
 per-thread scratch state, re-samples what the seat cannot see (`determinise`), applies the
 candidate and lets greedy play every seat on; `rollout_value` scores the end (or the horizon).
+Common random numbers: the rollouts go in sweeps, one per sampled world, every candidate played
+once in each, so a candidate's lead over another is measured on the same deals and dice.
 
 Everything else the seat decides (trades, re-rolls, which recipe a brew die brews, which card a
 flavor die plays) is greedy's, made by the heuristic functions of policies.py: kind `search`
@@ -159,12 +161,18 @@ def copy_state(S, T):
 
 
 @jit_inline
-def reseed(S, T, seat):
-    """Every stream of the scratch from the next word of seat's own search stream: the live
-    game's deck, dice and bot streams are never read or advanced."""
-    base = next_u64(S.rng, RNG_SEARCH0 + seat)
+def next_world(S, seat):
+    """The next sampled world: a word of seat's own search stream (the live game's deck, dice and
+    bot streams are never read or advanced)."""
+    return next_u64(S.rng, RNG_SEARCH0 + seat)
+
+
+@jit_inline
+def reseed(T, world):
+    """Every stream of the scratch from the world's word: the candidates of one sweep, reseeded
+    from the same word, meet the same deck order, events, Charlie cards and dice."""
     for i in range(N_RNG):
-        T.rng[i] = stream_seed(base, 0, STREAM_SEARCH, i)
+        T.rng[i] = stream_seed(world, 0, STREAM_SEARCH, i)
 
 
 @jit
