@@ -786,13 +786,13 @@ def search_step(S, R, Q, n, pols, seat, m, k):
     for i in range(nc):
         Q.total[i] = 0.0
         Q.visits[i] = 0
-    world = 0
-    for r in range(budget):
-        i = r % nc
-        if i == 0:
-            world = srch.next_world(S, seat)
-        Q.total[i] += rollout(S, R, Q, n, seat, m, k, Q.cand[i], world)
-        Q.visits[i] += 1
+    done = 0
+    while done < budget:  # one sweep per world (no `world = 0` before: int64 | uint64 types as float64)
+        world = srch.next_world(S, seat)
+        for i in range(min(nc, budget - done)):
+            Q.total[i] += rollout(S, R, Q, n, seat, m, k, Q.cand[i], world)
+            Q.visits[i] += 1
+        done += min(nc, budget - done)
     S.pl[seat, C.SEARCH_ROLLOUTS] += budget
     return srch.pick(Q, nc)
 
