@@ -39,7 +39,7 @@ def blank(n: int = 4, variant="characters", factions=None, policy="greedy"):
         v.seat(s).extra_die = -1
         v.seat(s).faction = C.STANDARD if factions is None or s >= len(factions) else C.FACTIONS.index(factions[s])
     pols = np.full(C.MAX_PLAYERS, cfg.policy_index(policy), np.int64)
-    S.rng[:] = np.arange(1, 14, dtype=np.uint64)
+    S.rng[:] = np.arange(1, S.rng.shape[0] + 1, dtype=np.uint64)
     return cfg, R, S, pols
 
 

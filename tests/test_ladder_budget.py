@@ -54,9 +54,15 @@ def test_budget_set_is_an_ordinary_override():
     assert data.overrides == [("policies.search.budget", 64)]
 
 
+def test_a_game_without_a_search_bot_refuses_a_budget(monkeypatch):
+    """Every shipped game has a search bot now; a game without one names the bots it has."""
+    monkeypatch.setattr(options, "shipped_policy_ids", lambda game: ["random", "greedy", "builder"])
+    with pytest.raises(UsageError, match="dragon_brew has no search bot to take a budget; choose from "
+                                         "random, greedy, builder"):
+        options.split_budgets("dragon_brew", ["search:64", "greedy"])
+
+
 @pytest.mark.parametrize("args, needle", [
-    (("simulate", "homebrewers", "--policies", "search:64,greedy"),
-     "homebrewers has no search bot to take a budget; choose from random, greedy, judge_hunter, racer"),
     (("simulate", "dwarfest", "--policy", "search:x"), "whole number"),
     (("experiment", "dwarfest", "--arm", "a:", "--arm", "b:policies=search:4,search:8"), "one search budget"),
     (("robustness", "dwarfest", "--policies", "greedy,greedy:3"), "only the search bot"),

@@ -19,6 +19,7 @@ from . import schema
 from .data import HomebrewersConfig, build_config
 from .invariants import VIOLATIONS
 from .kernel import RunInputs, run_chunk
+from .search import make_search
 from .state import make_rules, make_state
 
 EVENTS_PER_GAME = 1800  # bound on event rows one game writes (8 months x 5 players x ~30, and offers)
@@ -71,7 +72,8 @@ class Homebrewers(GameBase):
 
     def kernel_inputs(self, config: HomebrewersConfig, options: dict):
         codes = treatment.codes(self.treatable(config), options)
-        return make_rules(config, codes), RunInputs(*faction_arrays(config, options), codes)
+        return make_rules(config, codes), RunInputs(*faction_arrays(config, options), codes,
+                                                    make_search(EVENTS_PER_GAME))
 
     def treatable(self, config: HomebrewersConfig) -> dict[str, list[str]]:
         """Flavor cards stand in for the other games' purchasable cards (they are the game's only

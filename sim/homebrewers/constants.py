@@ -110,7 +110,8 @@ HONORABLE = 29
 OCT_Q0 = 30  # OCT_Q0..+3 quality at Octoberfest
 EXTRA_DIE = 34  # Ananya's extra die this month: its face, or -1
 POWER_OFF = 35  # 1 when a power_off treatment switched this seat's character power off
-N_PL = 36
+SEARCH_ROLLOUTS = 36  # rollouts this seat's search bot ran in the game (players.search_rollouts)
+N_PL = 37
 STEP_DONE, STEP_USE, STEP_CHANGE, STEP_FORGO, STEP_POWER, STEP_EXTRA, STEP_EXTRA_DIE = range(7)
 # STEP_EXTRA_DIE carries b = 1 to use Ananya's extra die, b = 0 to let it go
 PLAYER_STATS = ("powers_used", "extra_actions", "trades", "flavor_drawn", "flavor_top", "flavor_bottom", "brews",
@@ -143,12 +144,15 @@ B_EVENTS, B_JUDGES, B_CHARLIE, B_FACTION = 4, 5, 6, 7
 N_JUDGES_IN_PLAY = 5
 
 # --- policies ---------------------------------------------------------------------------------
-POLICY_KINDS = ("random", "heuristic")
-KIND_RANDOM, KIND_HEURISTIC = range(2)
+# kind = search: the heuristic's choices everywhere except the steps of its action turns, which
+# sim/homebrewers/search.py picks by Monte-Carlo rollouts (its weights also drive the rollouts)
+POLICY_KINDS = ("random", "heuristic", "search")
+KIND_RANDOM, KIND_HEURISTIC, KIND_SEARCH = range(3)
 WEIGHT_NAMES = ("quality", "medal", "reputation", "money", "grain", "sanitize", "card", "judge", "top",
-                "lowest", "progress", "trade_margin", "focus")
+                "lowest", "progress", "trade_margin", "focus", "budget", "candidates", "horizon", "margin")
 (W_QUALITY, W_MEDAL, W_REP, W_MONEY, W_GRAIN, W_SANITIZE, W_CARD, W_JUDGE, W_TOP, W_LOWEST, W_PROGRESS,
- W_TRADE_MARGIN, W_FOCUS) = range(13)
+ W_TRADE_MARGIN, W_FOCUS, W_BUDGET, W_CANDIDATES, W_HORIZON, W_MARGIN) = range(17)
+MAX_CANDIDATES = 16  # bound on the steps one search decision compares (buffer size)
 
 # --- event log kinds --------------------------------------------------------------------------
 LOG_KINDS = ("draw", "play_top", "play_bottom", "power", "trade", "extra_action", "brew", "medal", "judge",

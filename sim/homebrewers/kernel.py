@@ -13,7 +13,14 @@ import numpy as np
 from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
-from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, randint, stream_seed
+from sim.core.rng import (
+    STREAM_DECKS,
+    STREAM_DICE,
+    STREAM_POLICY,
+    STREAM_SEARCH,
+    randint,
+    stream_seed,
+)
 from sim.core.rounds import record_round
 from sim.core.schedule import drawn_factions, listed_factions, position, seat_bots
 from sim.core.treatment import T_INJECT, T_POWER_OFF, treated_seat
@@ -22,17 +29,19 @@ from . import constants as C
 from . import invariants as inv
 from . import policies as pol
 from . import rules as ru
+from . import search as srch
 from .schema import GAMES, PLAYERS
-from .state import RNG_DICE0, RNG_FACTION, RNG_POL0
+from .state import RNG_DICE0, RNG_FACTION, RNG_POL0, RNG_SEARCH0
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
 POLS_AT, RANKS_AT = 48, 53  # S.tmp slots of the seats' bots and final ranks (MAX_PLAYERS each)
 
 # The run inputs beyond the rules (the driver's X): the character pool drawn from, a fixed
 # lineup ([-1] = draw from the pool), whether the lineup rotates across seats, and the run's
-# treatment as sim/core/treatment.codes (kind code, target index). A `remove` treatment is
-# already in the rules' card-type map (state.make_rules); the kernel applies inject and power_off.
-RunInputs = namedtuple("RunInputs", "pool lineup rotate treatment")
+# treatment as sim/core/treatment.codes (kind code, target index), and the search bot's per-thread
+# buffers (search.Search). A `remove` treatment is already in the rules' card-type map
+# (state.make_rules); the kernel applies inject and power_off.
+RunInputs = namedtuple("RunInputs", "pool lineup rotate treatment search")
 
 
 @jit_inline
@@ -44,6 +53,8 @@ def seed_streams(S, seed, game_id):
         elif s >= RNG_DICE0:
             stream, sub = STREAM_DICE, s - RNG_DICE0
         S.rng[s] = stream_seed(seed, game_id, stream, sub)
+    for s in range(C.MAX_PLAYERS):  # a search bot's own stream per seat (read by no other bot)
+        S.rng[RNG_SEARCH0 + s] = stream_seed(seed, game_id, STREAM_SEARCH, s)
 
 
 @jit_inline
@@ -434,7 +445,12 @@ def action_turn(S, R, seat, pols):
         if kind == C.STEP_DONE:
             break
         resolve_step(S, R, seat, pols, kind, (step // 8) % 8, step % 8)
-    # unresolved dice (only after the guard) are forgone
+    end_turn(S, R, seat)
+
+
+@jit_inline
+def end_turn(S, R, seat):
+    """Unresolved dice (only after a turn's guard, or a rollout's `done` step) are forgone."""
     for a in range(C.N_ACTIONS):
         while S.dice[seat, a] > 0:
             S.dice[seat, a] -= 1
@@ -692,38 +708,133 @@ def setup_game(S, R, X, n, pols, seed, game_id, k, n_policies):
             gain_basic(S, R, s, pols, C.E_GRAIN, 1)
 
 
+@jit_inline
+def begin_month(S, R, n, pols, m):
+    """A month's start: the start player, this month's flags, the trade phase."""
+    S.g[C.G_MONTH] = m
+    start = m % n
+    S.g[C.G_START] = start
+    ru.trace(S, C.TR_MONTH, start, m, S.board[C.B_EVENTS, m], 0, 0, 0)
+    for s in range(n):
+        S.pl[s, C.POWER_USED] = 0
+        S.pl[s, C.EXTRA_USED] = 0
+    trade_phase(S, R, n, pols)
+
+
+@jit_inline
+def end_month(S, R, n, m):
+    """After the action phase: the festival of June or October (Charlie's cards reshuffled after June)."""
+    if m == C.SUMMERFEST:
+        festival(S, R, n, 0)
+        if n == 2:
+            charlie_reshuffle(S)
+    elif m == C.OCTOBERFEST:
+        festival(S, R, n, 1)
+
+
+# --- the search bot's rollouts (policy kind search; sim/homebrewers/search.py) ------------------
+
+@jit
+def play_rest(S, R, n, pols, m0, k0, last):
+    """A rollout's resume point: continue a copied game from the k0-th action turn of month m0
+    (turn order from that month's start player) to the end of month `last`, festivals included;
+    no invariant checks and no rounds rows (the scratch state's buffers are not output)."""
+    for m in range(m0, last + 1):
+        if m > m0:
+            begin_month(S, R, n, pols, m)
+        start = S.g[C.G_START]
+        for k in range(k0 if m == m0 else 0, n):
+            action_turn(S, R, (start + k) % n, pols)
+            if S.g[C.G_OVERFLOW]:
+                return
+        end_month(S, R, n, m)
+
+
+@jit
+def rollout(S, R, Q, n, seat, m, k, step, world):
+    """One rollout of `step` for seat, whose k-th turn of month m it is, in the sampled world
+    `world` (search.reseed): the value (search.rollout_value) of the game greedy plays on from it
+    in the scratch state Q.T."""
+    p = S.tmp[POLS_AT + seat]
+    T = Q.T
+    srch.copy_state(S, T)
+    srch.reseed(T, world)
+    srch.determinise(T, Q, n)
+    kind = step // 64
+    if kind == C.STEP_DONE:
+        end_turn(T, R, seat)
+    else:
+        resolve_step(T, R, seat, Q.pols, kind, (step // 8) % 8, step % 8)
+        action_turn(T, R, seat, Q.pols)  # the rest of this turn, greedy
+    last = min(m + srch.knob(R, p, C.W_HORIZON), C.OCTOBERFEST)
+    play_rest(T, R, n, Q.pols, m, k + 1, last)
+    return srch.rollout_value(T, R, n, seat, last == C.OCTOBERFEST, R.pol_w[p, C.W_MARGIN])
+
+
+@jit
+def search_step(S, R, Q, n, pols, seat, m, k):
+    """The step the search bot takes next: greedy's, unless `budget` rollouts find a better mean.
+    The rollouts go in sweeps over the candidates (search.candidates), one sampled world per
+    sweep shared by all of them (common random numbers). Forced steps cost no rollout."""
+    p = pols[seat]
+    greedy_step = pol.next_step(S, R, seat, p)
+    budget = srch.knob(R, p, C.W_BUDGET)
+    nc = srch.candidates(S, R, Q, seat, p, greedy_step, srch.knob(R, p, C.W_CANDIDATES))
+    if budget <= 1 or nc <= 1:
+        return greedy_step
+    srch.rollout_seats(Q, n, p)
+    for i in range(nc):
+        Q.total[i] = 0.0
+        Q.visits[i] = 0
+    done = 0
+    while done < budget:  # one sweep per world (no `world = 0` before: int64 | uint64 types as float64)
+        world = srch.next_world(S, seat)
+        for i in range(min(nc, budget - done)):
+            Q.total[i] += rollout(S, R, Q, n, seat, m, k, Q.cand[i], world)
+            Q.visits[i] += 1
+        done += min(nc, budget - done)
+    S.pl[seat, C.SEARCH_ROLLOUTS] += budget
+    return srch.pick(Q, nc)
+
+
+@jit
+def search_turn(S, R, Q, n, pols, seat, m, k):
+    """The search bot's action turn: action_turn's loop with each step chosen by search_step."""
+    for _ in range(60):
+        decided(S)
+        step = search_step(S, R, Q, n, pols, seat, m, k)
+        kind = step // 64
+        if kind == C.STEP_DONE:
+            break
+        resolve_step(S, R, seat, pols, kind, (step // 8) % 8, step % 8)
+    end_turn(S, R, seat)
+
+
 @jit
 def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
     setup_game(S, R, X, n, pols, seed, game_id, k, n_policies)
     if verify(S, R, n, check, C.PH_SETUP):
         return
     for m in range(C.MONTHS):
-        S.g[C.G_MONTH] = m
-        start = m % n
-        S.g[C.G_START] = start
-        ru.trace(S, C.TR_MONTH, start, m, S.board[C.B_EVENTS, m], 0, 0, 0)
-        for s in range(n):
-            S.pl[s, C.POWER_USED] = 0
-            S.pl[s, C.EXTRA_USED] = 0
-        trade_phase(S, R, n, pols)
+        begin_month(S, R, n, pols, m)
         if verify(S, R, n, check, C.PH_TRADE):
             return
+        start = S.g[C.G_START]
         for k in range(n):
-            action_turn(S, R, (start + k) % n, pols)
+            seat = (start + k) % n
+            if R.pol_kind[pols[seat]] == C.KIND_SEARCH:
+                search_turn(S, R, X.search, n, pols, seat, m, k)
+            else:
+                action_turn(S, R, seat, pols)
             if S.g[C.G_OVERFLOW]:
                 return
         if verify(S, R, n, check, C.PH_ACTION):
             return
-        if m == C.SUMMERFEST:
-            festival(S, R, n, 0)
-            if n == 2:
-                charlie_reshuffle(S)
-            if verify(S, R, n, check, C.PH_SUMMER):
-                return
-        elif m == C.OCTOBERFEST:
-            festival(S, R, n, 1)
-            if verify(S, R, n, check, C.PH_OCTOBER):
-                return
+        end_month(S, R, n, m)
+        if m == C.SUMMERFEST and verify(S, R, n, check, C.PH_SUMMER):
+            return
+        if m == C.OCTOBERFEST and verify(S, R, n, check, C.PH_OCTOBER):
+            return
         record_month(S, n, game_id, m + 1)
     for s in range(n):
         ru.trace(S, C.TR_SCORE, s, S.pl[s, C.REP], S.pl[s, C.SUMMER_REP], S.pl[s, C.MEDAL_REP],
@@ -759,6 +870,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
         row[P.money] = S.pl[s, C.MONEY]
         for k in range(len(C.PLAYER_STATS)):
             row[P.powers_used + k] = S.pl[s, C.ST_POWERS + k]
+        row[P.search_rollouts] = S.pl[s, C.SEARCH_ROLLOUTS]
     game_row[G.game_id] = game_id
     game_row[G.n_players] = n
     game_row[G.rounds] = C.MONTHS

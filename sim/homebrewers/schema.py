@@ -46,6 +46,7 @@ PLAYERS = players_table([
     Column("money", pl.Int16, "money left at the end ($)"),
     Column("reputation", pl.Int32, "final reputation (the score)", copy_of="score"),
     *[Column(name, pl.Int16, STAT_MEANINGS[name]) for name in C.PLAYER_STATS],
+    Column("search_rollouts", pl.Int64, "rollouts this seat's search bot ran in the game (0 for other bots)"),
 ], faction_in_rows=True)
 
 # kind and amount get Homebrewers' meanings (the offer kind of issue 14 among them); the rest as

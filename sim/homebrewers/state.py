@@ -11,7 +11,8 @@ State fields (column names in constants.py):
                                faction of each seat (rows B_*)
   dice   int64[6, 5]           dice per seat (row 5 = Charlie), counted by action face
   fl     int64[6, 4, 3]        flavor cards under each recipe, counted by flavor kind
-  rng    uint64[13]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions
+  rng    uint64[18]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions,
+                               13..17 each seat's search bot (STREAM_SEARCH)
   ev     int64[cap, 7]         event rows: game, seat, month, card, kind, amount, target
   rnd    int64[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
@@ -35,8 +36,8 @@ from .data import HomebrewersConfig
 
 State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals rnd")
 EV_COLS = 7
-N_RNG = 13
-RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION = 0, 1, 7, 12
+N_RNG = 18
+RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION, RNG_SEARCH0 = 0, 1, 7, 12, 13
 
 # Kernel inputs (few fields on purpose: numba's compile time grows with the tuple's size):
 #   p int64[params]  cards int64[T + 1, 5] (kind, top, bottom, count, bottom amount; row T the
