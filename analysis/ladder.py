@@ -200,10 +200,11 @@ def ladder_lines(lad: Ladder) -> list[str]:
     """Flips first, then strengthening and weakening, then a count of what holds; power flags."""
     top = lad.rungs[-1]
     lines = []
-    for st, word in (("flips", "flips"), ("strengthens", "strengthens"), ("weakens", "weakens")):
+    for st, plural in (("flips", "flip"), ("strengthens", "strengthen"), ("weakens", "weaken")):
         rows = lad.across.filter(pl.col("status") == st).to_dicts()
         if rows:
-            lines.append(f"{len(rows)} {lad.kind} verdict(s) {word} between {REFERENCE} and {top}: "
+            said = f"verdict {st}" if len(rows) == 1 else f"verdicts {plural}"
+            lines.append(f"{len(rows)} {lad.kind} {said} between {REFERENCE} and {top}: "
                          + "; ".join(f"{r['unit']} at {r['n_players']}p {r['label_greedy']} -> {r['label_top']} "
                                      f"({100 * r['diff']:+.1f} pp, {100 * r['lo']:+.1f} to {100 * r['hi']:+.1f})"
                                      for r in rows) + ".")

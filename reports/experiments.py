@@ -40,9 +40,9 @@ def _x_axis(ax, values: list[str], label: str) -> np.ndarray:
     return x
 
 
-def _line_with_interval(ax, x, y, lo, hi, colour, label: str) -> None:
+def _line_with_interval(ax, x, y, lo, hi, colour, label: str, fmt: str = "-o") -> None:
     err = np.clip(np.vstack([y - lo, hi - y]), 0, None)
-    ax.errorbar(x, y, yerr=err, fmt="-o", color=colour, capsize=3, lw=1.3, ms=4, label=label)
+    ax.errorbar(x, y, yerr=err, fmt=fmt, color=colour, capsize=3, lw=1.3, ms=4, label=label)
 
 
 def sweep_metric(table: pl.DataFrame, column: str, key: str, title: str, zero_line: bool) -> charts.Figure:

@@ -80,6 +80,7 @@ def write_strength(s: Strength, html_path, pdf_path) -> list[Path]:
     return _write(strength_page(s), html_path, pdf_path)
 
 
+LINE_STYLES = ("-o", "--s", ":^")
 
 
 def ladder_chart(rates: pl.DataFrame, rungs: list[str], kind: str) -> charts.Figure:
@@ -89,18 +90,21 @@ def ladder_chart(rates: pl.DataFrame, rungs: list[str], kind: str) -> charts.Fig
     x_of = {r: float(i) for i, r in enumerate(rungs)}
     for ax, (n, g) in zip(charts._axes_grid(fig, len(groups), ncols=1), groups, strict=True):
         ax.axhline(1 / n, color=charts.FAIR, lw=1.2)
-        for i, unit in enumerate(sorted(g["unit"].unique().to_list())):
+        units = sorted(g["unit"].unique().to_list())
+        for i, unit in enumerate(units):
             u = g.filter(pl.col("unit") == unit).sort(pl.col("rung").replace_strict(x_of, return_dtype=pl.Float64))
             offset = (i % 7 - 3) * 0.03  # keep overlapping intervals apart
             x = np.array([x_of[r] for r in u["rung"]]) + offset
             name = f"seat {unit}" if kind == "seat" else unit
+            cycle = i // len(charts.PALETTE)  # past the palette's colours, a new line style
             _line_with_interval(ax, x, u["rate"].to_numpy(), u["lo"].to_numpy(), u["hi"].to_numpy(),
-                                charts.PALETTE[i % len(charts.PALETTE)], name)
+                                charts.PALETTE[i % len(charts.PALETTE)], name, LINE_STYLES[cycle % len(LINE_STYLES)])
         ax.set_xticks(list(x_of.values()), rungs)
         ax.set_xlabel("skill (rung)")
         charts._pct_axis(ax, "y")
         ax.set_title(f"{n} players")
-        ax.legend(loc="best", fontsize=6, ncols=2)
+        # beside the panel, not on it: with 19 races a legend inside covers the top rung's points
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6, ncols=2 if len(units) > 10 else 1)
     fig.suptitle(f"{kind.capitalize()} win rate by rung (bar = 95% interval, green = 1/n)")
     return fig
 
