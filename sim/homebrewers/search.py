@@ -161,20 +161,28 @@ def reseed(T, world):
         T.rng[i] = stream_seed(world, 0, STREAM_SEARCH, i)
 
 
+@jit_inline
+def unseen_into_pool(T, row, n_shown, n_items, pool):
+    """The items 0..n_items-1 not among the first n_shown cells of board row `row`, into pool;
+    returns how many."""
+    k = 0
+    for item in range(n_items):
+        seen = False
+        for i in range(n_shown):
+            if T.board[row, i] == item:
+                seen = True
+        if not seen:
+            pool[k] = item
+            k += 1
+    return k
+
+
 @jit
 def resample_events(T, Q):
     """Future months' event tiles are face down: the tiles not yet revealed (the two unused ones
     among them) dealt at random to the months still to come."""
     m = T.g[C.G_MONTH]
-    k = 0
-    for tile in range(C.N_EVENT_TILES):
-        seen = False
-        for mm in range(m + 1):
-            if T.board[C.B_EVENTS, mm] == tile:
-                seen = True
-        if not seen:
-            Q.pool[k] = tile
-            k += 1
+    k = unseen_into_pool(T, C.B_EVENTS, m + 1, C.N_EVENT_TILES, Q.pool)
     shuffle(Q.pool, k, T.rng, RNG_DECK)
     j = 0
     for mm in range(m + 1, C.MONTHS):
@@ -193,15 +201,7 @@ def resample_charlie(T, Q):
             Q.pool[i - pos] = T.board[C.B_CHARLIE, i]
         k = C.CHARLIE_DECK - pos
     else:
-        k = 0
-        for card in range(C.N_CHARLIE):
-            seen = False
-            for i in range(pos):
-                if T.board[C.B_CHARLIE, i] == card:
-                    seen = True
-            if not seen:
-                Q.pool[k] = card
-                k += 1
+        k = unseen_into_pool(T, C.B_CHARLIE, pos, C.N_CHARLIE, Q.pool)
     shuffle(Q.pool, k, T.rng, RNG_DECK)
     for i in range(pos, C.CHARLIE_DECK):
         T.board[C.B_CHARLIE, i] = Q.pool[i - pos]
