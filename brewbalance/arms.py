@@ -236,8 +236,7 @@ def run_arms(prepared: list[PreparedArm], jobs: int | None, quiet: bool, force: 
 
 def _bot_setting(p: PreparedArm) -> str:
     """What decides an arm's speed: its bots and their settings (e.g. a search budget)."""
-    bot_sets = [o for o in p.plan.get("overrides") or [] if str(o[0] if isinstance(o, (list, tuple)) else o)
-                .startswith("policies.")]
+    bot_sets = [o for o in p.plan["overrides"] if o[0].startswith("policies.")]  # [key, value] pairs
     return json.dumps([p.plan["policies"], bot_sets], default=str)
 
 

@@ -90,11 +90,10 @@ def split_budgets(game_id: str, names: list[str]) -> tuple[list[str], list[str]]
 
 
 def budget_sets(game_id: str, policy: str | None, policies: str | None) -> tuple[str | None, str | None, list[str]]:
-    """--policy / --policies with any `search:N` taken out: (policy, policies, extra --set)."""
-    if policy and policies:  # checked here too: the budget split below keeps only one of them
-        raise UsageError("give --policy or --policies, not both")
+    """--policy / --policies with any `search:N` taken out: (policy, policies, extra --set).
+    Both given pass through untouched, for parse_policies to refuse."""
     text = policies or policy
-    if not text:
+    if not text or (policy and policies):
         return policy, policies, []
     names, sets = split_budgets(game_id, [x for x in text.split(",") if x.strip()])
     plain = ",".join(names)
