@@ -111,3 +111,12 @@ def test_entry_range_on_a_field_that_does_not_exist_is_refused(tmp_path, monkeyp
                "range = { storage = [6, 10] }")
     with pytest.raises(BrewError, match=r"races\.toml: race 'halfling'.*'storage' is not a field"):
         cfg.load_game_data("dragon_brew")
+
+
+def test_an_estimate_a_printed_example_pins_is_not_varied():
+    """Dragon Brew's wort per mash is read off the Mash House example (two grains, one wort, on each
+    of three actions): its declared range is the value itself, so sensitivity skips it by name
+    instead of trying 0 wort per mash, which the example contradicts."""
+    found = game_estimates(cfg.prepare("dragon_brew", "base", [], []))
+    assert "params.wort_per_mash: its low and high equal its value" in found.skipped
+    assert all("wort_per_mash" not in e.id for e in found.estimates)
