@@ -1,10 +1,11 @@
 """numba's cache folders: one per game, keyed by the sources that game's machine code can
-depend on, so an edit to one game recompiles that game only (and an edit to sim/core, every
-game)."""
+depend on, so an edit to one game recompiles that game only, an edit to compiled sim/core
+code every game, and an edit to plain-Python plumbing none."""
 
 import importlib
 import pkgutil
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -35,7 +36,7 @@ def test_editing_one_game_changes_that_games_folder_only(sources):
     assert {g: f for g, f in after.items() if g != "dwarfest"} == {g: f for g, f in before.items() if g != "dwarfest"}
 
 
-@pytest.mark.parametrize("shared", ["core/rng.py", "registry.py"])
+@pytest.mark.parametrize("shared", ["core/rng.py", "core/jit.py", "__init__.py"])
 def test_editing_shared_code_changes_every_folder(sources, shared):
     before = folders(sources)
     core_before = sim.cache_dir_for("sim.core.rng", sources)
@@ -43,6 +44,26 @@ def test_editing_shared_code_changes_every_folder(sources, shared):
     after = folders(sources)
     assert all(after[g] != before[g] for g in before)
     assert sim.cache_dir_for("sim.core.rng", sources) != core_before
+
+
+@pytest.mark.parametrize("plumbing", ["core/runfolder.py", "core/runner.py", "core/dask_engine.py", "registry.py",
+                                      "dwarfest/replay.py"])
+def test_editing_plain_python_plumbing_recompiles_nothing(sources, plumbing):
+    before = {**folders(sources), "core": sim.cache_dir_for("sim.core.rng", sources)}
+    append_comment(sources / plumbing)
+    assert {**folders(sources), "core": sim.cache_dir_for("sim.core.rng", sources)} == before
+
+
+def test_every_module_with_compiled_code_is_in_its_games_sources():
+    """The folder's key must cover every file that defines a compiled function (and, through
+    the import closure, what those read)."""
+    for package in [*sorted(games()), "core"]:
+        keyed = set(sim.compiled_sources(sim.SOURCES, tuple(sorted({"core", package}))))
+        pkg = importlib.import_module(f"sim.{package}")
+        for info in pkgutil.walk_packages(pkg.__path__, f"sim.{package}."):
+            module = importlib.import_module(info.name)
+            if any(getattr(getattr(o, "py_func", None), "__module__", None) == info.name for o in vars(module).values()):
+                assert Path(module.__file__).resolve() in keyed, info.name
 
 
 def test_the_folders_are_distinct_and_named_by_package():
