@@ -12,14 +12,15 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    games/s net of the fixed start-up (a 1,000-game run subtracted), its ratio to step 2's
    greedy figure, and peak RSS; the defaults are whole multiples of 2 shards, so the ratio
    measures the writing, not an idle thread on a last short shard;
-4. the split of step 3's work (thread-seconds of the same in-process run): kernel, DataFrame
-   building, Parquet writing.
+4. the split of step 3's work (thread-seconds of the same in-process run): the compiled
+   kernel (`run_chunk`), DataFrame building (`frames`, `chunk_frames`), Parquet writing
+   (`write_shard`).
 
 Every figure is printed with its command; ratios are taken between measurements of the same
 run on the same machine, so the load of a shared machine moves them less than the raw
 games/s. Usage:
 
-    python bench/profile.py [--game ID ...] [--scale X]
+    python bench/profile.py [--game ID ...] [--scale X] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import polars as pl
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench import n_cores, out, run_cli  # noqa: E402  (bench.py's command runner and printer)
@@ -44,7 +47,8 @@ GAMES = {"dwarfest": 400_000, "brewin_usa": 100_000, "homebrewers": 50_000, "dra
 SHARD = 25_000  # the local engine's default shard size
 GOALS = {"dwarfest": 150_000, "brewin_usa": 50_000, "homebrewers": 50_000, "dragon_brew": 15_000}
 
-# The in-process end-to-end run (step 4): the CLI's main() with timers around the three parts.
+# The in-process end-to-end run (step 4): the CLI's main() with timers around the three parts
+# (the kernel's own calls, not the Python loop around them).
 SPLIT_WRAPPER = r"""
 import json, sys, threading, time
 from brewbalance.cli import main
@@ -68,7 +72,8 @@ def timed(part, fn):
 
 game = get_game(sys.argv[2])
 game.frames = timed("frames", game.frames)
-game.play_chunks = timed("kernel", game.play_chunks)
+game.chunk_frames = timed("frames", game.chunk_frames)
+game.run_chunk = timed("kernel", game.run_chunk)
 rf.write_shard = timed("write", rf.write_shard)
 runner.rf.write_shard = rf.write_shard
 sys.argv = ["brewbalance", *sys.argv[1:]]
@@ -86,8 +91,9 @@ def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
 
     game = get_game(game_id)
     config = game.build(prepare(game_id, "base", [], []))
-    real_frames = game.frames
+    real_frames, real_chunk_frames = game.frames, game.chunk_frames
     game.frames = lambda *args, **kwargs: {}
+    game.chunk_frames = lambda *args: (pl.DataFrame(), pl.DataFrame())
     try:
         game.simulate(config, 1, 0, 500, [4], [policy])  # load the compiled code, touch buffers
         piece = max(1, min(SHARD, n_games // (4 * jobs)))  # small enough that no thread idles at the end
@@ -97,7 +103,7 @@ def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
                           range(0, n_games, piece)))
         return n_games / (time.perf_counter() - start)
     finally:
-        game.frames = real_frames
+        game.frames, game.chunk_frames = real_frames, real_chunk_frames
 
 
 def kernel_only_in_child(game_id: str, policy: str, n_games: int, jobs: int, cache: Path) -> float:
@@ -127,16 +133,19 @@ def split_of_work(game_id: str, n_games: int, jobs: int, run: Path, cache: Path)
     return json.loads(proc.stderr.strip().splitlines()[-1])
 
 
-def profile(game_id: str, scale: float, tmp: Path) -> dict:
+def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = None) -> dict:
     jobs = n_cores()
     n = max(SHARD, int(GAMES[game_id] * scale))
-    cache = tmp / f"cache_{game_id}"
+    cache = warm_cache or tmp / f"cache_{game_id}"
     out(f"\n== {game_id}: 4 players, {jobs} cores, {n:,} games per measurement, "
         f"load average {os.getloadavg()[0]:.2f}")
     small = simulate_args(game_id, 1000, jobs, tmp / "run_1k")
     cold, _, cmd = run_cli(small, cache)
     warm, _, _ = run_cli(small, cache)
-    out(f"1. compile: {cold - warm:6.1f} s  (cold {cold:.1f} s - warm {warm:.1f} s)   {cmd}")
+    if warm_cache:
+        out(f"1. compile: not measured (--cache {warm_cache}: a warm start takes {warm:.1f} s)")
+    else:
+        out(f"1. compile: {cold - warm:6.1f} s  (cold {cold:.1f} s - warm {warm:.1f} s)   {cmd}")
 
     rates = {}
     for policy in ("random", "greedy"):
@@ -157,7 +166,7 @@ def profile(game_id: str, scale: float, tmp: Path) -> dict:
         + f"  ({total:.1f} thread-s; bench/profile.py SPLIT_WRAPPER around the same simulate)")
     shutil.rmtree(tmp / "run", ignore_errors=True)
     shutil.rmtree(tmp / "run_split", ignore_errors=True)
-    return {"game": game_id, "compile": cold - warm, "random": rates["random"], "greedy": rates["greedy"],
+    return {"game": game_id, "compile": float("nan") if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
             "e2e": e2e, "ratio": ratio, "rss": rss, **{f"share_{p}": s for p, s in shares.items()}}
 
 
@@ -175,6 +184,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--game", action="append", choices=sorted(GAMES), help="profile only this game (repeatable)")
     ap.add_argument("--scale", type=float, default=1.0, help="games per measurement, times the default")
+    ap.add_argument("--cache", type=Path, help="use this (warm) numba cache instead of a fresh one; no compile figure")
     ap.add_argument("--kernel-only", nargs=4, metavar=("GAME", "POLICY", "GAMES", "JOBS"), help=argparse.SUPPRESS)
     opts = ap.parse_args()
     if opts.kernel_only:  # the child of kernel_only_in_child
@@ -184,7 +194,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="brewprofile_"))
     try:
         out(f"brewbalance speed profile; python {sys.version.split()[0]}; PY = {sys.executable}")
-        rows = [profile(g, opts.scale, tmp) for g in (opts.game or list(GAMES))]
+        rows = [profile(g, opts.scale, tmp, opts.cache) for g in (opts.game or list(GAMES))]
         table(rows)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

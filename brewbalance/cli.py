@@ -307,25 +307,37 @@ def demo(
     jobs: Annotated[int | None, typer.Option(help="Parallel jobs.")] = None,
 ) -> None:
     """Simulate every game at a default size and write its HTML and PDF reports."""
-    import analysis
-    import reports
+    from sim.core.warm import Warmer
     from sim.registry import games as all_games
 
-    for g in all_games().values():
-        for variant in ("base",):
-            data = cfg.prepare(g.id, variant, [], [])
-            conf = g.build(data)
-            run = out / f"{g.id}_{variant}"
-            runner.check_out_folder(run, resume=False, force=True)
-            plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=runner.DEFAULT_SHARD,
-                                   seed=SEED_DEFAULT, player_counts=list(g.player_counts),
-                                   policies=["greedy"], command=runner.command_line())
-            _execute(g, conf, plan, run, jobs, quiet=False)
-            result = analysis.analyze(run)
-            html, pdf = out / f"{g.id}_report.html", out / f"{g.id}_report.pdf"
-            reports.write_report(result, html_path=html, pdf_path=pdf)
-            say(f"{g.title} report: {html.resolve()}")
-            say(f"{g.title} report: {pdf.resolve()}")
+    order = list(all_games().values())
+    warmer = Warmer([g.id for g in order[2:]])  # compiles the last games while this process plays the first
+    try:
+        for g in order:
+            warmer.wait_for(g.id)
+            _demo_game(g, n_games, out, jobs)
+    finally:
+        warmer.stop()
+
+
+def _demo_game(g, n_games: int, out: Path, jobs: int | None) -> None:
+    """Simulate one game's base variant with greedy bots, then write its HTML and PDF report."""
+    import analysis
+    import reports
+
+    data = cfg.prepare(g.id, "base", [], [])
+    conf = g.build(data)
+    run = out / f"{g.id}_base"
+    runner.check_out_folder(run, resume=False, force=True)
+    plan = runner.new_plan(g, data, conf, n_games=n_games, shard_size=runner.DEFAULT_SHARD,
+                           seed=SEED_DEFAULT, player_counts=list(g.player_counts),
+                           policies=["greedy"], command=runner.command_line())
+    _execute(g, conf, plan, run, jobs, quiet=False)
+    result = analysis.analyze(run)
+    html, pdf = out / f"{g.id}_report.html", out / f"{g.id}_report.pdf"
+    reports.write_report(result, html_path=html, pdf_path=pdf)
+    say(f"{g.title} report: {html.resolve()}")
+    say(f"{g.title} report: {pdf.resolve()}")
 
 
 @app.command()

@@ -56,9 +56,11 @@ def _digest(root: Path, files) -> str:
 @cache
 def _imports(path: Path, root: Path) -> tuple[frozenset[Path], bool]:
     """The sim files `path` imports (`from P import m` counts module P/m.py when there is one),
-    and whether one of them is sim/core/jit.py (so `path` defines compiled code)."""
+    and whether it imports the decorators `jit` or `jit_inline` (so defines compiled code; a
+    module that only reads, say, jit.PLAIN_PYTHON does not)."""
     here = list(path.relative_to(root).parent.parts)  # the module's package, below sim/
-    found = set()
+    decorators = root / SHARED / "jit.py"
+    found, compiles = set(), False
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             modules = [a.name.split(".")[1:] for a in node.names if a.name.split(".")[0] == "sim"]
@@ -73,10 +75,12 @@ def _imports(path: Path, root: Path) -> tuple[frozenset[Path], bool]:
             names = [package + [a.name] for a in node.names]
             # the package itself counts only when a name imported from it is not a module
             modules = names if all(_module_file(root, n) for n in names) else [package, *names]
+            from_jit = decorators in [_module_file(root, m) for m in (package, *names)]
+            compiles |= from_jit and any(a.name in ("jit", "jit_inline") for a in node.names)
         else:
             continue
         found |= {f for m in modules if (f := _module_file(root, m)) is not None}
-    return frozenset(found), root / SHARED / "jit.py" in found
+    return frozenset(found), compiles
 
 
 def _module_file(root: Path, parts: list[str]) -> Path | None:

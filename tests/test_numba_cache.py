@@ -46,7 +46,7 @@ def test_editing_shared_code_changes_every_folder(sources, shared):
     assert sim.cache_dir_for("sim.core.rng", sources) != core_before
 
 
-@pytest.mark.parametrize("plumbing", ["core/runfolder.py", "core/runner.py", "core/dask_engine.py", "registry.py",
+@pytest.mark.parametrize("plumbing", ["core/runfolder.py", "core/runner.py", "core/dask_engine.py", "core/warm.py", "registry.py",
                                       "dwarfest/replay.py"])
 def test_editing_plain_python_plumbing_recompiles_nothing(sources, plumbing):
     before = {**folders(sources), "core": sim.cache_dir_for("sim.core.rng", sources)}

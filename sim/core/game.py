@@ -112,10 +112,14 @@ class GameBase:
                  check=False, options=None) -> Shard:
         state, games, players, wins, run = self._kernel_run(config, seed, n_games, player_counts, policies,
                                                             options, check)
-        ev, rounds, prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games,
-                                            progress, lambda done, todo, prow: run(first_game + done, todo, done, prow))
-        frames = self.frames(config, games, players[:prow], wins[:prow], ev)
-        frames["rounds"] = rounds
+        labels = self.labels(config)
+        chunks = []  # (events, rounds) DataFrames of each kernel call, made while its rows are in the buffers
+        prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
+                                lambda done, todo, prow: run(first_game + done, todo, done, prow),
+                                lambda events, rounds: chunks.append(self.chunk_frames(labels, events, rounds)))
+        frames = self.frames(labels, games, players[:prow], wins[:prow])
+        frames["events"] = pl.concat([ev for ev, _ in chunks])
+        frames["rounds"] = pl.concat([rnd for _, rnd in chunks])
         return Shard(frames)
 
     def play_traced(self, config, seed: int, game_id: int, player_counts, policies, options=None,
@@ -150,13 +154,17 @@ class GameBase:
 
         return state, games, players, wins, run
 
-    def frames(self, config, games, players, wins, events) -> dict[str, pl.DataFrame]:
-        """Kernel rows -> DataFrames, by the column names of the game's schema. String columns
-        are Enums gathered from their codes, so no per-row string is ever built."""
-        labels = self.labels(config)
+    def frames(self, labels, games, players, wins) -> dict[str, pl.DataFrame]:
+        """Kernel rows -> the games and players DataFrames, by the column names of the game's
+        schema. String columns are Enums gathered from their codes, so no per-row string is
+        ever built."""
         return {"games": self.schema.GAMES.frame(games, labels),
-                "players": self.schema.PLAYERS.frame(players, labels, given={"win": wins}),
-                "events": self.schema.EVENTS.frame(events, labels)}
+                "players": self.schema.PLAYERS.frame(players, labels, given={"win": wins})}
+
+    def chunk_frames(self, labels, events, rounds) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """One kernel call's event and rounds rows (views of the state's buffers) -> their
+        DataFrames in the narrow column types, so a shard never holds its events as int64 rows."""
+        return self.schema.EVENTS.frame(events, labels), rounds_frame(rounds)
 
     def policies(self, config: Any) -> list[str]:
         return list(config.policy_ids)
@@ -171,26 +179,25 @@ class GameBase:
                 raise UsageError(f"unknown policy '{p}' for {self.id}; choose from {choices(config.policy_ids)}")
         return np.array([config.policy_ids.index(p) for p in policies], np.int64)
 
-    def play_chunks(self, state, C, violations, seed: int, first_game: int, n_games: int, progress, run):
+    def play_chunks(self, state, C, violations, seed: int, first_game: int, n_games: int, progress, run, keep):
         """Drive a numba game's kernel over one shard, CHUNK games per call.
 
         `run(done, todo, prow)` plays up to `todo` games from shard offset `done`, writing player
         rows from `prow`, and returns the kernel's (games played, player rows, event rows, status).
-        A full event or rounds buffer (STATUS_FULL) just ends the call early; an overflow or an
-        invariant violation raises. `C` is the game's constants module (G_VIOLATION, G_PHASE,
-        G_ROUNDS, PHASES). Returns (event rows, rounds frame, player rows written)."""
-        events, rounds, done, prow = [], [], 0, 0
+        After each call, `keep(events, rounds)` gets that call's event and rounds rows: views of
+        the state's buffers, which the next call overwrites. A full event or rounds buffer
+        (STATUS_FULL) just ends the call early; an overflow or an invariant violation raises.
+        `C` is the game's constants module (G_VIOLATION, G_PHASE, G_ROUNDS, PHASES). Returns the
+        player rows written."""
+        done, prow = 0, 0
         while done < n_games:
             k, rows, ev_rows, status = run(done, min(CHUNK, n_games - done), prow)
             raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
                             status == STATUS_VIOLATION, violations[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
-            events.append(state.ev[:ev_rows].copy())
-            rounds.append(state.rnd[:state.g[C.G_ROUNDS]].copy())
+            keep(state.ev[:ev_rows], state.rnd[:state.g[C.G_ROUNDS]])
             done += k
             prow += rows
             if progress is not None:
                 progress(k)
-        ev = np.concatenate(events) if events else np.zeros((0, state.ev.shape[1]), np.int64)
-        rnd = np.concatenate(rounds) if rounds else np.zeros((0, 4), np.int64)
-        return ev, rounds_frame(rnd), prow
+        return prow

@@ -44,8 +44,8 @@ def rounds_frame(rows: np.ndarray) -> pl.DataFrame:
     """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
     kernels write it (game, then round, then seat)."""
     rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
-    return pl.DataFrame({
-        "game_id": rows[:, 0],
+    return pl.DataFrame({  # every column a copy: `rows` may be a view of a kernel buffer
+        "game_id": rows[:, 0].copy(),
         "seat": rows[:, 1].astype(np.int16),
         "round": rows[:, 2].astype(np.int16),
         "score": rows[:, 3].astype(np.int32),

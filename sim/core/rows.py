@@ -6,7 +6,17 @@ driver then stops with STATUS_OVERFLOW, so nothing is ever silently truncated). 
 trace is only kept when the caller asks for one: a buffer of a single row means "not tracing".
 """
 
+import numpy as np
+
 from .jit import jit_inline
+
+
+def column_buffer(rows: int, cols: int) -> np.ndarray:
+    """An event or rounds buffer, int64[rows, cols] (at least one row), column-major: each
+    column the tables are built from is then one contiguous run. With row-major buffers,
+    building a shard's DataFrames read every row once per column (measured: 10% of the
+    Dwarfest kernel's time)."""
+    return np.zeros((max(rows, 1), cols), np.int64, order="F")
 
 
 @jit_inline

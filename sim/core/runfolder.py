@@ -25,6 +25,11 @@ from .errors import BrewError
 
 TABLES = ("games", "players", "events", "rounds")
 PLAN = "_run/plan.json"
+# zstd at its fastest level, without min/max statistics (no query filters on a range a row
+# group's statistics could skip). Measured on a 25,000-game Dwarfest shard (4 players, 3.1M
+# event rows): 142 ms to write against 195 ms with the default level and statistics, and
+# 227 bytes a game against 225; uncompressed is 134 ms and 376 bytes.
+PARQUET = {"compression": "zstd", "compression_level": 1, "statistics": False}
 
 
 def sha256_file(path: Path) -> str:
@@ -76,7 +81,7 @@ def write_shard(out: Path, shard: dict, frames: dict[str, pl.DataFrame]) -> dict
         final = out / table / part_name(shard["id"])
         tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
         try:
-            frames[table].write_parquet(tmp, compression="zstd", statistics=True)
+            frames[table].write_parquet(tmp, **PARQUET)
             record["sha256"][table] = sha256_file(tmp)
             os.replace(tmp, final)
         except OSError as exc:

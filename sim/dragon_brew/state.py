@@ -35,6 +35,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
@@ -176,8 +177,8 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
         rng=np.zeros(1 + n, np.uint64),
         moves=np.zeros((C.MAX_MOVES, C.MOVE_W), np.int64),
         tmp=np.zeros((24, 256), np.int64),
-        ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
-        rnd=np.zeros((max(rounds_capacity, 1), ROUND_COLS), np.int64),
+        ev=column_buffer(event_capacity, EV_COLS),
+        rnd=column_buffer(rounds_capacity, ROUND_COLS),
         trace=np.zeros((max(trace_capacity, 1), TRACE_W), np.int64),
     )
 

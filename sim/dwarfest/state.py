@@ -31,6 +31,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.view import Layout, Part, StateView
 
 from . import constants as C
@@ -104,10 +105,10 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         seats=np.zeros((4, n), np.int64),
         picks=np.zeros((3, 64), np.int64),
         rng=np.zeros(1 + 3 * n, np.uint64),
-        ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
+        ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         ctx=np.zeros(16, np.float64),
-        rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
+        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
     )
 
 

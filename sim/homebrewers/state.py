@@ -28,6 +28,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.treatment import T_INJECT, T_NONE, T_REMOVE
 from sim.core.view import Group, Layout, Part, StateView
 
@@ -84,11 +85,11 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
         dice=np.zeros((C.N_ROWS, C.N_ACTIONS), np.int64),
         fl=np.zeros((C.N_ROWS, C.N_RECIPES, C.N_KINDS), np.int64),
         rng=np.zeros(N_RNG, np.uint64),
-        ev=np.zeros((max(event_capacity, 1), EV_COLS), np.int64),
+        ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         tmp=np.zeros(64, np.int64),
         vals=np.zeros(64, np.float64),
-        rnd=np.zeros((max(rounds_capacity or event_capacity, 1), ROUND_COLS), np.int64),
+        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
     )
 
 

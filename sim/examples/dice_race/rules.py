@@ -21,7 +21,7 @@ from sim.core.jit import jit
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DICE, STREAM_POLICY, randint, stream_seed
 from sim.core.rounds import ROUND_COLS, record_round
-from sim.core.rows import next_row, next_trace_row, put7, put8
+from sim.core.rows import column_buffer, next_row, next_trace_row, put7, put8
 from sim.core.schedule import position, seat_bots
 
 from .policies import rolls_again
@@ -51,9 +51,9 @@ G, P = GAMES.at, PLAYERS.at
 def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 1) -> State:
     return State(g=np.zeros(N_G, np.int64), pl=np.zeros((MAX_PLAYERS, N_PL), np.int64),
                  pols=np.zeros(MAX_PLAYERS, np.int64), ranks=np.zeros(MAX_PLAYERS, np.int64),
-                 rng=np.zeros(1 + MAX_PLAYERS, np.uint64), ev=np.zeros((max(event_capacity, 1), 7), np.int64),
+                 rng=np.zeros(1 + MAX_PLAYERS, np.uint64), ev=column_buffer(event_capacity, 7),
                  trace=np.zeros((max(trace_capacity, 1), TRACE_WIDTH), np.int64),
-                 rnd=np.zeros((max(rounds_capacity, 1), ROUND_COLS), np.int64))
+                 rnd=column_buffer(rounds_capacity, ROUND_COLS))
 
 
 @jit
