@@ -165,5 +165,5 @@ def test_a_decision_draws_one_world_per_sweep_from_its_own_search_stream():
     assert S.pl[0, C.SEARCH_ROLLOUTS] == 16
     S.pl[0, C.SEARCH_ROLLOUTS] = 0
     for f in S._fields:
-        if f != "rng":
+        if f not in ("rng", "gains"):  # gains: the bots' judge cache, filled as greedy values the candidates
             assert np.array_equal(getattr(S, f), before[f]), f

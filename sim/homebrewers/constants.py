@@ -143,6 +143,14 @@ PILE_DECK, PILE_DISC, PILE_ROW = range(3)
 B_EVENTS, B_JUDGES, B_CHARLIE, B_FACTION = 4, 5, 6, 7
 N_JUDGES_IN_PLAY = 5
 
+# --- State.gains: per seat, what one more flavor of each kind under each recipe adds to its
+# judges (policies.judge_gains), kept with the flavor counts and judges it was worked out from
+GAIN_KEY = N_RECIPES * N_KINDS + N_JUDGES_IN_PLAY  # columns 0..11 the counts (recipe * 3 + kind), then the judges
+N_GAINS = GAIN_KEY + 2 * N_RECIPES * N_KINDS  # then per (recipe, kind): judge reputation, judge potential
+# State.hands: per seat, the worth of each hand of three dice (faces x <= y <= z at 25x + 5y + z)
+# to its plan in this trade phase (policies.dice_value), -inf until worked out
+N_HANDS = N_ACTIONS ** 3
+
 # --- policies ---------------------------------------------------------------------------------
 # kind = search: the heuristic's choices everywhere except the steps of its action turns, which
 # sim/homebrewers/search.py picks by Monte-Carlo rollouts (its weights also drive the rollouts)

@@ -167,6 +167,12 @@ def choose_brew(S, R, seat, p):
                 if x == 0:
                     return r
                 x -= 1
+    return best_brew(S, R, seat, p)[0]
+
+
+@jit_inline
+def best_brew(S, R, seat, p):
+    """The heuristic's recipe to brew (-1 if none) and its brew_value."""
     best, arg = -1.0, -1
     lv = ru.level(S, R, seat)
     for r in range(C.N_RECIPES):
@@ -174,7 +180,7 @@ def choose_brew(S, R, seat, p):
             v = brew_value(S, R, seat, p, r, lv)
             if v > best:
                 best, arg = v, r
-    return arg
+    return arg, best
 
 
 @jit_inline
@@ -252,18 +258,59 @@ def judge_potential(S, R, seat):
     return tot
 
 
+@jit_inline
+def gains_current(S, seat):
+    """S.gains[seat] was worked out from seat's flavors under recipes and the judges now in play."""
+    g = S.gains[seat]
+    for r in range(C.N_RECIPES):
+        for k in range(C.N_KINDS):
+            if g[r * C.N_KINDS + k] != S.fl[seat, r, k]:
+                return False
+    for i in range(C.N_JUDGES_IN_PLAY):
+        if g[C.N_RECIPES * C.N_KINDS + i] != S.board[C.B_JUDGES, i]:
+            return False
+    return True
+
+
 @jit
-def play_top_value(S, R, seat, p, c, r, before, pot_before):
-    """Worth of card c under recipe r; `before` and `pot_before` are seat's judge total and judge
-    potential now (the caller computes them once for all the cards and recipes it compares)."""
-    ru.add_flavor(S, R, seat, r, c, 1)
-    after = ru.judges_total(S, R, seat, True)
-    pot_after = judge_potential(S, R, seat)
-    ru.add_flavor(S, R, seat, r, c, -1)
+def judge_gains(S, R, seat):
+    """Bring S.gains[seat] up to date: for each recipe and flavor kind, the rise of seat's judge
+    total and judge potential (judges other than the lowest-recipe one) were one more flavor of
+    that kind under that recipe. They depend only on seat's flavors under recipes and the judges,
+    which change when a card is played under a recipe, so they are worked out again only when
+    those differ from the key they were worked out from (a key, not a hook in every move: tests
+    and the search's scratch copy set flavors directly)."""
+    if gains_current(S, seat):
+        return
+    g = S.gains[seat]
+    before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
+    for r in range(C.N_RECIPES):
+        for k in range(C.N_KINDS):
+            S.fl[seat, r, k] += 1
+            after = ru.judges_total(S, R, seat, True)
+            pot_after = judge_potential(S, R, seat)
+            S.fl[seat, r, k] -= 1
+            at = C.GAIN_KEY + 2 * (r * C.N_KINDS + k)
+            g[at] = after - before
+            g[at + 1] = pot_after - pot_before
+            g[r * C.N_KINDS + k] = S.fl[seat, r, k]
+    for i in range(C.N_JUDGES_IN_PLAY):
+        g[C.N_RECIPES * C.N_KINDS + i] = S.board[C.B_JUDGES, i]
+
+
+@jit
+def play_top_value(S, R, seat, p, c, r):
+    """Worth of card c under recipe r; S.gains[seat] must be current (judge_gains: the caller
+    brings it up to date once for all the cards and recipes it compares)."""
+    kind = R.cards[R.phys[c], C.CF_KIND]
+    rise, pot_rise = 0.0, 0.0  # the neutral card has no flavor: no judge counts it
+    if kind < C.N_KINDS:
+        at = C.GAIN_KEY + 2 * (r * C.N_KINDS + kind)
+        rise, pot_rise = S.gains[seat, at], S.gains[seat, at + 1]
     brews = months_left(S) * (0.6 if S.pl[seat, C.GRAIN0 + r] > 0 else 0.35) + 0.3
     # a flat judge bonus for any flavor under a recipe; the neutral card has no flavor, so none
-    flavor_bonus = 0.15 * w(R, p, C.W_JUDGE) if R.cards[R.phys[c], C.CF_KIND] < C.N_KINDS else 0.0
-    return w(R, p, C.W_JUDGE) * (after - before) + w(R, p, C.W_PROGRESS) * (pot_after - pot_before) + \
+    flavor_bonus = 0.15 * w(R, p, C.W_JUDGE) if kind < C.N_KINDS else 0.0
+    return w(R, p, C.W_JUDGE) * rise + w(R, p, C.W_PROGRESS) * pot_rise + \
         w(R, p, C.W_TOP) * brews * top_value(S, R, seat, p, R.cards[R.phys[c], C.CF_TOP]) + \
         flavor_bonus
 
@@ -274,7 +321,8 @@ def best_play(S, R, seat, p):
     S.vals[0] gets its value. -1 when the hand is empty."""
     best, arg = -1e9, -1
     rand_k = 0
-    before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
+    if not is_random(R, p):
+        judge_gains(S, R, seat)
     for c in range(C.CARD_SLOTS):
         if S.card[c, 0] != C.LOC_HAND or S.card[c, 1] != seat:
             continue
@@ -283,7 +331,7 @@ def best_play(S, R, seat, p):
                 rand_k += 1
                 continue
             if t < 4:
-                v = play_top_value(S, R, seat, p, c, t, before, pot_before)
+                v = play_top_value(S, R, seat, p, c, t)
             else:
                 v = eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
             if v > best:
@@ -305,9 +353,9 @@ def card_draw_value(S, R, seat, p, c):
     v = w(R, p, C.W_CARD) * min(1.0, months_left(S) / 2.0)
     if c >= 0 and months_left(S) > 0:
         best = 0.0
-        before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
+        judge_gains(S, R, seat)
         for r in range(C.N_RECIPES):
-            best = max(best, play_top_value(S, R, seat, p, c, r, before, pot_before))
+            best = max(best, play_top_value(S, R, seat, p, c, r))
         v += 0.3 * best
     return v
 
@@ -429,11 +477,9 @@ def need(S, R, seat, p, a):
         if months_left(S) == 0 and S.dice[seat, C.BREW] == 0:
             v = 0.0
         return v
-    if a == C.BREW:
-        r = choose_brew(S, R, seat, p)
-        if r < 0:
-            return 0.0
-        return brew_value(S, R, seat, p, r, ru.level(S, R, seat))
+    if a == C.BREW:  # the value of the recipe choose_brew would brew
+        r, v = best_brew(S, R, seat, p)
+        return v if r >= 0 else 0.0
     if a == C.FLAVOR:
         return flavor_action_value(S, R, seat, p)
     return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
@@ -442,16 +488,44 @@ def need(S, R, seat, p, a):
 @jit_inline
 def prep_trade(S, R, seat, p):
     """Values dice_value needs that do not change while dice change hands (a flavor action, the
-    month's event), cached in S.vals[10 + seat] and S.vals[20 + seat]."""
+    month's event), cached in S.vals[10 + seat] and S.vals[20 + seat]; the hands valued in the
+    last trade phase are forgotten (the plan has moved on since)."""
     if is_random(R, p):
         return
     S.vals[10 + seat] = flavor_action_value(S, R, seat, p)
     S.vals[20 + seat] = event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+    for k in range(C.N_HANDS):
+        S.hands[seat, k] = -np.inf
+
+
+@jit_inline
+def hand_key(d):
+    """A hand of three dice as 25x + 5y + z, its faces x <= y <= z; -1 for any other number of dice."""
+    key, k = 0, 0
+    for a in range(C.N_ACTIONS):
+        for _ in range(d[a]):
+            key = 5 * key + a
+            k += 1
+    return key if k == 3 else -1
 
 
 @jit
 def dice_value(S, R, seat, p, row):
-    """Worth of the dice in S.dice[row] to seat's plan (used to value trades)."""
+    """Worth of the dice in S.dice[row] to seat's plan (used to value trades). Nothing but the dice
+    changes from prep_trade to the end of the trade phase, so each hand is valued once (S.hands)
+    for all the swaps, re-rolls and changes compared in it."""
+    key = hand_key(S.dice[row])
+    if key < 0:
+        return hand_value(S, R, seat, p, row)
+    if S.hands[seat, key] == -np.inf:
+        S.hands[seat, key] = hand_value(S, R, seat, p, row)
+    return S.hands[seat, key]
+
+
+@jit
+def hand_value(S, R, seat, p, row):
+    """dice_value worked out from the plan: brews possible with the grain and clean spots, then
+    the rest at their effect values, never less than the forgo money."""
     d = S.dice[row]
     gr = 0
     for r in range(C.N_RECIPES):

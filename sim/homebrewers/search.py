@@ -141,6 +141,8 @@ def copy_state(S, T):
     copy_into(T.fl, S.fl)
     copy_into(T.tmp, S.tmp)
     copy_into(T.vals, S.vals)
+    copy_into(T.gains, S.gains)
+    copy_into(T.hands, S.hands)
     T.g[C.G_EVENTS] = 0
     T.g[C.G_TRACE] = 0
     T.g[C.G_ROUNDS] = 0

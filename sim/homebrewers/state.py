@@ -18,6 +18,11 @@ State fields (column names in constants.py):
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
   tmp    int64[64]             scratch for multi-value returns
   vals   float64[64]           a bot's scores of its options (scratch)
+  gains  float64[5, N_GAINS]   per seat, the judge reputation and potential one more flavor of each
+                               kind under each recipe would add, with the flavors and judges they
+                               were worked out from (a bots' cache, policies.judge_gains)
+  hands  float64[5, N_HANDS]   per seat, the worth of each hand of three dice to its plan in this
+                               trade phase (a bots' cache, policies.dice_value)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
 LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
 view(S).seat(0).<field> (sim.core.view); the kernels keep the integer constants.
@@ -35,7 +40,7 @@ from sim.core.view import Group, Layout, Part, StateView
 from . import constants as C
 from .data import HomebrewersConfig
 
-State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals rnd")
+State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals rnd gains hands")
 EV_COLS = 7
 N_RNG = 18
 RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION, RNG_SEARCH0 = 0, 1, 7, 12, 13
@@ -90,6 +95,8 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
         tmp=np.zeros(64, np.int64),
         vals=np.zeros(64, np.float64),
         rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
+        gains=np.full((C.MAX_PLAYERS, C.N_GAINS), -1.0),  # a key no flavor count or judge matches
+        hands=np.full((C.MAX_PLAYERS, C.N_HANDS), -np.inf),
     )
 
 
