@@ -2,17 +2,24 @@
 
 The suite runs in one process, so during a game's cold compile (one to four minutes, on one
 core) the second core of a small machine would sit idle. `Warmer` (sim/core/warm.py) compiles
-the games there, the slowest first, into the same on-disk cache the tests then load from."""
+the games there into the same on-disk cache the tests then load from."""
+
+import pytest
 
 from sim.core.warm import Warmer
 
-WARM_ORDER = ["dragon_brew", "homebrewers", "brewin_usa", "dwarfest"]  # slowest compile first (bench/profile.py)
+# In the order the suite first needs them (test files run alphabetically: test_arms_resume plays
+# Dwarfest in a child process of its own, with a deadline, then Brewin' USA, Dragon Brew, Homebrewers).
+WARM_ORDER = ["dwarfest", "brewin_usa", "dragon_brew", "homebrewers"]
 _warmer = None
 
 
 def pytest_sessionstart(session):
+    """Only for the whole suite (`pytest` with no paths, as `make test` runs it): a run of a few
+    test files compiles just the games those need, in this process."""
     global _warmer
-    _warmer = Warmer(WARM_ORDER)
+    if session.config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        _warmer = Warmer(WARM_ORDER)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -10,6 +10,8 @@ import time
 import pytest
 from clihelp import error_line, in_process, part_hashes, popen, shard_records
 
+from sim.core.warm import warm
+
 COMMANDS = {
     "experiment": ("experiment", "dwarfest", "--arm", "a:", "--arm", "b:set=brawl_limit=4",
                    "--arm", "c:set=brawl_limit=6"),
@@ -39,6 +41,7 @@ def wait_for_second_arm(proc, out, timeout=300):
 def test_interrupted_multi_arm_command_resumes_to_the_same_arms(tmp_path, command, sig):
     ref, out = tmp_path / "ref", tmp_path / "out"
     args = (*COMMANDS[command], *COMMON)
+    warm("dwarfest")  # into the shared cache first: the child's deadline is for its run, not a cold compile
     proc = popen(*args, "--out", out, cwd=tmp_path)
     second = wait_for_second_arm(proc, out)
     proc.send_signal(sig)
