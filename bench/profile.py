@@ -166,7 +166,7 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
         + f"  ({total:.1f} thread-s; bench/profile.py SPLIT_WRAPPER around the same simulate)")
     shutil.rmtree(tmp / "run", ignore_errors=True)
     shutil.rmtree(tmp / "run_split", ignore_errors=True)
-    return {"game": game_id, "compile": float("nan") if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
+    return {"game": game_id, "compile": None if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
             "e2e": e2e, "ratio": ratio, "rss": rss, **{f"share_{p}": s for p, s in shares.items()}}
 
 
@@ -175,7 +175,8 @@ def table(rows: list[dict]) -> None:
     out(f"  {'game':12s} {'compile':>8s} {'kernel random':>14s} {'kernel greedy':>14s} {'end to end':>11s} "
         f"{'e2e/kernel':>10s} {'write':>6s} {'frames':>6s} {'peak RSS':>9s} {'goal':>8s}")
     for r in rows:
-        out(f"  {r['game']:12s} {r['compile']:7.1f}s {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
+        compiled = "-" if r["compile"] is None else f"{r['compile']:.1f}s"  # None: --cache
+        out(f"  {r['game']:12s} {compiled:>8s} {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
             f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_frames']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
             f"{GOALS[r['game']]:>8,}")
 

@@ -35,14 +35,10 @@ def _cache_base() -> Path:
     return Path(base)
 
 
-def sources_digest(root: Path, packages: list[str] | None) -> str:
-    """sha256 (16 hex digits) of the .py files of `root`'s top level and of the named packages
-    under it (None: every package), with NUMBA_OPT, which changes the machine code."""
-    files = sorted(root.glob("*.py"))
-    for package in sorted(p.name for p in root.iterdir() if p.is_dir() and p.name != "__pycache__"):
-        if packages is None or package in packages:
-            files += sorted((root / package).rglob("*.py"))
-    return _digest(root, files)
+def sources_digest(root: Path) -> str:
+    """sha256 (16 hex digits) of every .py file under `root`, with NUMBA_OPT, which changes the
+    machine code (the whole code's fingerprint; a game's cache key is `compiled_sources`')."""
+    return _digest(root, root.rglob("*.py"))
 
 
 def _digest(root: Path, files) -> str:
@@ -121,7 +117,7 @@ def _numba_cache_dir() -> Path:
     """The fingerprint of all the sim sources as a folder name (the dask engine compares it
     between driver and workers); numba's global CACHE_DIR points here, but every compiled
     function is cached in its game's folder (cache_dir_for, set by sim.core.jit)."""
-    return _cache_base() / sources_digest(SOURCES, None)
+    return _cache_base() / sources_digest(SOURCES)
 
 
 def _configure_numba_cache() -> None:
