@@ -14,6 +14,19 @@ def test_waiting_for_a_game_the_child_compiles_returns_once_it_is_done():
         warmer.stop()
 
 
+def test_the_game_being_compiled_is_the_first_not_yet_done():
+    warmer = Warmer(["dwarfest", "brewin_usa"])
+    try:
+        assert warmer.compiling == "dwarfest"
+        warmer.wait_for("dwarfest")
+        assert warmer.compiling == "brewin_usa"
+        warmer.stop()
+        warmer.wait_for("brewin_usa")  # the child is gone: nothing is being compiled any more
+        assert warmer.compiling is None
+    finally:
+        warmer.stop()
+
+
 def test_a_game_not_handed_over_is_not_waited_for():
     warmer = Warmer(["dwarfest"])
     try:

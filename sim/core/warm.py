@@ -38,6 +38,11 @@ class Warmer:
             self.proc = subprocess.Popen([sys.executable, "-m", "sim.core.warm", *self.pending],
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
+    @property
+    def compiling(self) -> str | None:
+        """The game the child is compiling now (it goes through them in order), or None."""
+        return self.pending[0] if self.pending and self.proc is not None else None
+
     def wait_for(self, game_id: str) -> None:
         """Return once the child has compiled `game_id` (at once if it was not given one, or
         if the child stopped: the caller then compiles it itself)."""
@@ -49,6 +54,7 @@ class Warmer:
             self.pending = [g for g in self.pending if g != line.strip()]
 
     def stop(self) -> None:
+        self.pending = []  # whatever the child had left, nobody waits for it any more
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
         if self.proc is not None:
