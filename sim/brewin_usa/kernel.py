@@ -479,7 +479,7 @@ def play_game(S, R, X, n, pols, seed, game_id, check, treated):
                  S.pl[s, C.VP_BANK], S.pl[s, C.SCORE])
 
 
-@jit
+@jit_inline
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule and play it (the driver's `play`)."""
     n = counts[game_id % counts.shape[0]]

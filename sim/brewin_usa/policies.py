@@ -175,7 +175,7 @@ def win_chance(S, R, p, seat, quality, c):
     return 1.0 / (1.0 + np.exp(-diff / 2.0))
 
 
-@jit_inline
+@jit
 def target_value(S, R, p, seat, b, c):
     style = ru.beer_style(S, R, b)
     v = city_worth(S, R, p, seat, c, style)
@@ -329,7 +329,7 @@ def best_target_value(S, R, p, seat, b):
     return best
 
 
-@jit_inline
+@jit
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
     options = 0
@@ -431,7 +431,7 @@ def movable(S, seat, b):
     return loc == C.LOC_CITY and S.city[S.beer[b, C.B_CITY], C.CT_FEST] == 0
 
 
-@jit_inline
+@jit
 def citrus_beer(S, R, seat, p):
     """The beer Citrus moves, or -1 (the move is optional)."""
     if not ru.has_target(S, seat):

@@ -370,7 +370,7 @@ def offer_batch(S, R, b, n, game_id):
             log_offer(S, game_id, s, adjunct_code(R, kind), fixed, b)
 
 
-@jit_inline
+@jit
 def give_batch(S, R, seat, b, price, game_id):
     """Seat takes batch b for `price` caps (paid into the dealer's pot)."""
     for i in range(S.batch[b, C.BT_N]):
@@ -533,7 +533,7 @@ def spend_cards(S, seat, use):
 
 # --- launching -----------------------------------------------------------------------------------
 
-@jit_inline
+@jit
 def place_beer(S, b, seat, c):
     """Beer b claims city c if it is free, else challenges it (a Brewfest at c)."""
     S.beer[b, C.B_OWNER] = seat
@@ -775,7 +775,7 @@ def region_winner(S, R, region, n):
     return -1 if tied else best
 
 
-@jit_inline
+@jit
 def final_score(S, R, n):
     for s in range(n):
         S.pl[s, C.VP_CITIES] = 0

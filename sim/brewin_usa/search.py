@@ -134,7 +134,7 @@ def next_sample(S, seat):
 
 # --- the launch options ----------------------------------------------------------------------------
 
-@jit_inline
+@jit
 def add_candidate(cand, k, limit, b, c, score):
     """Insert option (b, c) by greedy's score into rows 1.. of cand (row 0 is greedy's own
     choice), keeping the best limit; returns the rows filled."""

@@ -66,9 +66,19 @@ def jit(fn):
     return dispatcher
 
 
-# One-line helpers are inlined into their callers at numba IR level instead of being
-# compiled on their own: numba's fixed cost per compiled function (about half a second,
-# measured) dominates the cold compile otherwise.
+# Which functions are inlined (numba IR level) and which are compiled on their own decides the
+# cold compile (bench/compile_profile.py measures it per function):
+# * One-line helpers are inlined: numba's fixed cost per compiled function is about half a
+#   second.
+# * So are the single-caller levels between a game's entry point and its phases (`play`, the
+#   search bot's rollout wrappers...). A function compiled on its own links in the code of
+#   every function it calls and optimises all of it again, so each such level re-optimised the
+#   whole game once more (Dwarfest: play, run_chunk and play_game each spent 8-10 s on it).
+# * A helper of many statements called from several places is compiled on its own: inlined,
+#   numba types it again at every call site, and typing a big function costs more than
+#   linking it (Brewin' USA: 7 such helpers un-inlined cut its cold compile by a fifth).
+# Measured, not guessed: inlining a big single-caller body can cost more in typing than it
+# saves in LLVM (Homebrewers' play_game did), so each game keeps what its profile favoured.
 def jit_inline(fn):
     if PLAIN_PYTHON:
         return fn

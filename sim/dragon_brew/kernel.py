@@ -90,7 +90,7 @@ def play_game(S, R, B, Z, check):
     S.g[C.G_PHASE] = 4
 
 
-@jit
+@jit_inline
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule, deal it and play it (the driver's `play`)."""
     start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate, X.treatment)

@@ -184,7 +184,7 @@ def turn_position(S, seat):
 
 # ----------------------------------------------------------------------------- one rollout
 
-@jit
+@jit_inline
 def rollout(S, R, B, Z, seat, pos, move, world):
     """Score of playing S.moves[move] now, in one sampled world, played out by greedy bots."""
     T, BT = Z.S, Z.B
@@ -296,12 +296,12 @@ def redeal_shadow_judges(T, pool, seat):
 # ----------------------------------------------------------------------------- greedy play-out
 
 # fall and winter compiled once as functions of their own, not inlined into the rollout
-@jit
+@jit_inline
 def play_fall(S, R, B):
     ru.fall(S, R, B)
 
 
-@jit
+@jit_inline
 def play_winter(S, R, B):
     ru.winter(S, R, B)
 

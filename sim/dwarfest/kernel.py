@@ -143,7 +143,7 @@ def reveal_restocks(S, R, n, seats_pol, game_id):
     event_window(S, R, n, seats_pol, C.WIN_RESTOCK, game_id)
 
 
-@jit
+@jit_inline
 def restocking(S, R, n, seats_pol, game_id):
     choose_restocks(S, R, n, seats_pol)
     reveal_restocks(S, R, n, seats_pol, game_id)
@@ -302,7 +302,7 @@ def finish_game(S, R, n, bots, game_id, stage, k0):
         close_evening(S, R, n, bots, game_id, later == evenings - 1)
 
 
-@jit
+@jit_inline
 def restock_rollout(S, R, F, n, seat, c, seed, game_id):
     """One rollout of Restocking candidate c: determinise, let the rivals make their hidden
     choices on the sampled state, apply c, play to the end; returns the rollout's score.
@@ -317,7 +317,7 @@ def restock_rollout(S, R, F, n, seat, c, seed, game_id):
     return sr.rollout_score(W, n, seat, R.pol_w[F.bots[seat], C.W_MARGIN_WEIGHT])
 
 
-@jit
+@jit_inline
 def search_restock(S, R, F, n, seat, p, game_id):
     """Replace greedy's hidden Restocking choice of `seat` by the candidate with the best
     mean rollout score."""
@@ -335,7 +335,7 @@ def search_restock(S, R, F, n, seat, p, game_id):
     sr.apply_restock(S, seat, F.cands[sr.best_candidate(F.value, n_c)])
 
 
-@jit
+@jit_inline
 def search_restocks(S, R, F, n, seats_pol, game_id):
     for seat in range(n):
         if sr.is_searching(R, seats_pol[seat]):
@@ -351,7 +351,7 @@ def apply_service_candidate(S, R, F, seat, c, nr, nt):
         sr.apply_refusals(S, R, seat, nt, F.cands[c, 0], F.order)
 
 
-@jit
+@jit_inline
 def service_rollout(S, R, F, n, k, c, nr, nt, seed, game_id):
     """One rollout of Table Service candidate c of the k-th seat of the service order (S is
     only read)."""
@@ -364,7 +364,7 @@ def service_rollout(S, R, F, n, k, c, nr, nt, seed, game_id):
     return sr.rollout_score(W, n, seat, R.pol_w[F.bots[seat], C.W_MARGIN_WEIGHT])
 
 
-@jit
+@jit_inline
 def search_service(S, R, F, n, k, p, game_id):
     """The k-th seat's Table Service, its refusals chosen by rollouts among greedy's count
     and its neighbours."""
@@ -388,7 +388,7 @@ def search_service(S, R, F, n, k, p, game_id):
     pour(S, R, seat, p)
 
 
-@jit
+@jit_inline
 def live_table_service(S, R, F, n, seats_pol, game_id):
     """Table Service of the real game: a search bot weighs its refusals by rollouts."""
     row = service_row(R)
@@ -422,7 +422,7 @@ def setup(S, R, X, n, game_id, treated):
         ru.inject_card(S, treated, codes[1])
 
 
-@jit
+@jit_inline
 def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
     """Play one whole game (treated: the inject seat, or -1); the result is left in S.pl / S.st."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
@@ -462,7 +462,7 @@ def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
             return
 
 
-@jit
+@jit_inline
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule and play it (the driver's `play`). X is the
     run's treatment (sim.core.treatment.codes); an inject goes to the balanced treated seat."""

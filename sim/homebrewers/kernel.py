@@ -734,7 +734,7 @@ def end_month(S, R, n, m):
 
 # --- the search bot's rollouts (policy kind search; sim/homebrewers/search.py) ------------------
 
-@jit
+@jit_inline
 def play_rest(S, R, n, pols, m0, k0, last):
     """A rollout's resume point: continue a copied game from the k0-th action turn of month m0
     (turn order from that month's start player) to the end of month `last`, festivals included;
@@ -797,7 +797,7 @@ def search_step(S, R, Q, n, pols, seat, m, k):
     return srch.pick(Q, nc)
 
 
-@jit
+@jit_inline
 def search_turn(S, R, Q, n, pols, seat, m, k):
     """The search bot's action turn: action_turn's loop with each step chosen by search_step."""
     for _ in range(60):
@@ -841,7 +841,7 @@ def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
                  S.pl[s, C.JUDGE_REP], S.pl[s, C.MONEY])
 
 
-@jit
+@jit_inline
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """Seat game `game_id` by the seat schedule (bots, then characters from X) and play it
     (the driver's `play`); returns its player count."""

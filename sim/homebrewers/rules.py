@@ -286,7 +286,7 @@ def medal_group(n):
     return n - 3
 
 
-@jit_inline
+@jit
 def award_medals(S, R, n, fest, out):
     """Medals of one festival (fest 0 Summerfest, 1 Octoberfest): fills out[row] with reputation
     won and S.tmp[16 + 4 * row + place] counts (place 0..3 gold..honorable), rows include Charlie

@@ -200,7 +200,7 @@ def judge_values(S, R, B, seat, nc):
         jv[ci, 0] = best
 
 
-@jit_inline
+@jit
 def lack_cost(cand, ci, inv, acquire):
     """Brewer actions (by `acquire`) to get what one candidate lacks, mana weed covering first."""
     cost = 0.0

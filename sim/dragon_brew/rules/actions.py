@@ -12,7 +12,7 @@ Rules implemented here (l. = line of ../shared/rules/dragon_brew.txt):
 - Corrupt Judge variant: placing a bribe refunds the one it outbids (l. 766-768).
 """
 
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from .. import constants as C
 from .. import policies as pol
@@ -137,7 +137,7 @@ def grain_fields(S, R, B, seat, owner, ci):
             log_ability(S, R, seat, C.AB_SACRED_GROVE, R.ab[C.AB_SACRED_GROVE, AF_N])
 
 
-@jit
+@jit_inline
 def black_market(S, R, B, seat):
     """Goblin: optionally clear the draft again (paying), then draft one card for free."""
     if pol.black_market_clear(S, R, B, seat) and S.pl[seat, C.PL_GOLD] >= R.p[P_CLEAR_DRAFT_COST]:

@@ -148,7 +148,7 @@ def shadow_judge(S, R, B, seat):
     log_ability(S, R, seat, C.AB_SHADOW_JUDGE, 1)
 
 
-@jit_inline
+@jit
 def fall(S, R, B):
     S.g[C.G_PHASE] = 2
     n = S.g[C.G_N]

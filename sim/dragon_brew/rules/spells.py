@@ -8,7 +8,7 @@ Rules implemented here (l. = line of ../shared/rules/dragon_brew.txt):
   card, nothing locked) and Raise Gnome; Spinning Wheel is a race spell.
 """
 
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from .. import constants as C
 from .. import policies as pol
@@ -61,7 +61,7 @@ def cast_spell(S, R, B, seat, owner, ci, pay_cost, target_seat, target_ci, mark)
         raise_gnomes(S, seat, amount)
 
 
-@jit
+@jit_inline
 def chaos(S, R, B, seat, amount):
     """Chaos Spell: clear five draft cards, refill, then draft `amount` of the new ones free."""
     out_row, out_slot = S.tmp[0], S.tmp[1]
@@ -95,7 +95,7 @@ def chaos(S, R, B, seat, amount):
     refill_rows(S, R)
 
 
-@jit
+@jit_inline
 def servant(S, R, B, seat, q, oci):
     """Servant Spell: perform another player's (or one's own) action card, nothing locked."""
     if q < 0:
