@@ -8,9 +8,8 @@ import pytest
 
 from sim.core.warm import Warmer
 
-# The games after the first, in the order the suite first needs them: test files run
-# alphabetically, and the first to play a game (test_arms_resume, Dwarfest) compiles it here
-# while the child compiles Brewin' USA, then Dragon Brew, then Homebrewers.
+# Dwarfest, which the first test files play, is compiled here; meanwhile the child compiles the
+# other games in the order their own test files come (test files run alphabetically).
 WARM_ORDER = ["brewin_usa", "dragon_brew", "homebrewers"]
 _warmer = None
 
@@ -24,10 +23,12 @@ def pytest_sessionstart(session):
 
 
 def pytest_runtest_setup(item):
-    """A test named after the game the child is compiling waits for it rather than compile the
-    same game at the same time (a game a test reaches another way is compiled here, as before)."""
-    if _warmer is not None and _warmer.compiling is not None and _warmer.compiling in item.nodeid:
-        _warmer.wait_for(_warmer.compiling)
+    """A test of a game's own files (test_<game>_*.py) waits for that game if the child is
+    compiling it, rather than compile the same game at the same time. Only those files: a test
+    that merely names a game (a SQL file's id, say) must not sit idle while the child works."""
+    game = _warmer.compiling if _warmer is not None else None
+    if game is not None and item.path.name.startswith(f"test_{game}_"):
+        _warmer.wait_for(game)
 
 
 def pytest_sessionfinish(session, exitstatus):
