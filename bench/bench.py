@@ -132,16 +132,17 @@ def kernel_setup():
 
 
 def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
-    """Play games first_game.. with run_chunk, exactly like Dwarfest.simulate but reusing
-    one chunk of output buffers and building no DataFrames. Returns games played."""
+    """Play games first_game.. with the kernel Dwarfest.simulate plays greedy on (the one
+    without search), reusing one chunk of output buffers and building no DataFrames. Returns
+    games played."""
     import numpy as np
 
     from sim.core.errors import STATUS_OVERFLOW, STATUS_VIOLATION
     from sim.dwarfest import CHUNK, GAME
     from sim.dwarfest import constants as C
-    from sim.dwarfest.kernel import run_chunk
     from sim.dwarfest.schema import GAMES, PLAYERS
 
+    run_chunk = GAME.kernel_for(config, ["greedy"])
     rules, inputs = GAME.kernel_inputs(config, {})
     events_max, rounds_max = GAME.per_game_bounds(config)
     state = GAME.new_state(config, CHUNK)
@@ -160,7 +161,7 @@ def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
 
 
 def kernel_throughput(n_games: int, threads: int) -> float:
-    """Games/s of run_chunk over n_games split across `threads` threads (compile excluded)."""
+    """Games/s of the greedy kernel over n_games split across `threads` threads (compile excluded)."""
     config, pols, counts = kernel_setup()
     kernel_worker(config, pols, counts, 0, 2000)  # warm-up: load/compile, touch buffers
     share = n_games // threads

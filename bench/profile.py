@@ -74,6 +74,8 @@ game = get_game(sys.argv[2])
 game.frames = timed("frames", game.frames)
 game.chunk_frames = timed("frames", game.chunk_frames)
 game.run_chunk = timed("kernel", game.run_chunk)
+if game.run_chunk_without_search is not None:  # what a greedy run plays on (GameBase.kernel_for)
+    game.run_chunk_without_search = timed("kernel", game.run_chunk_without_search)
 rf.write_shard = timed("write", rf.write_shard)
 runner.rf.write_shard = rf.write_shard
 sys.argv = ["brewbalance", *sys.argv[1:]]

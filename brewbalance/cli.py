@@ -311,7 +311,9 @@ def demo(
     from sim.registry import games as all_games
 
     order = list(all_games().values())
-    warmer = Warmer([g.id for g in order[2:]])  # compiles the last games while this process plays the first
+    # the child compiles the last games while this process plays the first; greedy bots only,
+    # so only the kernels without search
+    warmer = Warmer([g.id for g in order[2:]], search=False)
     try:
         for g in order:
             warmer.wait_for(g.id)

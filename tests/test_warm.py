@@ -1,6 +1,10 @@
 """Compiling games ahead in a child process (sim/core/warm.py): the parent waits for exactly the
 games it handed over, and a child that fails never blocks it."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 from sim.core.warm import Warmer
 
 
@@ -44,3 +48,14 @@ def test_a_child_that_fails_does_not_block_the_parent():
         assert warmer.proc.wait(timeout=60) != 0
     finally:
         warmer.stop()
+
+
+def test_warming_without_search_compiles_only_the_kernel_without_search():
+    """What `brewbalance demo` hands the child (greedy bots only): the search bot's kernel, about
+    half of a game's cold compile, is left for a run that needs it."""
+    script = ("from sim.core.warm import warm; import sim.dwarfest.kernel as K; warm('dwarfest', search=False); "
+              "print(len(K.run_chunk.signatures), len(K.run_chunk_without_search.signatures))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "1"]

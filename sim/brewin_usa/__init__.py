@@ -14,7 +14,7 @@ from . import constants as C
 from . import schema
 from .data import BrewinConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import run_chunk
+from .kernel import run_chunk, run_chunk_without_search
 from .state import make_inputs, make_rules, make_state
 
 
@@ -57,9 +57,13 @@ class BrewinUSA(GameBase):
     constants = C
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
+    run_chunk_without_search = staticmethod(run_chunk_without_search)
 
     def build(self, data: GameData) -> BrewinConfig:
         return build_config(data)
+
+    def search_policies(self, config: BrewinConfig) -> set[str]:
+        return {p for p, kind in zip(config.policy_ids, config.policy_kind) if kind == C.KIND_SEARCH}
 
     def kernel_inputs(self, config: BrewinConfig, options: dict):
         return make_rules(config), make_inputs(treatment.codes(self.treatable(config), options), len(config.ing_ids))

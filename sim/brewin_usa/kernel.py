@@ -1,6 +1,8 @@
 """Brewin' USA game flow: rounds of Auction, Launch and Brewfests (then income) for a batch of
 games. `run_chunk` is the compiled entry point (sim/core/driver.py's loop over `play` and
-`record`); sim/brewin_usa/__init__.py wraps it.
+`record`); sim/brewin_usa/__init__.py wraps it. A run none of whose bots searches plays on
+`run_chunk_without_search`, the same flow without the search bot's launch decision, so it
+compiles none of the search code.
 """
 
 import numpy as np
@@ -449,9 +451,11 @@ def setup(S, R, X, n, pols, game_id, treated):
 
 
 @jit
-def play_game(S, R, X, n, pols, seed, game_id, check, treated):
+def play_game(S, R, X, n, pols, seed, game_id, check, treated, search):
     """Play one whole game; the result is left in S.pl. `treated`: the seat given the injected
-    beer card, or -1."""
+    beer card, or -1. `search` is X, or None in the kernel without search: numba then drops the
+    search branch before typing it, so none of the search code is compiled (and with no
+    search bot, play_on never stops for one)."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     S.g[:] = 0
     S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds
@@ -472,7 +476,8 @@ def play_game(S, R, X, n, pols, seed, game_id, check, treated):
             return
         if out == C.OUT_DONE:
             break
-        search_launch(S, R, X, n, pols, game_id)
+        if search is not None:
+            search_launch(S, R, search, n, pols, game_id)
     ru.final_score(S, R, n)
     for s in range(n):
         ru.trace(S, C.TR_SCORE, s, S.pl[s, C.VP_CITIES], S.pl[s, C.VP_REGIONS], S.pl[s, C.VP_BEERS],
@@ -480,14 +485,26 @@ def play_game(S, R, X, n, pols, seed, game_id, check, treated):
 
 
 @jit_inline
-def play(S, R, X, seed, game_id, counts, seat_policies, check):
-    """Seat game `game_id` by the seat schedule and play it (the driver's `play`)."""
+def seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, search):
+    """Seat game `game_id` by the seat schedule and play it."""
     n = counts[game_id % counts.shape[0]]
     k = position(game_id, counts)
     seat_bots(k, n, seat_policies, S.seats[C.ROW_POLICY])
     treated = treated_seat(k, n, seat_policies.shape[0]) if X.codes[0] == T_INJECT else np.int64(-1)
-    play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated)
+    play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated, search)
     return n
+
+
+@jit_inline
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play`, every bot."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, X)
+
+
+@jit_inline
+def play_without_search(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play` for a run none of whose bots searches."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, None)
 
 
 @jit
@@ -533,3 +550,12 @@ def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, 
     """The compiled entry point: sim/core/driver.py's loop over Brewin' USA's play and record."""
     return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
                       games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+@jit
+def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+                             events_per_game_max, rounds_per_game_max, check):
+    """run_chunk for a run none of whose bots searches: the same games, without compiling the
+    search bot's rollouts."""
+    return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
+                      seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)

@@ -74,6 +74,10 @@ class GameBase:
 
     * `schema`: its schema module (GAMES, PLAYERS, EVENTS tables);
     * `run_chunk`: its compiled entry point (a staticmethod);
+    * with a search bot, `run_chunk_without_search`, the same entry point with the search bot's
+      code left out, and `search_policies(config)`: a run none of whose bots searches plays on
+      it, so it compiles only what it runs (about half of the game's cold compile is the search
+      bot's code: its rollouts replay the whole game);
     * `kernel_inputs(config, options) -> (R, X)`: the rules arrays and any further run inputs;
     * `new_state(config, n_games, trace_rows=1)`: the state buffers of one shard;
     * `per_game_bounds(config) -> (event rows, rounds rows)`: most rows one game can write;
@@ -84,6 +88,19 @@ class GameBase:
     player_counts: tuple[int, ...]
     schema: Any
     run_chunk: Any
+    run_chunk_without_search: Any = None  # None: the game has no search bot
+
+    def search_policies(self, config: Any) -> set[str]:
+        """The ids of the bots that search (policy kind "search"); a game with
+        run_chunk_without_search says which they are."""
+        raise NotImplementedError(f"{self.id}: search_policies")
+
+    def kernel_for(self, config: Any, policies: list[str]):
+        """The compiled entry point a run of these bots plays on: the one without the search
+        bot's code when no bot of the run searches (the same games: tests/test_kernels.py)."""
+        if self.run_chunk_without_search is None or set(policies) & self.search_policies(config):
+            return self.run_chunk
+        return self.run_chunk_without_search
 
     def check_player_counts(self, player_counts) -> None:
         for k in player_counts:
@@ -143,13 +160,14 @@ class GameBase:
         counts = np.array(player_counts, np.int64)
         events_max, rounds_max = self.per_game_bounds(config)
         state = self.new_state(config, n_games, trace_rows)
+        kernel = self.kernel_for(config, policies)
         most = max(self.player_counts)
         games = np.zeros((n_games, self.schema.GAMES.width), np.int64)
         players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
         wins = np.zeros(n_games * most, np.float64)
 
         def run(game_id, todo, at_game, at_row):
-            return self.run_chunk(state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:],
+            return kernel(state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:],
                                   players[at_row:], wins[at_row:], events_max, rounds_max, check)
 
         return state, games, players, wins, run

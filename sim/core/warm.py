@@ -7,7 +7,9 @@ after the other, while the parent compiles and plays the others. `wait_for(game)
 until the child has compiled that game, so the two processes never compile the same game at
 once; the cache then serves the parent.
 
-    python -m sim.core.warm GAME [GAME ...]    # what the child runs: prints each id when done
+    python -m sim.core.warm [--without-search] GAME [GAME ...]
+        what the child runs: prints each id when done; --without-search compiles only the
+        kernel a run without search bots plays on (what `brewbalance demo` needs)
 """
 
 from __future__ import annotations
@@ -16,26 +18,34 @@ import subprocess
 import sys
 
 
-def warm(game_id: str) -> None:
-    """Compile every bot of `game_id` at its smallest table: play one game of the base data."""
+def warm(game_id: str, search: bool = True) -> None:
+    """Compile `game_id`'s kernels by playing one game of the base data at its smallest table:
+    the kernel without search with every other bot, then (with `search`) the one with every bot."""
     from sim.core.config import prepare
     from sim.registry import get_game
 
     game = get_game(game_id)
     config = game.build(prepare(game_id, "base", [], []))
-    game.simulate(config, 1, 0, 1, [game.player_counts[0]], game.policies(config))
+    every = game.policies(config)
+    scripted = every
+    if game.run_chunk_without_search is not None:
+        scripted = [p for p in every if p not in game.search_policies(config)]
+    for policies in ([scripted, every] if search and scripted != every else [scripted]):
+        game.simulate(config, 1, 0, 1, [game.player_counts[0]], policies)
 
 
 class Warmer:
     """A child process compiling `game_ids` in order (nothing at all in plain-Python mode)."""
 
-    def __init__(self, game_ids: list[str]):
+    def __init__(self, game_ids: list[str], search: bool = True):
+        """search=False: compile only the kernels without search (a run of no search bot)."""
         from sim.core.jit import PLAIN_PYTHON
 
         self.pending = [] if PLAIN_PYTHON else list(game_ids)
         self.proc = None
         if self.pending:
-            self.proc = subprocess.Popen([sys.executable, "-m", "sim.core.warm", *self.pending],
+            flag = [] if search else ["--without-search"]
+            self.proc = subprocess.Popen([sys.executable, "-m", "sim.core.warm", *flag, *self.pending],
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
     @property
@@ -62,9 +72,10 @@ class Warmer:
             self.proc.stdout.close()
 
 
-def main(game_ids: list[str]) -> None:
-    for game_id in game_ids:
-        warm(game_id)
+def main(args: list[str]) -> None:
+    search = "--without-search" not in args
+    for game_id in (a for a in args if a != "--without-search"):
+        warm(game_id, search)
         print(game_id, flush=True)
 
 

@@ -21,7 +21,7 @@ from . import constants as C
 from . import schema
 from .data import NEUTRAL_ID, DragonConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import RunInputs, run_chunk
+from .kernel import RunInputs, run_chunk, run_chunk_without_search
 from .planner import make_bot_state
 from .search import make_search
 from .state import BC_COST, P_NEUTRAL, make_rules, make_state
@@ -38,9 +38,13 @@ class DragonBrew(GameBase):
     constants = C
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
+    run_chunk_without_search = staticmethod(run_chunk_without_search)
 
     def build(self, data: GameData) -> DragonConfig:
         return build_config(data)
+
+    def search_policies(self, config: DragonConfig) -> set[str]:
+        return {p["id"] for p in config.policies if p["kind"] == "search"}
 
     def factions(self, config: DragonConfig) -> list[str]:
         return list(config.race_ids)

@@ -1,6 +1,8 @@
 """Dragon Brew game flow: three years of spring, fall and winter per game. `play` seats, deals
 and plays one game, `record` ranks it and writes its output rows (by the names of schema.py),
-and `run_chunk`, the compiled entry point, is sim/core/driver.py's loop over the two.
+and `run_chunk`, the compiled entry point, is sim/core/driver.py's loop over the two. A run none
+of whose bots searches plays on `run_chunk_without_search`, whose spring moves are the bots' own
+(rules.bot_choice), so it compiles none of the search code.
 
 The run inputs X beyond the rules are a `RunInputs`: the race pool, the lineup (empty: races
 are drawn from the pool), whether the lineup rotates across seats, the planner's bot state, and
@@ -69,10 +71,11 @@ def checked(S, R, check, phase):
 
 
 @jit_inline
-def play_game(S, R, B, Z, check):
-    """Play the set-up game to its end (or until an overflow or, under --check, a violation)."""
+def play_game(S, R, B, Z, check, choose):
+    """Play the set-up game to its end (or until an overflow or, under --check, a violation);
+    `choose` picks the spring moves (search.turn_choice, or rules.bot_choice without search)."""
     while True:
-        ru.spring(S, R, B, Z, sr.turn_choice)
+        ru.spring(S, R, B, Z, choose)
         if checked(S, R, check, 1):
             return
         ru.fall(S, R, B)
@@ -91,12 +94,24 @@ def play_game(S, R, B, Z, check):
 
 
 @jit_inline
-def play(S, R, X, seed, game_id, counts, seat_policies, check):
-    """Seat game `game_id` by the seat schedule, deal it and play it (the driver's `play`)."""
+def seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, choose):
+    """Seat game `game_id` by the seat schedule, deal it and play it."""
     start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate, X.treatment)
     sr.start_game(X.search, seed, game_id)
-    play_game(S, R, X.bots, X.search, check)
+    play_game(S, R, X.bots, X.search, check, choose)
     return counts[game_id % counts.shape[0]]
+
+
+@jit_inline
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play`, every bot."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, sr.turn_choice)
+
+
+@jit_inline
+def play_without_search(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play` for a run none of whose bots searches."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, ru.bot_choice)
 
 
 @jit
@@ -139,3 +154,12 @@ def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, 
     """The compiled entry point: sim/core/driver.py's loop over Dragon Brew's play and record."""
     return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
                       games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+@jit
+def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+                             events_per_game_max, rounds_per_game_max, check):
+    """run_chunk for a run none of whose bots searches: the same games, without compiling the
+    search bot's rollouts."""
+    return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
+                      seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)

@@ -14,7 +14,7 @@ from . import constants as C
 from . import schema
 from .data import NEUTRAL, DwarfestConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import run_chunk
+from .kernel import run_chunk, run_chunk_without_search
 from .state import Inputs, make_rules, make_search, make_state
 
 
@@ -36,9 +36,13 @@ class Dwarfest(GameBase):
     constants = C
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
+    run_chunk_without_search = staticmethod(run_chunk_without_search)
 
     def build(self, data: GameData) -> DwarfestConfig:
         return build_config(data)
+
+    def search_policies(self, config: DwarfestConfig) -> set[str]:
+        return {p for p, kind in zip(config.policy_ids, config.policy_kind) if kind == C.KIND_SEARCH}
 
     def kernel_inputs(self, config: DwarfestConfig, options: dict):
         """Rules arrays, and X = the treatment codes (kind, card type) with the search bot's

@@ -1,5 +1,7 @@
 """Dwarfest game flow: one Evening after another, phases in rulebook order, for a batch of
-games. `run_chunk` is the compiled entry point; sim/dwarfest/__init__.py wraps it.
+games. `run_chunk` is the compiled entry point; sim/dwarfest/__init__.py wraps it. A run none
+of whose bots searches plays on `run_chunk_without_search`, the same flow with the search bot's
+decisions replaced by the scripts', so it compiles none of the search code.
 
 The search bot (search.py) plays rollouts with the same phases: `finish_game` resumes a
 copied state at the Restocking reveal (every hidden choice made) or inside Table Service (at
@@ -401,6 +403,17 @@ def live_table_service(S, R, F, n, seats_pol, game_id):
     ru.clear_pool(S)
 
 
+@jit_inline
+def no_restock_search(S, R, F, n, seats_pol, game_id):
+    """run_chunk_without_search: no seat searches, so greedy's hidden choices stand."""
+
+
+@jit_inline
+def scripted_table_service(S, R, F, n, seats_pol, game_id):
+    """run_chunk_without_search: every seat serves by its own script."""
+    table_service(S, R, n, seats_pol)
+
+
 @jit
 def verify(S, R, n, check, phase):
     """With `check`, assert the invariants after `phase`; a violation stops the game (True)."""
@@ -423,8 +436,11 @@ def setup(S, R, X, n, game_id, treated):
 
 
 @jit_inline
-def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
-    """Play one whole game (treated: the inject seat, or -1); the result is left in S.pl / S.st."""
+def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated, restock_search, service):
+    """Play one whole game (treated: the inject seat, or -1); the result is left in S.pl / S.st.
+    `restock_search` and `service` are the search bot's decisions (search_restocks,
+    live_table_service) or, in the kernel without search, no_restock_search and
+    scripted_table_service."""
     kept_events, kept_trace, kept_rounds = S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS]
     S.g[:] = 0
     S.g[C.G_EVENTS], S.g[C.G_TRACE], S.g[C.G_ROUNDS] = kept_events, kept_trace, kept_rounds  # rows of earlier games stay
@@ -437,7 +453,7 @@ def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
     for e in range(evenings):
         begin_evening(S, n, e)
         choose_restocks(S, R, n, seats_pol)
-        search_restocks(S, R, X.search, n, seats_pol, game_id)
+        restock_search(S, R, X.search, n, seats_pol, game_id)
         reveal_restocks(S, R, n, seats_pol, game_id)
         if verify(S, R, n, check, 1):
             return
@@ -447,7 +463,7 @@ def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
         event_window(S, R, n, seats_pol, C.WIN_OPENING, game_id)
         if verify(S, R, n, check, 3):
             return
-        live_table_service(S, R, X.search, n, seats_pol, game_id)
+        service(S, R, X.search, n, seats_pol, game_id)
         if verify(S, R, n, check, 4):
             return
         event_window(S, R, n, seats_pol, C.WIN_BRAWL, game_id)
@@ -463,15 +479,28 @@ def play_game(S, R, X, n, seats_pol, seed, game_id, check, treated):
 
 
 @jit_inline
-def play(S, R, X, seed, game_id, counts, seat_policies, check):
-    """Seat game `game_id` by the seat schedule and play it (the driver's `play`). X is the
-    run's treatment (sim.core.treatment.codes); an inject goes to the balanced treated seat."""
+def seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, restock_search, service):
+    """Seat game `game_id` by the seat schedule and play it. X is the run's treatment
+    (sim.core.treatment.codes); an inject goes to the balanced treated seat."""
     n = counts[game_id % counts.shape[0]]
     k = position(game_id, counts)
     seat_bots(k, n, seat_policies, S.seats[C.ROW_POLICY])
     treated = treated_seat(k, n, seat_policies.shape[0]) if X.codes[0] == T_INJECT else -1
-    play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated)
+    play_game(S, R, X, n, S.seats[C.ROW_POLICY], seed, game_id, check, treated, restock_search, service)
     return n
+
+
+@jit_inline
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play`, every bot."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, search_restocks, live_table_service)
+
+
+@jit_inline
+def play_without_search(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play` for a run none of whose bots searches."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, no_restock_search,
+                         scripted_table_service)
 
 
 @jit
@@ -518,3 +547,12 @@ def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, 
     return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
                       games, players, wins, events_per_game_max, rounds_per_game_max, check)
 
+
+
+@jit
+def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+                             events_per_game_max, rounds_per_game_max, check):
+    """run_chunk for a run none of whose bots searches: the same games, without compiling the
+    search bot (its rollouts replay the whole game, so it is about half the cold compile)."""
+    return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
+                      seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)

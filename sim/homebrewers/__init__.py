@@ -18,7 +18,7 @@ from . import constants as C
 from . import schema
 from .data import HomebrewersConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import RunInputs, run_chunk
+from .kernel import RunInputs, run_chunk, run_chunk_without_search
 from .search import make_search
 from .state import make_rules, make_state
 
@@ -55,9 +55,13 @@ class Homebrewers(GameBase):
     constants = C
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
+    run_chunk_without_search = staticmethod(run_chunk_without_search)
 
     def build(self, data: GameData) -> HomebrewersConfig:
         return build_config(data)
+
+    def search_policies(self, config: HomebrewersConfig) -> set[str]:
+        return {p for p, kind in zip(config.policy_ids, config.policy_kind) if kind == C.KIND_SEARCH}
 
     def factions(self, config: HomebrewersConfig) -> list[str]:
         return ["standard"] if config.standard else list(C.CHARACTERS)

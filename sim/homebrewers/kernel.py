@@ -1,6 +1,8 @@
 """Homebrewers game flow: 8 months of trade and action phases, Summerfest and Octoberfest, for a
 batch of games. `run_chunk` is the compiled entry point (sim/core/driver.py's loop over `play` and
-`record`); sim/homebrewers/__init__.py wraps it.
+`record`); sim/homebrewers/__init__.py wraps it. A run none of whose bots searches plays on
+`run_chunk_without_search`, the same flow without the search bot's turns, so it compiles none of
+the search code.
 
 Actions that need a decision (where grain goes, which card to draw) live here, between the pure
 rules (rules.py) and the bots (policies.py).
@@ -811,7 +813,10 @@ def search_turn(S, R, Q, n, pols, seat, m, k):
 
 
 @jit
-def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
+def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies, search):
+    """Play one whole game. `search` is the search bot's buffers (X.search), or None in the
+    kernel without search: numba then drops the search branch before typing it, so none of
+    the search code is compiled."""
     setup_game(S, R, X, n, pols, seed, game_id, k, n_policies)
     if verify(S, R, n, check, C.PH_SETUP):
         return
@@ -822,8 +827,8 @@ def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
         start = S.g[C.G_START]
         for k in range(n):
             seat = (start + k) % n
-            if R.pol_kind[pols[seat]] == C.KIND_SEARCH:
-                search_turn(S, R, X.search, n, pols, seat, m, k)
+            if search is not None and R.pol_kind[pols[seat]] == C.KIND_SEARCH:
+                search_turn(S, R, search, n, pols, seat, m, k)
             else:
                 action_turn(S, R, seat, pols)
             if S.g[C.G_OVERFLOW]:
@@ -842,15 +847,27 @@ def play_game(S, R, X, n, pols, seed, game_id, check, k, n_policies):
 
 
 @jit_inline
-def play(S, R, X, seed, game_id, counts, seat_policies, check):
-    """Seat game `game_id` by the seat schedule (bots, then characters from X) and play it
-    (the driver's `play`); returns its player count."""
+def seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, search):
+    """Seat game `game_id` by the seat schedule (bots, then characters from X) and play it;
+    returns its player count."""
     n = counts[game_id % counts.shape[0]]
     k = position(game_id, counts)
     pols = S.tmp[POLS_AT:POLS_AT + C.MAX_PLAYERS]
     seat_bots(k, n, seat_policies, pols)
-    play_game(S, R, X, n, pols, seed, game_id, check, k, seat_policies.shape[0])
+    play_game(S, R, X, n, pols, seed, game_id, check, k, seat_policies.shape[0], search)
     return n
+
+
+@jit_inline
+def play(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play`, every bot."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, X.search)
+
+
+@jit_inline
+def play_without_search(S, R, X, seed, game_id, counts, seat_policies, check):
+    """The driver's `play` for a run none of whose bots searches."""
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, None)
 
 
 @jit
@@ -890,3 +907,12 @@ def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, 
     """The compiled entry point: sim/core/driver.py's loop over Homebrewers' play and record."""
     return play_chunk(play, record, COUNTERS, S, R, X, seed, first_game, n_games, counts, seat_policies,
                       games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+@jit
+def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
+                             events_per_game_max, rounds_per_game_max, check):
+    """run_chunk for a run none of whose bots searches: the same games, without compiling the
+    search bot's rollouts."""
+    return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
+                      seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)
