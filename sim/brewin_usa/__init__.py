@@ -62,9 +62,6 @@ class BrewinUSA(GameBase):
     def build(self, data: GameData) -> BrewinConfig:
         return build_config(data)
 
-    def search_policies(self, config: BrewinConfig) -> set[str]:
-        return {p for p, kind in zip(config.policy_ids, config.policy_kind) if kind == C.KIND_SEARCH}
-
     def kernel_inputs(self, config: BrewinConfig, options: dict):
         return make_rules(config), make_inputs(treatment.codes(self.treatable(config), options), len(config.ing_ids))
 

@@ -91,9 +91,11 @@ class GameBase:
     run_chunk_without_search: Any = None  # None: the game has no search bot
 
     def search_policies(self, config: Any) -> set[str]:
-        """The ids of the bots that search (policy kind "search"); a game with
-        run_chunk_without_search says which they are."""
-        raise NotImplementedError(f"{self.id}: search_policies")
+        """The ids of the bots that search (policy kind "search"), from the config's
+        `policy_kind` codes into the game's constants.POLICY_KINDS (a game that keeps its bots
+        otherwise says so itself)."""
+        kinds = self.constants.POLICY_KINDS
+        return {p for p, k in zip(config.policy_ids, config.policy_kind, strict=True) if kinds[k] == "search"}
 
     def kernel_for(self, config: Any, policies: list[str]):
         """The compiled entry point a run of these bots plays on: the one without the search

@@ -41,9 +41,6 @@ class Dwarfest(GameBase):
     def build(self, data: GameData) -> DwarfestConfig:
         return build_config(data)
 
-    def search_policies(self, config: DwarfestConfig) -> set[str]:
-        return {p for p, kind in zip(config.policy_ids, config.policy_kind) if kind == C.KIND_SEARCH}
-
     def kernel_inputs(self, config: DwarfestConfig, options: dict):
         """Rules arrays, and X = the treatment codes (kind, card type) with the search bot's
         buffers (made here, once per kernel caller, i.e. per thread). Under remove the neutral

@@ -60,9 +60,6 @@ class Homebrewers(GameBase):
     def build(self, data: GameData) -> HomebrewersConfig:
         return build_config(data)
 
-    def search_policies(self, config: HomebrewersConfig) -> set[str]:
-        return {p for p, kind in zip(config.policy_ids, config.policy_kind) if kind == C.KIND_SEARCH}
-
     def factions(self, config: HomebrewersConfig) -> list[str]:
         return ["standard"] if config.standard else list(C.CHARACTERS)
 
