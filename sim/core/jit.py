@@ -79,6 +79,9 @@ def jit(fn):
 #   linking it (Brewin' USA: 7 such helpers un-inlined cut its cold compile by a fifth).
 # Measured, not guessed: inlining a big single-caller body can cost more in typing than it
 # saves in LLVM (Homebrewers' play_game did), so each game keeps what its profile favoured.
+# What is compiled at all matters more: a run with no search bot plays on the game's
+# run_chunk_without_search (sim/core/game.GameBase.kernel_for), which leaves out the search
+# bot, whose rollouts replay the whole game.
 def jit_inline(fn):
     if PLAIN_PYTHON:
         return fn
