@@ -713,7 +713,7 @@ def test_third_beer_triggers_the_end_after_one_more_round(seed):
     cfg = config()
     R, S = make_rules(cfg), make_state(len(cfg.ing_ids), 1000, 20000)
     pols = seats_policy(cfg, "greedy")
-    K.play_game(S, R, NO_TREATMENT, 4, pols, np.uint64(seed), 0, True, -1)
+    K.play_game(S, R, NO_TREATMENT, 4, pols, np.uint64(seed), 0, True, -1, None)  # None: no search bot
     assert view(S).game.violation == 0
     rows = S.trace[:view(S).game.trace]
     trig = rows[rows[:, 0] == C.TR_TRIGGER]
