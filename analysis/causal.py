@@ -35,7 +35,7 @@ import polars as pl
 
 from analysis import runfolder
 from analysis.clustered import card_records, count_differences
-from analysis.core import card_value
+from analysis.core import card_cells_of, card_value
 from analysis.metrics import holm_family, significant
 from analysis.paired import (
     GAME_KEYS,
@@ -257,7 +257,7 @@ def association_table(run_dir: str | Path) -> pl.DataFrame:
     manifest = runfolder.load_manifest(Path(run_dir))
     con = runfolder.connect(run_dir)
     try:
-        df = card_value(con, manifest)
+        df = card_value(con, manifest, card_cells_of(con, manifest))
     finally:
         con.close()
     if df.is_empty():

@@ -17,6 +17,8 @@ and the part only games with a holder have, so no per-card pass over every game 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import polars as pl
 
@@ -111,16 +113,33 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
         p_value=pl.Series(wald_p(diff, se)), games=pl.lit(games, dtype=pl.Int64))
 
 
-def card_differences(con, kinds: list[str], max_game: int, by_faction: bool) -> pl.DataFrame:
+@dataclass(frozen=True)
+class CardCells:
+    """The per-game cells card value is computed from (fetched once per analysis: the holder
+    cells are millions of rows for a big card pool, and three tables read them).
+
+    holders: card, game_id, n_players, faction, n1, s1 (card_holder_cells.sql);
+    cells: game_id, n_players, faction, N, S (card_game_cells.sql)."""
+
+    holders: pl.DataFrame
+    cells: pl.DataFrame
+
+
+def card_cells(con, kinds: list[str], max_game: int) -> CardCells:
+    """The run's card cells on the games with id < max_game, `kinds` counting as holding a card."""
+    from analysis.runfolder import query  # local: runfolder imports nothing from here
+
+    return CardCells(query(con, "card_holder_cells", kinds=kinds, max_game=max_game),
+                     query(con, "card_game_cells", max_game=max_game))
+
+
+def card_differences(card: CardCells, by_faction: bool) -> pl.DataFrame:
     """Card value differences with game-clustered SEs, from the run's per-game cells.
 
     by_faction False: one estimate per (n_players, card), the plain difference of the
     holders' and non-holders' win rates at that player count. True: one per card,
     Mantel-Haenszel over strata of player count x faction."""
-    from analysis.runfolder import query  # local: runfolder imports nothing from here
-
-    holders = query(con, "card_holder_cells", kinds=kinds, max_game=max_game)
-    cells = query(con, "card_game_cells", max_game=max_game)
+    holders, cells = card.holders, card.cells
     if not by_faction:
         return count_differences(holders, cells)
     key = pl.format("{}|{}", pl.col("n_players"), pl.col("faction")).alias(STRATUM)

@@ -11,7 +11,7 @@ import polars as pl
 
 from analysis import factions as fx
 from analysis import runfolder, verdicts
-from analysis.clustered import card_differences, card_records
+from analysis.clustered import CardCells, card_cells, card_differences, card_records
 from analysis.games import card_kinds, extras_for
 from analysis.metrics import (
     ALPHA,
@@ -351,7 +351,12 @@ def value_kinds(manifest: dict) -> tuple[list[str], str]:
     return (acquire, "acquired") if acquire else (PLAY_KINDS, "played")
 
 
-def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
+def card_cells_of(con: duckdb.DuckDBPyConnection, manifest: dict) -> CardCells:
+    """The per-game card cells every card table of the run is computed from."""
+    return card_cells(con, value_kinds(manifest)[0], CARD_VALUE_MAX_GAMES)
+
+
+def card_value(con: duckdb.DuckDBPyConnection, manifest: dict, card: CardCells) -> pl.DataFrame:
     """Card table: Wilson intervals for both rates (over players), the difference of the
     rates with a game-clustered 95% interval (diff_se; players of one game share its win,
     see analysis/clustered.py), its Wald p-value Holm-adjusted across the table, and the
@@ -363,7 +368,7 @@ def card_value(con: duckdb.DuckDBPyConnection, manifest: dict) -> pl.DataFrame:
         return df.with_columns(name=pl.lit(None, dtype=pl.String))
     df = with_interval(df, "wins_with", "players_with", "with_")
     df = with_interval(df, "wins_without", "players_without", "without_")
-    diffs = card_differences(con, kinds, CARD_VALUE_MAX_GAMES, by_faction=False).select(
+    diffs = card_differences(card, by_faction=False).select(
         "n_players", "card", diff_se="se", diff_lo="lo", diff_hi="hi", p_value="p_value")
     df = df.join(diffs, on=["n_players", "card"], how="left").sort("n_players", "card")
     adjusted = holm_family(df["p_value"].to_numpy())
@@ -404,7 +409,8 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     faction_raw = query(con, "faction_winrate", none_label=NO_FACTION)
     # One faction for everybody (e.g. Homebrewers' standard variant) is a symmetric game here.
     several = not faction_raw.is_empty() and faction_raw["faction"].n_unique() > 1
-    detail = ratings_and_cards(con, manifest, has_factions=several)
+    card = card_cells_of(con, manifest)
+    detail = ratings_and_cards(con, manifest, card, has_factions=several)
     m = family_size(seat_raw, faction_raw, detail["strength"])
     detail["strength"] = fx.with_lead_family(detail["strength"], FAMILY, m)
     seat = with_fairness(seat_raw, band, m)
@@ -426,7 +432,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
              + verdicts.fairness_lines(factions, "faction", band)
              + verdicts.strength_lines(detail["strength"])
              + verdicts.planner_lines(plan))
-    cards = card_value(con, manifest)
+    cards = card_value(con, manifest, card)
     card_games = int(query(con, "games_below", max_game=CARD_VALUE_MAX_GAMES)["games"][0])
     records = (sequential_records(manifest.get("until_decided") or {})
                + band_records(seat, factions, first, bal)
@@ -462,7 +468,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     )
 
 
-def ratings_and_cards(con, manifest: dict, has_factions: bool) -> dict:
+def ratings_and_cards(con, manifest: dict, card: CardCells, has_factions: bool) -> dict:
     """The RunAnalysis fields computed in analysis/factions.py, by name."""
     kinds, basis = value_kinds(manifest)
     acquire, use = card_kinds(manifest.get("game"))
@@ -477,7 +483,7 @@ def ratings_and_cards(con, manifest: dict, has_factions: bool) -> dict:
                         if acquire and use else pl.DataFrame()),
     }
     if has_factions:
-        adjusted = fx.card_adjusted(con, kinds, CARD_VALUE_MAX_GAMES)
+        adjusted = fx.card_adjusted(card)
         detail.update(faction_seat=fx.faction_seat(con, NO_FACTION),
                       copresence=fx.copresence(con, NO_FACTION),
                       copresence_games=min(int(manifest.get("n_games") or 0),

@@ -19,7 +19,7 @@ import duckdb
 import polars as pl
 
 from analysis import ratings
-from analysis.clustered import card_differences
+from analysis.clustered import CardCells, card_differences
 from analysis.metrics import ALPHA, holm_family, significant
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.runfolder import query
@@ -184,7 +184,7 @@ def convergence(con: duckdb.DuckDBPyConnection, by_faction: bool, none_label: st
     ).select("n_players", "series", "bucket", "cum_games", "rate", "lo", "hi", "fair")
 
 
-def card_adjusted(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> pl.DataFrame:
+def card_adjusted(card: CardCells) -> pl.DataFrame:
     """Per card: the Mantel-Haenszel difference in win rate (acquired minus not) within
     strata of player count x faction, its 95% interval and p-value from a game-clustered
     SE (analysis/clustered.py; players of one game share its win), and the Holm flag
@@ -193,12 +193,11 @@ def card_adjusted(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: in
     schema = {"card": pl.String, "players_with": pl.Int64, "strata": pl.Int64,
               "adj_diff": pl.Float64, "adj_se": pl.Float64, "adj_lo": pl.Float64,
               "adj_hi": pl.Float64, "adj_p": pl.Float64}
-    est = card_differences(con, kinds, max_game, by_faction=True)
+    est = card_differences(card, by_faction=True)
     if est.is_empty():
         df = pl.DataFrame(schema=schema)
     else:
-        held = (query(con, "card_holder_cells", kinds=kinds, max_game=max_game)
-                .group_by("card").agg(players_with=pl.col("n1").sum().cast(pl.Int64)))
+        held = (card.holders.group_by("card").agg(players_with=pl.col("n1").sum().cast(pl.Int64)))
         df = (est.join(held, on="card", how="left").sort("card")
               .select("card", "players_with", pl.col("strata").cast(pl.Int64), adj_diff="diff",
                       adj_se="se", adj_lo="lo", adj_hi="hi", adj_p="p_value"))

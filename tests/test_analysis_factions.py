@@ -12,6 +12,7 @@ from runfixture import FACTION_GAMES, manifest, write_run
 import analysis
 from analysis import factions as fx
 from analysis import runfolder
+from analysis.clustered import card_cells
 from analysis.stats import holm, mantel_haenszel_diff, newcombe_diff, wilson
 
 # FACTION_GAMES (seat 0 first):
@@ -92,7 +93,7 @@ def test_card_acquired_but_unused_and_by_round(con):
 def test_card_value_adjusted_for_faction(con):
     """Strata 2p elves: with 3 (2.5 wins), without 1 (0); 2p orcs: with 2 (1), without 2
     (0.5); the 3p strata have no holder. MH: (2.5*1/4 + (1*2 - 0.5*2)/4) / (3/4 + 1) = 0.5."""
-    r = row(fx.card_adjusted(con, ["draw"], 1000), card="keg")
+    r = row(fx.card_adjusted(card_cells(con, ["draw"], 1000)), card="keg")
     assert (r["players_with"], r["strata"]) == (5, 2)
     assert r["adj_diff"] == pytest.approx(0.5)
 
