@@ -5,7 +5,10 @@ numba's own "numba:compile" events (numba.core.event). A function's compile incl
 compiles of the callees it meets first, so each function's *own* time is its event's time
 minus its callees' events; "LLVM" is the part of it spent holding numba's LLVM lock
 (optimising and emitting machine code, which for a caller covers every callee's code linked
-into it). Prints the total, the number of compiled functions and the slowest ones. Usage:
+into it). Prints the total, the number of compiled functions and the slowest ones; then the
+functions inlined at numba IR level (`jit_inline`) by what inlining them cost: numba re-reads
+and deep-copies an inlined function's IR at every call site, a cost that grows with the size
+of the function (part of its callers' "own" time above). Usage:
 
     python bench/compile_profile.py GAME [--top N]
 """
@@ -39,6 +42,7 @@ def main() -> None:
 
 def profile(game_id: str, top: int) -> None:
     from numba.core import event
+    from numba.core.inline_closurecall import InlineWorker
 
     from sim.core.config import prepare
     from sim.registry import get_game
@@ -66,6 +70,24 @@ def profile(game_id: str, top: int) -> None:
             elif ev.kind == "numba:llvm_lock" and stack and len(stack[-1]) > 4:
                 stack[-1][3] += time.perf_counter() - stack[-1].pop()
 
+    inlined: dict[str, list] = {}  # name -> [calls, own seconds]
+    inlining: list[list] = []  # [start, nested inlines' time] of the inlines under way
+    original = InlineWorker.inline_function
+
+    def timed_inline(self, caller_ir, block, i, function, arg_typs=None):
+        inlining.append([time.perf_counter(), 0.0])
+        try:
+            return original(self, caller_ir, block, i, function, arg_typs)
+        finally:
+            start, nested = inlining.pop()
+            spent = time.perf_counter() - start
+            entry = inlined.setdefault(f"{function.__module__.removeprefix('sim.')}.{function.__name__}", [0, 0.0])
+            entry[0] += 1
+            entry[1] += spent - nested
+            if inlining:
+                inlining[-1][1] += spent
+
+    InlineWorker.inline_function = timed_inline
     game = get_game(game_id)
     config = game.build(prepare(game_id, "base", [], []))
     listener = Compiles()
@@ -78,6 +100,11 @@ def profile(game_id: str, top: int) -> None:
     print(f"  {'own s':>6s} {'LLVM s':>6s}  function")
     for name in sorted(own, key=own.get, reverse=True)[:top]:
         print(f"  {own[name]:6.2f} {llvm[name]:6.2f}  {name}")
+    print(f"inlined at numba IR level: {sum(c for c, _ in inlined.values())} call sites of {len(inlined)} "
+          f"functions, {sum(t for _, t in inlined.values()):.1f} s")
+    print(f"  {'s':>6s} {'sites':>6s}  function")
+    for name in sorted(inlined, key=lambda n: inlined[n][1], reverse=True)[:top]:
+        print(f"  {inlined[name][1]:6.2f} {inlined[name][0]:6d}  {name}")
 
 
 if __name__ == "__main__":

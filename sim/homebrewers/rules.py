@@ -31,7 +31,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, shuffle
-from sim.core.rows import next_row, next_trace_row, put7, put8
+from sim.core.rows import next_row, put7, put_trace8
 
 from . import constants as C
 
@@ -44,11 +44,11 @@ def param(R, i):
 @jit_inline
 def trace(S, code, seat, a, b, c, d, e):
     """Append one replay row when tracing: move code, month, seat, five arguments."""
-    i = next_trace_row(S.trace, S.g, C.G_TRACE, C.G_OVERFLOW)
-    put8(S.trace, i, code, S.g[C.G_MONTH], seat, a, b, c, d, e)
+    if S.trace.shape[0] > 1:  # tracing: a replay
+        put_trace8(S.trace, S.g, C.G_TRACE, C.G_OVERFLOW, code, S.g[C.G_MONTH], seat, a, b, c, d, e)
 
 
-@jit_inline
+@jit  # compiled once: it is called from 17 places (inlined, numba re-read it at each)
 def log_event(S, seat, card, kind, amount, target):
     """Append one events-table row (sim/core/schema.py events_table order), month 1-based."""
     i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
@@ -268,7 +268,7 @@ def judge_value(S, R, seat, j):
     return rep * per
 
 
-@jit_inline
+@jit  # compiled once: inlined, its judge_value body was re-read and typed at each caller
 def judges_total(S, R, seat, skip_lowest):
     tot = 0
     for i in range(C.N_JUDGES_IN_PLAY):
