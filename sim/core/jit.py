@@ -77,6 +77,9 @@ def jit(fn):
 # * A helper of many statements called from several places is compiled on its own: inlined,
 #   numba types it again at every call site, and typing a big function costs more than
 #   linking it (Brewin' USA: 7 such helpers un-inlined cut its cold compile by a fifth).
+# * So is a small helper called from dozens of places that inlines a chain of others (the
+#   replay trace's row writing, sim/core/rows.put_trace8): numba re-reads and deep-copies
+#   every inlined function at each call site (bench/compile_profile.py lists that cost).
 # Measured, not guessed: inlining a big single-caller body can cost more in typing than it
 # saves in LLVM (Homebrewers' play_game did), so each game keeps what its profile favoured.
 # What is compiled at all matters more: a run with no search bot plays on the game's
