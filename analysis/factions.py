@@ -197,7 +197,7 @@ def card_adjusted(card: CardCells) -> pl.DataFrame:
     if est.is_empty():
         df = pl.DataFrame(schema=schema)
     else:
-        held = (card.holders.group_by("card").agg(players_with=pl.col("n1").sum().cast(pl.Int64)))
+        held = card.holders.group_by("card").agg(players_with=pl.col("n1").sum().cast(pl.Int64))
         df = (est.join(held, on="card", how="left").sort("card")
               .select("card", "players_with", pl.col("strata").cast(pl.Int64), adj_diff="diff",
                       adj_se="se", adj_lo="lo", adj_hi="hi", adj_p="p_value"))

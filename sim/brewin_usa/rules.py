@@ -38,7 +38,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, shuffle
-from sim.core.rows import next_row, put7, put_trace8
+from sim.core.rows import next_row, put7, put_trace8, tracing
 
 from . import constants as C
 
@@ -57,7 +57,7 @@ def policy_stream(seat):
 @jit_inline
 def trace(S, code, seat, a, b, c, d, e):
     """Append one replay row when tracing: move code, round (0-based), seat, five arguments."""
-    if S.trace.shape[0] > 1:  # tracing: a replay
+    if tracing(S.trace):  # a replay
         put_trace8(S.trace, S.g, C.G_TRACE, C.G_OVERFLOW, code, S.g[C.G_ROUND], seat, a, b, c, d, e)
 
 

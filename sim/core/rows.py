@@ -31,9 +31,15 @@ def next_row(buf, g, counter, overflow):
 
 
 @jit_inline
+def tracing(buf):
+    """Whether a replay trace is kept in `buf` (a one-row buffer means "not tracing")."""
+    return buf.shape[0] > 1
+
+
+@jit_inline
 def next_trace_row(buf, g, counter, overflow):
-    """Like next_row, but -1 without any flag when not tracing (a one-row buffer)."""
-    if buf.shape[0] <= 1:
+    """Like next_row, but -1 without any flag when not tracing."""
+    if not tracing(buf):
         return -1
     return next_row(buf, g, counter, overflow)
 
@@ -73,7 +79,7 @@ def put8(buf, i, a, b, c, d, e, f, h, k):
 @jit
 def put_trace8(buf, g, counter, overflow, a, b, c, d, e, f, h, k):
     """next_trace_row and put8 in one compiled function, for a game's inlined `trace` to call
-    only when tracing (a replay): inlined, the row writing was re-read by numba at each of
+    only when `tracing`: inlined, the row writing was re-read by numba at each of
     the dozens of places a game traces a move (Homebrewers: 2.8 s of its cold compile)."""
     i = next_trace_row(buf, g, counter, overflow)
     put8(buf, i, a, b, c, d, e, f, h, k)

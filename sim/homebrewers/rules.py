@@ -31,7 +31,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, shuffle
-from sim.core.rows import next_row, put7, put_trace8
+from sim.core.rows import next_row, put7, put_trace8, tracing
 
 from . import constants as C
 
@@ -44,7 +44,7 @@ def param(R, i):
 @jit_inline
 def trace(S, code, seat, a, b, c, d, e):
     """Append one replay row when tracing: move code, month, seat, five arguments."""
-    if S.trace.shape[0] > 1:  # tracing: a replay
+    if tracing(S.trace):  # a replay
         put_trace8(S.trace, S.g, C.G_TRACE, C.G_OVERFLOW, code, S.g[C.G_MONTH], seat, a, b, c, d, e)
 
 

@@ -14,7 +14,7 @@ Rules implemented here (l. = line of ../shared/rules/dragon_brew.txt):
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import shuffle
-from sim.core.rows import next_row, next_trace_row, put6, put8
+from sim.core.rows import next_row, next_trace_row, put6, put8, tracing
 
 from .. import constants as C
 from .. import policies as pol
@@ -84,7 +84,7 @@ def trace(S, seat, kind, a, b, c, d):
 @jit
 def trace_move(S, R, seat, mv):
     """A move as the replay shows it: estate card indices become card keys, judge slots judges."""
-    if S.trace.shape[0] <= 1:
+    if not tracing(S.trace):
         return
     k = mv[0]
     if k == C.M_BREWER or k == C.M_SPELL or k == C.M_FREE:
