@@ -93,11 +93,7 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
     h = (holders.join(coef.select(*group, STRATUM, "h_s", "h_n"), on=[*group, STRATUM], maintain_order="left")
          .group_by(*group, "game_id", maintain_order=True)
          .agg(H=(pl.col("h_s") * pl.col("s1") + pl.col("h_n") * pl.col("n1")).sum()))
-    b = (h.select(*group, "game_id").join(cells, on="game_id", maintain_order="left")
-         .join(left, on=[*group, STRATUM], maintain_order="left")
-         .group_by(*group, "game_id", maintain_order=True).agg(B=(pl.col("b_s") * pl.col("S") + pl.col("b_n") * pl.col("N")).sum()))
-    extra = (h.join(b, on=[*group, "game_id"], how="left", maintain_order="left")
-             .with_columns(pl.col("B").fill_null(0.0))
+    extra = (h.with_columns(B=pl.Series(_holder_games_b(h, cells, left, group)))
              .group_by(group, maintain_order=True).agg(hh=(2 * pl.col("B") * pl.col("H") + pl.col("H") ** 2).sum()))
     est = (coef.group_by(group, maintain_order=True).agg(diff=pl.col("RD").first(), strata=pl.len())
            .join(base, on=group, how="left", maintain_order="left")
@@ -111,6 +107,42 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
     return est.select(*group, "diff", "strata").with_columns(
         se=pl.Series(se), lo=pl.Series(diff - half), hi=pl.Series(diff + half),
         p_value=pl.Series(wald_p(diff, se)), games=pl.lit(games, dtype=pl.Int64))
+
+
+_ROWS_AT_ONCE = 1 << 20  # (group, game) rows expanded at a time: bounds the memory of a big run
+
+
+def _holder_games_b(h: pl.DataFrame, cells: pl.DataFrame, coef: pl.DataFrame, group: list[str]) -> np.ndarray:
+    """B_g = sum_k b_s S_gk + b_n N_gk for every (group, game) row of `h`, over every stratum
+    k of that game, with that group's coefficients (none for a stratum: 0).
+
+    Each row meets each of its game's cells, so this is a join of millions of rows by several
+    (Dragon Brew: a card x game row meets a game's four faction strata); done as array
+    lookups, in each game's cell order (so the sums come out the same every run), a block of
+    rows at a time."""
+    strata = cells.select(STRATUM).unique(maintain_order=True).with_row_index("k")
+    groups = h.select(group).unique(maintain_order=True).with_row_index("r")
+    known = coef.join(groups, on=group).join(strata, on=STRATUM)
+    b_s, b_n = np.zeros((groups.height, strata.height)), np.zeros((groups.height, strata.height))
+    rows, cols = known["r"].to_numpy(), known["k"].to_numpy()
+    b_s[rows, cols] = known["b_s"].to_numpy()
+    b_n[rows, cols] = known["b_n"].to_numpy()
+    by_game = cells.join(strata, on=STRATUM, maintain_order="left").sort("game_id", maintain_order=True)
+    game, k = by_game["game_id"].to_numpy(), by_game["k"].to_numpy()
+    s_tot, n_tot = by_game["S"].to_numpy(), by_game["N"].to_numpy()
+    r_of = h.join(groups, on=group, how="left", maintain_order="left")["r"].to_numpy()
+    h_game = h["game_id"].to_numpy()
+    first, last = np.searchsorted(game, h_game, "left"), np.searchsorted(game, h_game, "right")
+    out = np.zeros(h.height)
+    for at in range(0, h.height, _ROWS_AT_ONCE):
+        part = slice(at, at + _ROWS_AT_ONCE)
+        count = last[part] - first[part]
+        row = np.repeat(np.arange(count.size), count)              # h row (in the block) of each pair
+        cell = first[part][row] + np.arange(row.size) - np.repeat(np.cumsum(count) - count, count)
+        r, kk = r_of[part][row], k[cell]
+        terms = b_s[r, kk] * s_tot[cell] + b_n[r, kk] * n_tot[cell]
+        out[part] = np.bincount(row, weights=terms, minlength=count.size)
+    return out
 
 
 @dataclass(frozen=True)
@@ -129,8 +161,20 @@ def card_cells(con, kinds: list[str], max_game: int) -> CardCells:
     """The run's card cells on the games with id < max_game, `kinds` counting as holding a card."""
     from analysis.runfolder import query  # local: runfolder imports nothing from here
 
-    return CardCells(query(con, "card_holder_cells", kinds=kinds, max_game=max_game),
-                     query(con, "card_game_cells", max_game=max_game))
+    cards = query(con, "card_names", kinds=kinds, max_game=max_game)["card"].to_list()
+    factions = query(con, "faction_names")["faction"].to_list()
+    # DuckDB cannot type an empty list parameter; with no card acquired no row matches anyway
+    coded = query(con, "card_holder_cells", kinds=kinds, max_game=max_game,
+                  cards=cards or [""], factions=factions or [""])
+    holders = coded.select(card=_decoded(cards, coded["card_code"]), game_id="game_id",
+                           n_players="n_players", faction=_decoded(factions, coded["faction_code"]),
+                           n1="n1", s1="s1")
+    return CardCells(holders, query(con, "card_game_cells", max_game=max_game))
+
+
+def _decoded(names: list[str], codes: pl.Series) -> pl.Series:
+    """Positions in `names` -> the names (a string column, built without a per-row loop)."""
+    return pl.Series(names, dtype=pl.String).gather(codes)
 
 
 def card_differences(card: CardCells, by_faction: bool) -> pl.DataFrame:

@@ -113,8 +113,10 @@ def analyze_rounds(con: duckdb.DuckDBPyConnection, max_game: int = MAX_GAMES) ->
     max_game, or `available = False` when the run has no rounds table."""
     if not has_view(con, "rounds"):
         return RoundsAnalysis()
-    # lazy view: each query below re-reads it rather than holding every row in memory
-    con.sql(sql_text("round_standings"), params={"max_game": max_game}).to_view("standings")
+    # a table, not a view: four queries below read it, and each would compute its window
+    # functions again (about a tenth of a large report's time); MAX_GAMES bounds its size
+    con.execute(f"CREATE OR REPLACE TEMP TABLE standings AS {sql_text('round_standings')}",
+                {"max_game": max_game})
     hist = query(con, "lead_changes", max_game=max_game)
     edges = clean_edges(con.execute(sql_text("deficit_edges")).fetchall()[0][0])  # a list or None
     comeback = _labelled(with_clustered(query(con, "comeback", edges=edges)), edges)

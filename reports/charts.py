@@ -78,8 +78,7 @@ def to_svg(fig: Figure, prefix: str) -> str:
     """Inline SVG text for HTML: no XML prolog, no metadata, and ids made unique with
     prefix so several charts can live in one page."""
     buf = io.StringIO()
-    with matplotlib.rc_context(STYLE):
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    _save(fig, buf, format="svg", metadata={"Date": None, "Creator": None})
     svg = buf.getvalue()
     svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
     svg = re.sub(r"<!DOCTYPE[^>]*>\s*", "", svg)
@@ -125,13 +124,19 @@ def _hover_rows(ax, lo, hi, y, texts) -> None:
     """Nearly invisible wide marks over interval rows (forest-style charts), each carrying its
     values as hover text in the HTML."""
     for a, b, yy, text in zip(lo, hi, y, texts, strict=True):
-        ax.plot([a, b], [yy, yy], color=HOVER_INK, lw=8, zorder=4, gid=_hover(ax, _next_gid(ax), text))
+        _hover_only(ax.plot([a, b], [yy, yy], color=HOVER_INK, lw=8, zorder=4, gid=_hover(ax, _next_gid(ax), text)))
 
 
 def _hover_points(ax, x, y, texts) -> None:
     """Nearly invisible dots over plotted points, each carrying its values on hover."""
     for xx, yy, text in zip(x, y, texts, strict=True):
-        ax.plot([xx], [yy], "o", ms=8, color=HOVER_INK, zorder=4, gid=_hover(ax, _next_gid(ax), text))
+        _hover_only(ax.plot([xx], [yy], "o", ms=8, color=HOVER_INK, zorder=4, gid=_hover(ax, _next_gid(ax), text)))
+
+
+def _hover_only(lines) -> None:
+    """Remember marks drawn only to carry hover text: the PNG (no hover) leaves them out."""
+    fig = lines[0].figure
+    fig.hover_marks = [*getattr(fig, "hover_marks", []), *lines]
 
 
 def _hover_artists(ax, artists, texts) -> None:
@@ -145,11 +150,25 @@ def _ci(lo: float, hi: float, scale: float = 100, unit: str = "%") -> str:
 
 
 def to_png(fig: Figure, dpi: int = 150) -> bytes:
-    """PNG bytes for the PDF."""
+    """PNG bytes for the PDF, without the hover marks (a PNG has no hover)."""
+    marks = [m for m in getattr(fig, "hover_marks", []) if m.get_visible()]
+    for mark in marks:
+        mark.set_visible(False)
     buf = io.BytesIO()
-    with matplotlib.rc_context(STYLE):
-        fig.savefig(buf, format="png", dpi=dpi)
+    try:
+        _save(fig, buf, format="png", dpi=dpi)
+    finally:
+        for mark in marks:
+            mark.set_visible(True)
     return buf.getvalue()
+
+
+def _save(fig: Figure, buf, **kwargs) -> None:
+    """savefig, then keep the layout it computed: the HTML's SVG and the PDF's PNG of one
+    figure then share one constrained-layout pass, which costs about as much as drawing."""
+    with matplotlib.rc_context(STYLE):
+        fig.savefig(buf, **kwargs)
+    fig.set_layout_engine("none")
 
 
 def _pct_axis(ax, axis: str = "x") -> None:

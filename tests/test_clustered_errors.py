@@ -309,3 +309,25 @@ def test_head_to_head_interval_covers_with_repeated_factions(tmp_path):
     covered = float(((h2h["lo"] <= 0.25) & (0.25 <= h2h["hi"])).mean())
     lo, hi = mc_bounds(0.95, h2h.height, 3.5)
     assert lo < covered < hi, covered
+
+
+def test_holder_game_terms_match_their_definition(monkeypatch):
+    """B_g of every (card, game) row = sum over the game's strata of b_s S + b_n N with that
+    card's coefficients (0 where it has none): the array version against a plain loop, on
+    games of one to four strata and across the boundary of its row blocks."""
+    from analysis import clustered
+
+    monkeypatch.setattr(clustered, "_ROWS_AT_ONCE", 7)  # several blocks on this small case
+    rng = np.random.default_rng(3)
+    cells = pl.DataFrame([{"game_id": g, "stratum": k, "N": float(rng.integers(1, 4)), "S": float(rng.random())}
+                          for g in range(30) for k in rng.choice(["a", "b", "c", "d"], rng.integers(1, 5), replace=False)])
+    h = pl.DataFrame([{"card": c, "game_id": g} for c in ("x", "y", "z") for g in range(30) if rng.random() < 0.6])
+    coef = pl.DataFrame([{"card": c, "stratum": k, "b_s": rng.normal(), "b_n": rng.normal()}
+                         for c in ("x", "y", "z") for k in ("a", "b", "c", "d") if (c, k) != ("z", "b")])
+    got = clustered._holder_games_b(h, cells, coef, ["card"])
+    b = {(r["card"], r["stratum"]): (r["b_s"], r["b_n"]) for r in coef.to_dicts()}
+    want = [sum(b.get((row["card"], c["stratum"]), (0.0, 0.0))[0] * c["S"]
+                + b.get((row["card"], c["stratum"]), (0.0, 0.0))[1] * c["N"]
+                for c in cells.filter(pl.col("game_id") == row["game_id"]).to_dicts())
+            for row in h.to_dicts()]
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)

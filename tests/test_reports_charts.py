@@ -1,5 +1,6 @@
 """Charts and formatting: one house style, clean inline SVG, shared formatters."""
 
+import io
 import math
 
 import polars as pl
@@ -27,6 +28,26 @@ def test_svg_is_inline_ready_and_ids_are_prefixed():
 def test_png_export_of_the_same_figure():
     png = charts.to_png(charts.seat_forest(_seat_table(), 0.03))
     assert png.startswith(b"\x89PNG") and len(png) > 5000
+
+
+def test_png_after_svg_keeps_the_layout_and_the_data_marks_but_not_the_hover_marks():
+    """The PNG reuses the SVG's layout pass: the same axes positions as a PNG laid out on its
+    own, the same data marks, and none of the nearly invisible marks that only carry hover."""
+    from matplotlib.image import imread
+
+    alone, after = charts.seat_forest(_seat_table(), 0.03), charts.seat_forest(_seat_table(), 0.03)
+    png_alone = charts.to_png(alone)
+    charts.to_svg(after, "c0")
+    png_after = charts.to_png(after)
+    for a, b in zip(alone.axes, after.axes, strict=True):
+        assert a.get_position().bounds == pytest.approx(b.get_position().bounds, abs=0.01)
+    assert imread(io.BytesIO(png_alone)).shape == imread(io.BytesIO(png_after)).shape
+    hover_marks = after.hover_marks
+    assert hover_marks and all(m.get_visible() for m in hover_marks)  # restored for the SVG
+    data_marks = [ln for ax in after.axes for ln in ax.lines if ln not in hover_marks]
+    assert data_marks and all(ln.get_visible() for ln in data_marks)
+    svg = charts.to_svg(after, "c1")
+    assert svg.count("<title>") == len(after.hover)  # a second SVG still carries every hover
 
 
 def test_charts_do_not_touch_the_global_matplotlib_state():

@@ -1,5 +1,5 @@
 -- Purpose: every player's standing at the end of every round, the base of the lead-change and
---          comeback queries (analysis/rounds.py opens it as the lazy view `standings`).
+--          comeback queries (analysis/rounds.py keeps it as the temporary table `standings`).
 --          The lead is unique when one player alone has the top score; tied leaders have no
 --          `leader` (NULL) and a deficit of 0.
 -- Parameters: $max_game (BIGINT): only games with game_id < $max_game (bounds the time on huge runs).
