@@ -34,7 +34,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis import runfolder
-from analysis.clustered import card_records, count_differences
+from analysis.clustered import card_records, count_differences, decoded, listed
 from analysis.core import card_cells_of, card_value
 from analysis.metrics import holm_family, significant
 from analysis.paired import (
@@ -245,7 +245,10 @@ def itt_table(run_dir: str | Path) -> pl.DataFrame:
     try:
         if "kind" not in runfolder.columns(con, "events"):
             return itt_from_cells(pl.DataFrame(), pl.DataFrame())
-        offered = query(con, "offer_holder_cells")
+        cards = query(con, "offer_names")["card"].to_list()
+        coded = query(con, "offer_holder_cells", cards=listed(cards))
+        offered = coded.select(card=decoded(cards, coded["card_code"]), game_id="game_id",
+                               n_players="n_players", n1="n1", s1="s1")
         cells = query(con, "card_game_cells", max_game=2**62)
     finally:
         con.close()

@@ -163,17 +163,23 @@ def card_cells(con, kinds: list[str], max_game: int) -> CardCells:
 
     cards = query(con, "card_names", kinds=kinds, max_game=max_game)["card"].to_list()
     factions = query(con, "faction_names")["faction"].to_list()
-    # DuckDB cannot type an empty list parameter; with no card acquired no row matches anyway
     coded = query(con, "card_holder_cells", kinds=kinds, max_game=max_game,
-                  cards=cards or [""], factions=factions or [""])
-    holders = coded.select(card=_decoded(cards, coded["card_code"]), game_id="game_id",
-                           n_players="n_players", faction=_decoded(factions, coded["faction_code"]),
+                  cards=listed(cards), factions=listed(factions))
+    holders = coded.select(card=decoded(cards, coded["card_code"]), game_id="game_id",
+                           n_players="n_players", faction=decoded(factions, coded["faction_code"]),
                            n1="n1", s1="s1")
     return CardCells(holders, query(con, "card_game_cells", max_game=max_game))
 
 
-def _decoded(names: list[str], codes: pl.Series) -> pl.Series:
-    """Positions in `names` -> the names (a string column, built without a per-row loop)."""
+def listed(names: list[str]) -> list[str]:
+    """`names` as a list parameter of a coded query: DuckDB cannot type an empty list, and
+    with no names no row matches anyway."""
+    return names or [""]
+
+
+def decoded(names: list[str], codes: pl.Series) -> pl.Series:
+    """Positions in `names` (a coded query's *_code column) -> the names, as a string column
+    built without a per-row loop."""
     return pl.Series(names, dtype=pl.String).gather(codes)
 
 
