@@ -14,7 +14,9 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    measures the writing, not an idle thread on a last short shard;
 4. the split of step 3's work (thread-seconds of the same in-process run): the compiled
    kernel (`run_chunk`), DataFrame building (`frames`, `chunk_frames`), Parquet writing
-   (`write_shard`).
+   (`write_shard`);
+5. `brewbalance report` on step 3's run (HTML, PDF and JSON): wall time and peak RSS, and the
+   time to verdict (step 3's wall + the report's).
 
 Every figure is printed with its command; ratios are taken between measurements of the same
 run on the same machine, so the load of a shared machine moves them less than the raw
@@ -166,21 +168,26 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
     shares = {part: s / total for part, s in spent.items()}
     out("4. split of the end-to-end work: " + ", ".join(f"{p} {s:.0%}" for p, s in shares.items())
         + f"  ({total:.1f} thread-s; bench/profile.py SPLIT_WRAPPER around the same simulate)")
+    report, report_rss, cmd = run_cli(["report", str(tmp / "run"), "--format", "all", "--out", str(tmp / "report")],
+                                      cache, measure_rss=True)
+    out(f"5. report on step 3's run (DuckDB + HTML + PDF + JSON): {report:.1f} s wall, peak RSS "
+        f"{report_rss / 2**20:,.0f} MiB; time to verdict {wall + report:.1f} s for {n:,} games   {cmd}")
     shutil.rmtree(tmp / "run", ignore_errors=True)
     shutil.rmtree(tmp / "run_split", ignore_errors=True)
     return {"game": game_id, "compile": None if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
-            "e2e": e2e, "ratio": ratio, "rss": rss, **{f"share_{p}": s for p, s in shares.items()}}
+            "e2e": e2e, "ratio": ratio, "rss": rss, "report": report,
+            **{f"share_{p}": s for p, s in shares.items()}}
 
 
 def table(rows: list[dict]) -> None:
     out("\nSummary (4 players; games/s on all cores; goal = the greedy end-to-end goal of issue 16)")
     out(f"  {'game':12s} {'compile':>8s} {'kernel random':>14s} {'kernel greedy':>14s} {'end to end':>11s} "
-        f"{'e2e/kernel':>10s} {'write':>6s} {'frames':>6s} {'peak RSS':>9s} {'goal':>8s}")
+        f"{'e2e/kernel':>10s} {'write':>6s} {'frames':>6s} {'peak RSS':>9s} {'report':>7s} {'goal':>8s}")
     for r in rows:
         compiled = "-" if r["compile"] is None else f"{r['compile']:.1f}s"  # None: --cache
         out(f"  {r['game']:12s} {compiled:>8s} {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
             f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_frames']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
-            f"{GOALS[r['game']]:>8,}")
+            f"{r['report']:>6.1f}s {GOALS[r['game']]:>8,}")
 
 
 def main() -> None:
