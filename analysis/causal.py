@@ -34,7 +34,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis import runfolder
-from analysis.clustered import card_records, count_differences, decoded, listed
+from analysis.clustered import card_records, count_differences
 from analysis.core import card_cells_of, card_value
 from analysis.metrics import holm_family, significant
 from analysis.paired import (
@@ -49,7 +49,7 @@ from analysis.paired import (
     shares_deals,
 )
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
-from analysis.runfolder import query
+from analysis.runfolder import query, query_coded
 from analysis.text import pp
 
 BLANK = "neutral"  # the id every game gives its blank card, the last of its inject targets
@@ -245,10 +245,7 @@ def itt_table(run_dir: str | Path) -> pl.DataFrame:
     try:
         if "kind" not in runfolder.columns(con, "events"):
             return itt_from_cells(pl.DataFrame(), pl.DataFrame())
-        cards = query(con, "offer_names")["card"].to_list()
-        coded = query(con, "offer_holder_cells", cards=listed(cards))
-        offered = coded.select(card=decoded(cards, coded["card_code"]), game_id="game_id",
-                               n_players="n_players", n1="n1", s1="s1")
+        offered = query_coded(con, "offer_holder_cells", {"card": query(con, "offer_names")["card"].to_list()})
         cells = query(con, "card_game_cells", max_game=2**62)
     finally:
         con.close()

@@ -159,28 +159,12 @@ class CardCells:
 
 def card_cells(con, kinds: list[str], max_game: int) -> CardCells:
     """The run's card cells on the games with id < max_game, `kinds` counting as holding a card."""
-    from analysis.runfolder import query  # local: runfolder imports nothing from here
+    from analysis.runfolder import query, query_coded  # local: runfolder imports nothing from here
 
-    cards = query(con, "card_names", kinds=kinds, max_game=max_game)["card"].to_list()
-    factions = query(con, "faction_names")["faction"].to_list()
-    coded = query(con, "card_holder_cells", kinds=kinds, max_game=max_game,
-                  cards=listed(cards), factions=listed(factions))
-    holders = coded.select(card=decoded(cards, coded["card_code"]), game_id="game_id",
-                           n_players="n_players", faction=decoded(factions, coded["faction_code"]),
-                           n1="n1", s1="s1")
-    return CardCells(holders, query(con, "card_game_cells", max_game=max_game))
-
-
-def listed(names: list[str]) -> list[str]:
-    """`names` as a list parameter of a coded query: DuckDB cannot type an empty list, and
-    with no names no row matches anyway."""
-    return names or [""]
-
-
-def decoded(names: list[str], codes: pl.Series) -> pl.Series:
-    """Positions in `names` (a coded query's *_code column) -> the names, as a string column
-    built without a per-row loop."""
-    return pl.Series(names, dtype=pl.String).gather(codes)
+    names = {"card": query(con, "card_names", kinds=kinds, max_game=max_game)["card"].to_list(),
+             "faction": query(con, "faction_names")["faction"].to_list()}
+    return CardCells(query_coded(con, "card_holder_cells", names, kinds=kinds, max_game=max_game),
+                     query(con, "card_game_cells", max_game=max_game))
 
 
 def card_differences(card: CardCells, by_faction: bool) -> pl.DataFrame:

@@ -110,6 +110,22 @@ def query(con: duckdb.DuckDBPyConnection, name: str, **params) -> pl.DataFrame:
     return to_polars(result)
 
 
+def query_coded(con: duckdb.DuckDBPyConnection, name: str, names: dict[str, list[str]], **params) -> pl.DataFrame:
+    """`query` for a SQL file that returns a string column X as X_code, its 0-based position
+    in the list parameter $X_names (`names[X]`, sorted): millions of rows of integers fetch
+    and sort several times faster than the same strings. Each X_code comes back as X."""
+    # DuckDB cannot type an empty list parameter; with no names no row can match anyway
+    coded = query(con, name, **params, **{f"{col}_names": values or [""] for col, values in names.items()})
+
+    def decoded(column: str):
+        col = column.removesuffix("_code")
+        if col == column or col not in names:
+            return column
+        return pl.Series(col, names[col], dtype=pl.String).gather(coded[column])
+
+    return coded.select(decoded(c) for c in coded.columns)
+
+
 # DuckDB type name -> polars dtype. Results are small aggregates, so widening every
 # integer to Int64 costs nothing and saves callers from int8 overflow surprises.
 _INTS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
