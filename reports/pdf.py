@@ -103,14 +103,13 @@ def _col_widths(block: model.Table) -> list[float]:
             need.append(pad + max(word, min(cell_word, 120)))
         else:
             need.append(pad + max(word, cell))
-        want.append(pad + min(max(stringWidth(col.header, "Helvetica-Bold", 7), cell), 180))
+        want.append(max(need[-1], pad + min(max(stringWidth(col.header, "Helvetica-Bold", 7), cell), 180)))
     if sum(need) >= FRAME_WIDTH:  # too many columns to keep every word whole: shrink them all
         return [FRAME_WIDTH * n / sum(need) for n in need]
-    room = [w - n for n, w in zip(need, want, strict=True)]
-    spare = FRAME_WIDTH - sum(need)
-    if sum(room) <= spare:  # everything fits on one line: share the rest by width
-        return [n + r + (spare - sum(room)) * (n + r) / sum(want) for n, r in zip(need, room, strict=True)]
-    return [n + spare * r / sum(room) for n, r in zip(need, room, strict=True)]
+    if sum(want) <= FRAME_WIDTH:  # every cell fits on one line: widen them all alike
+        return [FRAME_WIDTH * w / sum(want) for w in want]
+    spare, room = FRAME_WIDTH - sum(need), sum(want) - sum(need)
+    return [n + spare * (w - n) / room for n, w in zip(need, want, strict=True)]
 
 
 def _chart(block: model.Chart, frame: float = FRAME_WIDTH) -> Image:
