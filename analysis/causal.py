@@ -50,6 +50,7 @@ from analysis.paired import (
 )
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.runfolder import query, query_coded
+from analysis.stats import group_sums
 from analysis.text import pp
 
 BLANK = "neutral"  # the id every game gives its blank card, the last of its inject targets
@@ -228,9 +229,9 @@ def itt_from_cells(offered: pl.DataFrame, cells: pl.DataFrame) -> pl.DataFrame:
     offered = offered.with_columns(pl.col("n_players").cast(pl.Int64))
     cells = cells.with_columns(pl.col("n_players").cast(pl.Int64))
     diffs = count_differences(offered, cells)
-    totals = cells.group_by("n_players").agg(N=pl.col("N").sum(), S=pl.col("S").sum(),
-                                              games=pl.col("game_id").n_unique())
-    counts = offered.group_by("card", "n_players").agg(offered=pl.col("n1").sum(), won=pl.col("s1").sum())
+    totals = group_sums(cells, ["n_players"], N="N", S="S").join(
+        cells.group_by("n_players").agg(games=pl.col("game_id").n_unique()), on="n_players")
+    counts = group_sums(offered, ["card", "n_players"], offered="n1", won="s1")
     df = (diffs.join(counts, on=["card", "n_players"]).join(totals, on="n_players")
           .with_columns(rate_offered=pl.col("won") / pl.col("offered"),
                         rate_not=(pl.col("S") - pl.col("won")) / (pl.col("N") - pl.col("offered")),

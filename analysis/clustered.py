@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
-from analysis.stats import wald_p, z_value
+from analysis.stats import group_sums, wald_p, z_value
 
 CARD_METRIC = "win-rate difference, association not cause"
 
@@ -34,14 +34,14 @@ def _coefficients(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str]) 
     """Per (group, stratum): the MH terms and the gradient of RD with respect to the
     stratum totals, expressed on (S, N) of every player (b_s, b_n) and on the holders'
     (s1, n1) (h_s, h_n). Strata lacking holders or non-holders carry no weight."""
-    totals = cells.group_by(STRATUM, maintain_order=True).agg(N=pl.col("N").sum(), S=pl.col("S").sum())
-    k = (holders.group_by(*group, STRATUM, maintain_order=True).agg(n1=pl.col("n1").sum(), s1=pl.col("s1").sum())
+    totals = group_sums(cells, [STRATUM], N="N", S="S")
+    k = (group_sums(holders, [*group, STRATUM], n1="n1", s1="s1")
          .join(totals, on=STRATUM, maintain_order="left")
          .with_columns(n0=pl.col("N") - pl.col("n1"), s0=pl.col("S") - pl.col("s1"))
          .filter((pl.col("n1") > 0) & (pl.col("n0") > 0))
          .with_columns(A=(pl.col("s1") * pl.col("n0") - pl.col("s0") * pl.col("n1")) / pl.col("N"),
                        w=pl.col("n1") * pl.col("n0") / pl.col("N")))
-    k = k.with_columns(W=pl.col("w").sum().over(group), sumA=pl.col("A").sum().over(group))
+    k = k.join(group_sums(k, group, W="w", sumA="A"), on=group, maintain_order="left")
     k = k.with_columns(RD=pl.col("sumA") / pl.col("W"))
     n, w_all, rd = pl.col("N"), pl.col("W"), pl.col("RD")
     d_s1 = pl.col("n0") / n
@@ -57,9 +57,9 @@ def _moments(cells: pl.DataFrame) -> pl.DataFrame:
     """Cross moments over games of the stratum totals: per ordered stratum pair (k, l),
     sum_g S_gk S_gl, S_gk N_gl, N_gk S_gl, N_gk N_gl."""
     pairs = cells.join(cells, on="game_id", suffix="_l", maintain_order="left")
-    return pairs.group_by(STRATUM, f"{STRATUM}_l", maintain_order=True).agg(
-        SS=(pl.col("S") * pl.col("S_l")).sum(), SN=(pl.col("S") * pl.col("N_l")).sum(),
-        NS=(pl.col("N") * pl.col("S_l")).sum(), NN=(pl.col("N") * pl.col("N_l")).sum())
+    return group_sums(pairs, [STRATUM, f"{STRATUM}_l"],
+                      SS=pl.col("S") * pl.col("S_l"), SN=pl.col("S") * pl.col("N_l"),
+                      NS=pl.col("N") * pl.col("S_l"), NN=pl.col("N") * pl.col("N_l"))
 
 
 def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
@@ -83,18 +83,18 @@ def mh_clustered(holders: pl.DataFrame, cells: pl.DataFrame, group: list[str],
     mom = _moments(cells)
     left = coef.select(*group, STRATUM, "b_s", "b_n")
     right = left.rename({STRATUM: f"{STRATUM}_l", "b_s": "b_s_l", "b_n": "b_n_l"})
-    base = (mom.join(left, on=STRATUM, maintain_order="left")
-            .join(right, on=[*group, f"{STRATUM}_l"], maintain_order="left")
-            .group_by(group, maintain_order=True).agg(bb=(pl.col("b_s") * pl.col("b_s_l") * pl.col("SS")
-                                     + pl.col("b_s") * pl.col("b_n_l") * pl.col("SN")
-                                     + pl.col("b_n") * pl.col("b_s_l") * pl.col("NS")
-                                     + pl.col("b_n") * pl.col("b_n_l") * pl.col("NN")).sum()))
+    pairs = (mom.join(left, on=STRATUM, maintain_order="left")
+             .join(right, on=[*group, f"{STRATUM}_l"], maintain_order="left"))
+    base = group_sums(pairs, group, bb=pl.col("b_s") * pl.col("b_s_l") * pl.col("SS")
+                      + pl.col("b_s") * pl.col("b_n_l") * pl.col("SN")
+                      + pl.col("b_n") * pl.col("b_s_l") * pl.col("NS")
+                      + pl.col("b_n") * pl.col("b_n_l") * pl.col("NN"))
     # games with a holder add 2 B_g H_g + H_g^2
-    h = (holders.join(coef.select(*group, STRATUM, "h_s", "h_n"), on=[*group, STRATUM], maintain_order="left")
-         .group_by(*group, "game_id", maintain_order=True)
-         .agg(H=(pl.col("h_s") * pl.col("s1") + pl.col("h_n") * pl.col("n1")).sum()))
-    extra = (h.with_columns(B=pl.Series(_holder_games_b(h, cells, left, group)))
-             .group_by(group, maintain_order=True).agg(hh=(2 * pl.col("B") * pl.col("H") + pl.col("H") ** 2).sum()))
+    h = group_sums(holders.join(coef.select(*group, STRATUM, "h_s", "h_n"), on=[*group, STRATUM],
+                                maintain_order="left"),
+                   [*group, "game_id"], H=pl.col("h_s") * pl.col("s1") + pl.col("h_n") * pl.col("n1"))
+    extra = group_sums(h.with_columns(B=pl.Series(_holder_games_b(h, cells, left, group))),
+                       group, hh=2 * pl.col("B") * pl.col("H") + pl.col("H") ** 2)
     est = (coef.group_by(group, maintain_order=True).agg(diff=pl.col("RD").first(), strata=pl.len())
            .join(base, on=group, how="left", maintain_order="left")
            .join(extra, on=group, how="left", maintain_order="left")
@@ -192,9 +192,8 @@ def count_differences(holders: pl.DataFrame, cells: pl.DataFrame) -> pl.DataFram
     if holders.is_empty():
         return pl.DataFrame()
     key = pl.col("n_players").alias(STRATUM)
-    cells = cells.group_by("game_id", "n_players", maintain_order=True).agg(pl.col("N", "S").sum()).with_columns(key)
-    holders = (holders.group_by("card", "game_id", "n_players", maintain_order=True).agg(pl.col("n1", "s1").sum())
-               .with_columns(key))
+    cells = group_sums(cells, ["game_id", "n_players"], N="N", S="S").with_columns(key)
+    holders = group_sums(holders, ["card", "game_id", "n_players"], n1="n1", s1="s1").with_columns(key)
     return mh_clustered(holders, cells.select("game_id", STRATUM, "N", "S"), ["n_players", "card"])
 
 

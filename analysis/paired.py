@@ -22,7 +22,7 @@ import polars as pl
 
 from analysis import runfolder
 from analysis.runfolder import query
-from analysis.stats import paired_ratio_diff, paired_t
+from analysis.stats import group_sums, paired_ratio_diff, paired_t
 
 GAME_KEYS = ["game_id", "n_players"]
 
@@ -93,7 +93,8 @@ def faction_ratio_stats(a: pl.DataFrame, b: pl.DataFrame, confidence: float = 0.
     keys = [*GAME_KEYS, "faction"]
     both = (a.join(common, on=GAME_KEYS).join(b.join(common, on=GAME_KEYS), on=keys,
                                               how="full", coalesce=True, suffix="_b")
-            .with_columns(pl.col("win", "copies", "win_b", "copies_b").fill_null(0.0)))
+            .with_columns(pl.col("win", "copies", "win_b", "copies_b").fill_null(0.0))
+            .sort(keys))  # a group's rows keep this order, so its sums do too
     rows = []
     for (n_players, faction), g in both.group_by("n_players", "faction"):
         r_a, r_b, d, lo, hi, p, vr = paired_ratio_diff(g["win"], g["copies"], g["win_b"],
@@ -112,6 +113,21 @@ def game_column(games: pl.DataFrame, column: str) -> pl.DataFrame:
     return games.select(*GAME_KEYS, numeric(column).alias(column))
 
 
+def _means_and_variances(df: pl.DataFrame, by: list[str], columns: dict[str, str]) -> pl.DataFrame:
+    """Per `by` group (sorted): n, and for each name: column of `columns` its mean (name) and
+    sample variance (var_name; null below 2 rows), summed in row order (two passes)."""
+    sums = group_sums(df, by, n=pl.lit(1.0), **columns)
+    means = sums.select(*by, pl.col("n").cast(pl.UInt32),
+                        *[(pl.col(name) / pl.col("n")).alias(name) for name in columns])
+    centred = df.join(means.select(*by, *[pl.col(name).alias(f"_mean_{name}") for name in columns]),
+                      on=by, how="left", maintain_order="left")
+    squares = group_sums(centred, by, **{f"var_{name}": (pl.col(c) - pl.col(f"_mean_{name}")) ** 2
+                                         for name, c in columns.items()})
+    n = pl.col("n").cast(pl.Float64)
+    return means.join(squares, on=by, maintain_order="left").with_columns(
+        *[pl.when(n > 1).then(pl.col(f"var_{name}") / (n - 1)).alias(f"var_{name}") for name in columns])
+
+
 def paired_stats(a: pl.DataFrame, b: pl.DataFrame, keys: list[str], by: list[str],
                  value: str, confidence: float = 0.95) -> pl.DataFrame:
     """Paired difference of `value` between two unit tables matched on `keys`.
@@ -122,15 +138,14 @@ def paired_stats(a: pl.DataFrame, b: pl.DataFrame, keys: list[str], by: list[str
     variance of the difference exceeds the paired one (inf when every d is equal
     while A or B vary; NaN when nothing varies or n < 2).
     """
+    # sorted by unit, so the sums below add in one fixed order (analysis.stats.group_sums)
     joined = (a.select(*keys, value)
               .join(b.select(*keys, value), on=keys, how="inner", suffix="_b")
-              .drop_nulls([value, f"{value}_b"]))
-    grouped = (joined.with_columns(d=pl.col(f"{value}_b") - pl.col(value))
-               .group_by(by)
-               .agg(n=pl.len(), value_a=pl.col(value).mean(), value_b=pl.col(f"{value}_b").mean(),
-                    var_a=pl.col(value).var(), var_b=pl.col(f"{value}_b").var(),
-                    var_d=pl.col("d").var(), diff=pl.col("d").mean())
-               .sort(by))
+              .drop_nulls([value, f"{value}_b"])
+              .with_columns(d=pl.col(f"{value}_b") - pl.col(value))
+              .sort(keys))
+    grouped = _means_and_variances(joined, by, {"value_a": value, "value_b": f"{value}_b", "diff": "d"})
+    grouped = grouped.rename({"var_value_a": "var_a", "var_value_b": "var_b", "var_diff": "var_d"})
     var_a, var_b, var_d = (grouped[c].to_numpy().astype(float) for c in ("var_a", "var_b", "var_d"))
     lo, hi, p = paired_t(grouped["diff"].to_numpy().astype(float), np.sqrt(var_d),
                          grouped["n"].to_numpy(), confidence)

@@ -379,3 +379,22 @@ def games_to_decide_band(fair, deviation, band: float, confidence: float = 0.95,
         n = (z_a * np.sqrt(edge * (1 - edge)) + z_b * np.sqrt(rate * (1 - rate))) ** 2 \
             / (rate - edge) ** 2
     return np.where(rate == edge, np.inf, np.ceil(n))
+
+
+# ---------------------------------------------------------------- sums that do not depend on threads
+def group_sums(df: pl.DataFrame, keys: list[str], **sums: str | pl.Expr) -> pl.DataFrame:
+    """One row per distinct `keys`, in order of first appearance: each named sum of a
+    column or expression over the group's rows, as Float64 (nulls count as 0).
+
+    polars' `group_by().agg(sum())` adds a large group's floats in partial sums split over
+    its threads, so a sum of win shares (1/3, 1/6, ...) can differ in the last bit from one
+    call to the next, and so would the report (DESIGN §4: same input, same output). Here
+    each group's values are gathered in row order (polars keeps the order within a group)
+    and each list is summed whole, so the sum is fixed by the group's own rows; callers hand
+    in frames in a fixed order (a query's ORDER BY, order-keeping joins, a sort).
+    """
+    values = {name: (pl.col(e) if isinstance(e, str) else e).cast(pl.Float64).fill_null(0.0)
+              for name, e in sums.items()}
+    names = list(sums)
+    return (df.select(*keys, **values).group_by(keys, maintain_order=True).agg(pl.col(names))
+            .with_columns(pl.col(names).list.sum().cast(pl.Float64)))

@@ -28,7 +28,7 @@ from analysis import paired as _paired
 from analysis.metrics import ALPHA, first_player_advantage, first_seat, holm_family
 from analysis.records import NOT_SIGNIFICANT, SIGNIFICANT, Verdict, not_estimable
 from analysis.runfolder import load_manifest
-from analysis.stats import wilson
+from analysis.stats import group_sums, wilson
 
 
 @dataclass
@@ -68,8 +68,8 @@ def unit_column(players: pl.DataFrame) -> str:
 
 def unit_rates(players: pl.DataFrame, unit: str) -> pl.DataFrame:
     """Win rate per (n_players, unit) with Wilson 95% interval."""
-    df = (players.group_by("n_players", unit)
-          .agg(games=pl.len(), wins=pl.col("win").cast(pl.Float64).sum())
+    df = (group_sums(players, ["n_players", unit], games=pl.lit(1.0), wins="win")
+          .with_columns(pl.col("games").cast(pl.UInt32))
           .with_columns(pl.col(unit).cast(pl.String).alias("unit"))
           .select("n_players", "unit", "games", "wins")
           .sort("n_players", "unit"))

@@ -1,6 +1,9 @@
 """Interval estimates and verdict helpers, cross-checked against scipy and the literature."""
 
+import math
+
 import numpy as np
+import polars as pl
 import pytest
 from scipy import stats as sp
 
@@ -10,6 +13,7 @@ from analysis.stats import (
     UNDECIDED,
     fairness_verdict,
     games_to_decide,
+    group_sums,
     mean_diff,
     newcombe_diff,
     wilson,
@@ -122,3 +126,37 @@ def test_games_to_decide_zero_when_decided_and_inf_on_edge():
     assert games_to_decide(0.7, lo, hi, 1000, 0.5, 0.03) == 0
     lo, hi = wilson(53, 100)
     assert np.isinf(games_to_decide(0.53, lo, hi, 100, 0.5, 0.03))
+
+
+def _shares_frame(rows: int, seed: int) -> pl.DataFrame:
+    """Win shares of ties (1/2, 1/3, 1/6 ...) in a few groups: sums whose last bits depend on
+    the order of the additions."""
+    rng = np.random.default_rng(seed)
+    return pl.DataFrame({"card": rng.choice(["a", "b", "c"], rows), "n_players": rng.integers(2, 5, rows),
+                         "s": rng.choice([0.0, 1.0, 1 / 2, 1 / 3, 1 / 6, 1 / 5], rows)})
+
+
+def test_group_sums_depend_on_each_group_alone_whatever_polars_threads():
+    # The same groups with their rows interleaved differently (each group's own order kept):
+    # a sum made of per-thread partial sums changes bits, a sum of the group's rows does not.
+    df = _shares_frame(2_000_000, seed=1).with_row_index("row")
+    interleaved = df.sort("card", "n_players", "row")
+    keys = ["card", "n_players"]
+    got = group_sums(df, keys, s="s", twice=pl.col("s") * 2)
+    again = group_sums(interleaved, keys, s="s", twice=pl.col("s") * 2).sort(keys)
+    assert got.columns == [*keys, "s", "twice"]
+    assert got.sort(keys).equals(again)
+    for (card, n, s, twice) in got.iter_rows():
+        values = df.filter((pl.col("card") == card) & (pl.col("n_players") == n))["s"].to_list()
+        assert s == pytest.approx(math.fsum(values), rel=1e-12)
+        assert twice == pytest.approx(2 * s, rel=1e-12)
+
+
+def test_group_sums_is_the_same_on_every_call_and_counts_nulls_as_zero():
+    df = _shares_frame(1_000_000, seed=2)
+    first = group_sums(df, ["card"], s="s")
+    assert all(group_sums(df, ["card"], s="s").equals(first) for _ in range(3))
+    with_nulls = pl.DataFrame({"k": [2, 1, 1], "v": [None, 1.5, None]})
+    assert group_sums(with_nulls, ["k"], v="v").to_dicts() == [{"k": 2, "v": 0.0}, {"k": 1, "v": 1.5}]
+    empty = group_sums(df.head(0), ["card"], s="s")
+    assert empty.is_empty() and empty.columns == ["card", "s"] and empty["s"].dtype == pl.Float64

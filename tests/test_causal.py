@@ -235,3 +235,19 @@ def test_removal_in_a_game_with_factions_stacks_seat_and_faction_rows():
     assert set(df["unit_kind"]) == {"seat", "faction"}
     assert set(df.filter(pl.col("unit_kind") == "faction")["unit"]) == set(factions)
     assert df.schema["n"] == pl.Int64 and (df["n"] == 200).all()
+
+
+def test_itt_is_bit_identical_from_call_to_call_on_a_big_run():
+    # Setup offers of ~1M (card, game) rows with tied win shares: polars' threaded sums used to
+    # change the last bits of rate_offered from one call to the next (DESIGN §4).
+    rng = np.random.default_rng(7)
+    games, n = 250_000, N_PLAYERS
+    share = rng.choice([0.0, 1.0, 1 / 2, 1 / 3], (games, n))
+    g, s, c = np.nonzero(rng.random((games, n, 4)) < 0.25)
+    offered = pl.DataFrame({"card": [f"c{k}" for k in c], "game_id": g, "n_players": np.full(g.size, n),
+                            "n1": np.ones(g.size), "s1": share[g, s]})
+    cells = pl.DataFrame({"game_id": np.arange(games), "n_players": np.full(games, n),
+                          "N": np.full(games, float(n)), "S": share.sum(axis=1)})
+    first = causal.itt_from_cells(offered, cells)
+    assert first.height == 4
+    assert all(causal.itt_from_cells(offered, cells).equals(first) for _ in range(3))
