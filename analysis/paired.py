@@ -125,7 +125,8 @@ def _means_and_variances(df: pl.DataFrame, by: list[str], columns: dict[str, str
                                          for name, c in columns.items()})
     n = pl.col("n").cast(pl.Float64)
     return means.join(squares, on=by, maintain_order="left").with_columns(
-        *[pl.when(n > 1).then(pl.col(f"var_{name}") / (n - 1)).alias(f"var_{name}") for name in columns])
+        *[pl.when(n > 1).then(pl.col(f"var_{name}") / (n - 1)).alias(f"var_{name}") for name in columns]
+    ).sort(by)
 
 
 def paired_stats(a: pl.DataFrame, b: pl.DataFrame, keys: list[str], by: list[str],

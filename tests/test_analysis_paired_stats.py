@@ -59,3 +59,23 @@ def test_paired_t_with_no_spread_is_exact():
     assert list(lo) == [0.0, 0.5] and list(hi) == [0.0, 0.5]
     assert list(p) == [1.0, 0.0]
     assert np.isnan(paired_t(0.1, 0.2, 1)[0])
+
+
+def test_paired_stats_matches_scipy_per_group_and_lists_groups_in_order():
+    import polars as pl
+
+    from analysis.paired import paired_stats
+
+    rng = np.random.default_rng(3)
+    games = 600
+    n_players = rng.choice([4, 2, 3], games)  # the first games are not in group order
+    a = pl.DataFrame({"game_id": np.arange(games), "n_players": n_players, "score": rng.normal(20, 3, games)})
+    b = a.with_columns(score=pl.col("score") + rng.normal(0.5, 1, games))
+    got = paired_stats(a, b, ["game_id", "n_players"], ["n_players"], "score")
+    assert got["n_players"].to_list() == [2, 3, 4]
+    for row in got.iter_rows(named=True):
+        mine = n_players == row["n_players"]
+        d = b["score"].to_numpy()[mine] - a["score"].to_numpy()[mine]
+        assert row["n"] == mine.sum()
+        assert row["diff"] == pytest.approx(d.mean(), rel=1e-12)
+        assert row["p_value"] == pytest.approx(stats.ttest_1samp(d, 0).pvalue, rel=1e-9)
