@@ -146,11 +146,11 @@ def paired_stats(a: pl.DataFrame, b: pl.DataFrame, keys: list[str], by: list[str
               .with_columns(d=pl.col(f"{value}_b") - pl.col(value))
               .sort(keys))
     grouped = _means_and_variances(joined, by, {"value_a": value, "value_b": f"{value}_b", "diff": "d"})
-    grouped = grouped.rename({"var_value_a": "var_a", "var_value_b": "var_b", "var_diff": "var_d"})
-    var_a, var_b, var_d = (grouped[c].to_numpy().astype(float) for c in ("var_a", "var_b", "var_d"))
+    variances = ["var_value_a", "var_value_b", "var_diff"]
+    var_a, var_b, var_d = (grouped[c].to_numpy().astype(float) for c in variances)
     lo, hi, p = paired_t(grouped["diff"].to_numpy().astype(float), np.sqrt(var_d),
                          grouped["n"].to_numpy(), confidence)
-    return grouped.drop("var_a", "var_b", "var_d").with_columns(
+    return grouped.drop(variances).with_columns(
         lo=pl.Series(lo, dtype=pl.Float64), hi=pl.Series(hi, dtype=pl.Float64),
         p_value=pl.Series(p, dtype=pl.Float64),
         variance_reduction=pl.Series(variance_reduction(var_a, var_b, var_d), dtype=pl.Float64),
