@@ -527,24 +527,39 @@ def hand_value(S, R, seat, p, row):
     """dice_value worked out from the plan: brews possible with the grain and clean spots, then
     the rest at their effect values, never less than the forgo money."""
     d = S.dice[row]
+    return hand_worth(S, R, seat, p, hand_plan(S, R, seat, p),
+                      d[C.BREW], d[C.GRAIN], d[C.SANITIZE], d[C.FLAVOR], d[C.EVENT])
+
+
+@jit_inline
+def hand_plan(S, R, seat, p):
+    """What a hand is valued against, apart from its dice: (grain on recipes that can still
+    move, covered spots, free spots, level of a brew, forgo money)."""
     gr = 0
     for r in range(C.N_RECIPES):
         if ru.can_move(S, seat, r):
             gr += S.pl[seat, C.GRAIN0 + r]
     cov = S.pl[seat, C.COVERED]
     free = ru.n_slots(S, R, seat) - cov
-    san_use = min(d[C.SANITIZE], cov)
-    brews = min(d[C.BREW], gr + d[C.GRAIN], free + san_use)
     lv = max(ru.level(S, R, seat), 1)
     forgo = ru.param(R, C.P_FORGO) * w(R, p, C.W_MONEY)
+    return gr, cov, free, lv, forgo
+
+
+@jit_inline
+def hand_worth(S, R, seat, p, plan, brew, grain, sanitize, flavor, event):
+    """hand_value of a hand with these numbers of dice per action, against hand_plan's `plan`."""
+    gr, cov, free, lv, forgo = plan
+    san_use = min(sanitize, cov)
+    brews = min(brew, gr + grain, free + san_use)
     v = brews * max(lv * w(R, p, C.W_QUALITY) + w(R, p, C.W_MEDAL), forgo)
-    v += (d[C.BREW] - brews) * forgo
-    v += d[C.GRAIN] * max(w(R, p, C.W_GRAIN) * (1.0 if gr + d[C.GRAIN] <= 3 else 0.4), forgo)
-    v += san_use * max(w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov), forgo) + (d[C.SANITIZE] - san_use) * forgo
+    v += (brew - brews) * forgo
+    v += grain * max(w(R, p, C.W_GRAIN) * (1.0 if gr + grain <= 3 else 0.4), forgo)
+    v += san_use * max(w(R, p, C.W_SANITIZE) * (1.0 + 0.25 * cov), forgo) + (sanitize - san_use) * forgo
     fv = max(S.vals[10 + seat], forgo)  # set by prep_trade (they do not depend on the dice)
-    v += min(d[C.FLAVOR], 2) * fv + max(d[C.FLAVOR] - 2, 0) * forgo
+    v += min(flavor, 2) * fv + max(flavor - 2, 0) * forgo
     ev = max(S.vals[20 + seat], forgo)
-    v += min(d[C.EVENT], 1) * ev + max(d[C.EVENT] - 1, 0) * forgo
+    v += min(event, 1) * ev + max(event - 1, 0) * forgo
     return v
 
 
@@ -587,20 +602,18 @@ def wants_reroll(S, R, seat, p, row):
     return False
 
 
-@jit
-def set_dice(S, seat, x, y, z):
-    for a in range(C.N_ACTIONS):
-        S.dice[seat, a] = 0
-    S.dice[seat, x] += 1
-    S.dice[seat, y] += 1
-    S.dice[seat, z] += 1
+@jit_inline
+def dice_showing(x, y, z, a):
+    """How many of the three faces x, y, z show action a."""
+    return np.int64(x == a) + np.int64(y == a) + np.int64(z == a)
 
 
 @jit
 def fresh_roll_value(S, R, seat, p):
     """Expected dice_value of three freshly rolled dice (over the 35 multisets of faces, weighted
-    by the die's faces); seat's dice are restored afterwards."""
-    d0, d1, d2, d3, d4 = S.dice[seat, 0], S.dice[seat, 1], S.dice[seat, 2], S.dice[seat, 3], S.dice[seat, 4]
+    by the die's faces). Each hand's worth comes from, and goes to, dice_value's cache (S.hands);
+    the part of the plan that does not depend on the dice is worked out once, not per hand."""
+    plan = hand_plan(S, R, seat, p)
     ev = 0.0
     for x in range(C.N_ACTIONS):
         for y in range(x, C.N_ACTIONS):
@@ -608,9 +621,13 @@ def fresh_roll_value(S, R, seat, p):
                 orders = 6.0 if x != y and y != z else (1.0 if x == z else 3.0)
                 pr = orders * R.p[C.P_FACE0 + x] * R.p[C.P_FACE0 + y] * R.p[C.P_FACE0 + z] / 216.0
                 if pr > 0.0:
-                    set_dice(S, seat, x, y, z)
-                    ev += pr * dice_value(S, R, seat, p, seat)
-    S.dice[seat, 0], S.dice[seat, 1], S.dice[seat, 2], S.dice[seat, 3], S.dice[seat, 4] = d0, d1, d2, d3, d4
+                    key = 25 * x + 5 * y + z  # hand_key of the faces x <= y <= z
+                    if S.hands[seat, key] == -np.inf:
+                        S.hands[seat, key] = hand_worth(
+                            S, R, seat, p, plan, dice_showing(x, y, z, C.BREW), dice_showing(x, y, z, C.GRAIN),
+                            dice_showing(x, y, z, C.SANITIZE), dice_showing(x, y, z, C.FLAVOR),
+                            dice_showing(x, y, z, C.EVENT))
+                    ev += pr * S.hands[seat, key]
     return ev
 
 
