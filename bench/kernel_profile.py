@@ -41,9 +41,7 @@ def numba_name(symbol: str) -> str:
         n, i = int(m.group(1)), m.end()
         parts.append(symbol[i:i + n])
         i += n
-    parts = [p.replace("_", ".") if p.startswith("sim_") else p for p in parts]
-    name = ".".join(parts)
-    return name.removeprefix("sim.")
+    return ".".join(parts).removeprefix("sim.")
 
 
 def text_symbols(obj: bytes) -> dict[str, tuple[int, int]]:

@@ -332,6 +332,33 @@ def test_trade_phase_change_makes_a_triple_to_reroll():
     assert list(view(S).seat(1).dice) == [2, 0, 1, 0, 0] and view(S).seat(1).stats.dice_changed == 0
 
 
+
+@pytest.mark.parametrize("grain, covered, money", [(0, 0, 0), (2, 1, 3), (5, 3, 1)])
+def test_fresh_roll_value_is_the_expected_worth_of_a_new_roll(grain, covered, money):
+    """The trade phase's re-roll decision weighs three fresh dice by the die's faces: the sum over
+    every ordered roll of its chance times the worth of that hand put on the dice (dice_value),
+    worked out here roll by roll, and the hands it valued are cached under their own keys; the
+    seat's dice are as they were afterwards."""
+    cfg, R, S, pols = blank(3)
+    v = view(S).seat(0)
+    v.grain.ale, v.covered, v.money = grain, covered, money
+    v.dice = (0, 1, 0, 2, 0)
+    pol.prep_trade(S, R, 0, pols[0])
+    got = pol.fresh_roll_value(S, R, 0, pols[0])
+    assert list(view(S).seat(0).dice) == [0, 1, 0, 2, 0]
+    faces = R.p[C.P_FACE0:C.P_FACE0 + C.N_ACTIONS] / 6.0
+    want = 0.0
+    for x in range(C.N_ACTIONS):
+        for y in range(C.N_ACTIONS):
+            for z in range(C.N_ACTIONS):
+                view(S).seat(0).dice = np.bincount([x, y, z], minlength=C.N_ACTIONS)
+                worth = pol.hand_value(S, R, 0, pols[0], 0)
+                want += faces[x] * faces[y] * faces[z] * worth
+                # fresh_roll_value left this hand's own worth in dice_value's cache
+                assert S.hands[0, pol.hand_key(S.dice[0])] == worth
+    assert got == pytest.approx(want, rel=1e-12)
+    assert want > 0.0
+
 # --- winner and data ----------------------------------------------------------------------------------
 
 def final_rows(cfg, R, S, n):
