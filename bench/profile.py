@@ -41,7 +41,9 @@ from pathlib import Path
 import polars as pl
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
+# this tree's packages, not whatever `pip install -e` points at: a before/after comparison runs
+# this script from two checkouts with one .venv
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 from bench import n_cores, out, run_cli  # noqa: E402  (bench.py's command runner and printer)
 
 # games per measurement at --scale 1: about 10-20 s of kernel time each on 2 cores
