@@ -418,25 +418,47 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
     own kind and some core slot stays unmet, else 0; see best_purchase)."""
     for t in range(R.ing.shape[0]):
         use[t] = 0
-    core_met, mask, short = 0, 0, False
+    own_met, mask, short = fit_own_kinds(R, hand, use, bt, buy_slot, floor)
+    core_met, short = fit_organic(R, hand, use, bt, buy_slot, floor, own_met, mask, short)
+    met = core_met + fit_adjunct(R, hand, use, bt)
+    return met, short, mask if core_met < 4 else 0
+
+
+@jit_inline
+def slot_need(R, bt, slot, buy_slot, floor):
+    return floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
+
+
+@jit_inline
+def fit_own_kinds(R, hand, use, bt, buy_slot, floor):
+    """fit_recipe's first pass: each core slot's lowest good-enough card of its own kind (slot s
+    takes kind s, which no other slot or adjunct takes). Returns (slots met, the mask of slots
+    that found none, short)."""
+    own_met, mask, short = 0, 0, False
     for slot in range(4):
-        need = floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
+        need = slot_need(R, bt, slot, buy_slot, floor)
         if need == 0:
-            core_met += 1
+            own_met += 1
             short = True
             continue
         t = lowest_available(R, hand, use, slot, need)
         if t >= 0:
             use[t] += 1
-            core_met += 1
+            own_met += 1
             short = short or (slot == buy_slot and R.ing[t, C.IF_Q] < R.beer[bt, C.BF_REQ + slot])
         else:
             mask |= 1 << slot
-    lacking = mask
+    return own_met, mask, short
+
+
+@jit_inline
+def fit_organic(R, hand, use, bt, buy_slot, floor, core_met, mask, short):
+    """fit_recipe's second pass: the slots in `mask` take Organic cards, the most demanding first
+    (ties: the lower slot). Returns (core slots met, short)."""
     while mask:
         best, need = np.int64(-1), np.int64(-1)
         for slot in range(4):
-            q = floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
+            q = slot_need(R, bt, slot, buy_slot, floor)
             if mask & (1 << slot) and q > need:
                 best, need = slot, q
         mask &= ~(1 << best)
@@ -445,16 +467,39 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
             use[t] += 1
             core_met += 1
             short = short or (best == buy_slot and R.ing[t, C.IF_Q] < R.beer[bt, C.BF_REQ + best])
-    met = core_met
+    return core_met, short
+
+
+@jit_inline
+def fit_adjunct(R, hand, use, bt):
+    """fit_recipe's last step: 1 if the beer needs no adjunct or its lowest card is free, else 0."""
     adj = R.beer[bt, C.BF_ADJ]
     if adj < 0:
-        met += 1
-    else:
-        t = lowest_available(R, hand, use, adj, np.int64(1))
+        return 1
+    t = lowest_available(R, hand, use, adj, np.int64(1))
+    if t >= 0:
+        use[t] += 1
+        return 1
+    return 0
+
+
+@jit_inline
+def core_met_with_purchase(R, hand, use, bt, slot, floor, own_met, mask):
+    """The core slots fit_recipe(R, hand, use, bt, slot, floor) meets, worked out from the fit
+    without a purchase that `use` holds, whose own-kind pass left `own_met` slots met and `mask`
+    lacking (slot among them). A purchase at slot changes only slot's own lookup (its kind,
+    untaken in that fit, serves no other slot) and the Organic pass, which starts afresh; the
+    other slots' own cards and the adjunct (kinds of their own) stay as they were. Leaves the
+    Organic entries of `use` holding this fit's."""
+    for q in range(1, C.MAX_Q + 1):
+        t = R.kq[C.ORGANIC, q]
         if t >= 0:
-            use[t] += 1
-            met += 1
-    return met, short, lacking if core_met < 4 else 0
+            use[t] = 0
+    if floor == 0 or lowest_available(R, hand, use, slot, floor) >= 0:
+        own_met += 1
+        mask &= ~(1 << slot)
+    core_met, _ = fit_organic(R, hand, use, bt, slot, floor, own_met, mask, False)
+    return core_met
 
 
 @jit_inline
@@ -474,21 +519,28 @@ def best_purchase(R, hand, use, bt, can_buy):
     """The most of the five requirements (four slots and the adjunct) that `hand` meets for beer
     type bt, without a purchase or, if that falls short and `can_buy`, with the one purchase a
     launch allows, tried on each slot in turn; returns (met, the first slot whose purchase
-    reaches it, or -1). `use` is left holding the last fit tried.
+    reaches it, or -1). `use` holds the fit without a purchase when no purchase was tried, else
+    scratch (match_recipe fits again).
 
     Only slots that found no card of their own kind are tried, and only while a core slot stays
     unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
     the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
-    cannot raise the count, and the first slot reaching the best count is the same."""
-    met, _, lacking = fit_recipe(R, hand, use, bt, np.int64(-1), np.int64(0))
+    cannot raise the count, and the first slot reaching the best count is the same. Each try
+    redoes only what the purchase changes (core_met_with_purchase)."""
+    for t in range(R.ing.shape[0]):
+        use[t] = 0
+    own_met, lacking, _ = fit_own_kinds(R, hand, use, bt, np.int64(-1), np.int64(0))
+    core_met, _ = fit_organic(R, hand, use, bt, np.int64(-1), np.int64(0), own_met, lacking, False)
+    adjunct = fit_adjunct(R, hand, use, bt)
+    met = core_met + adjunct
     best_slot = np.int64(-1)
-    if met == 5 or not can_buy:
+    if met == 5 or not can_buy or core_met == 4:
         return met, best_slot
     for slot in range(4):
         floor = bought_floor(R, bt, slot)
         if floor < 0 or not lacking & (1 << slot):
             continue
-        k, _, _ = fit_recipe(R, hand, use, bt, np.int64(slot), floor)
+        k = core_met_with_purchase(R, hand, use, bt, np.int64(slot), floor, own_met, lacking) + adjunct
         if k > met:
             met, best_slot = k, np.int64(slot)
             if k == 5:
