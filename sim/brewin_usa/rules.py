@@ -416,12 +416,20 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
     Returns (requirements met of five, whether the buy slot falls short of the printed quality,
     the slots where a purchase could raise the count: bit s set when slot s found no card of its
     own kind and some core slot stays unmet, else 0; see best_purchase)."""
+    own_met, mask, core_met, adjunct, short = fit_passes(R, hand, use, bt, buy_slot, floor)
+    return core_met + adjunct, short, mask if core_met < 4 else 0
+
+
+@jit_inline
+def fit_passes(R, hand, use, bt, buy_slot, floor):
+    """fit_recipe's three passes on a cleared `use`, each one's outcome kept (best_purchase
+    starts its purchase tries from them): (slots met by their own kind, the mask of those that
+    found none, core slots met after the Organic pass, 1 if the adjunct is met, short)."""
     for t in range(R.ing.shape[0]):
         use[t] = 0
     own_met, mask, short = fit_own_kinds(R, hand, use, bt, buy_slot, floor)
     core_met, short = fit_organic(R, hand, use, bt, buy_slot, floor, own_met, mask, short)
-    met = core_met + fit_adjunct(R, hand, use, bt)
-    return met, short, mask if core_met < 4 else 0
+    return own_met, mask, core_met, fit_adjunct(R, hand, use, bt), short
 
 
 @jit_inline
@@ -527,11 +535,7 @@ def best_purchase(R, hand, use, bt, can_buy):
     the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
     cannot raise the count, and the first slot reaching the best count is the same. Each try
     redoes only what the purchase changes (core_met_with_purchase)."""
-    for t in range(R.ing.shape[0]):
-        use[t] = 0
-    own_met, lacking, _ = fit_own_kinds(R, hand, use, bt, np.int64(-1), np.int64(0))
-    core_met, _ = fit_organic(R, hand, use, bt, np.int64(-1), np.int64(0), own_met, lacking, False)
-    adjunct = fit_adjunct(R, hand, use, bt)
+    own_met, lacking, core_met, adjunct, _ = fit_passes(R, hand, use, bt, np.int64(-1), np.int64(0))
     met = core_met + adjunct
     best_slot = np.int64(-1)
     if met == 5 or not can_buy or core_met == 4:
