@@ -359,6 +359,29 @@ def test_fresh_roll_value_is_the_expected_worth_of_a_new_roll(grain, covered, mo
     assert got == pytest.approx(want, rel=1e-12)
     assert want > 0.0
 
+
+def test_open_trading_works_out_each_seats_swap_gain_once_a_round():
+    """player_trades compares every pair of seats and faces; a seat's gain from giving one face
+    for another does not depend on its partner, so it is worked out once a round (S.vals from
+    V_SWAP on) and is exactly swap_gain_from's; the dice are as they were afterwards."""
+    cfg, R, S, pols = blank(3)
+    view(S).seat(0).grain.ale, view(S).seat(0).covered = 2, 1
+    for seat, dice in enumerate([(1, 1, 0, 1, 0), (0, 2, 1, 0, 0), (2, 0, 0, 0, 1)]):
+        view(S).seat(seat).dice = dice
+        pol.prep_trade(S, R, seat, pols[seat])
+        S.vals[30 + seat] = pol.dice_value(S, R, seat, pols[seat], seat)
+    S.vals[C.V_SWAP:] = np.nan
+    for give, get in [(0, 1), (3, 2), (1, 4)]:
+        want = pol.swap_gain_from(S, R, 0, pols[0], give, get, S.vals[30])
+        assert K.round_swap_gain(S, R, 0, pols[0], give, get) == want
+        cell = C.V_SWAP + give * C.N_ACTIONS + get
+        assert S.vals[cell] == want
+        S.vals[cell] = 123.0  # the second ask reads the round's value, not a new valuation
+        assert K.round_swap_gain(S, R, 0, pols[0], give, get) == 123.0
+    assert list(view(S).seat(0).dice) == [1, 1, 0, 1, 0]
+    assert np.isnan(S.vals[C.V_SWAP + C.N_ACTIONS * C.N_ACTIONS:]).all()  # other seats untouched
+
+
 # --- winner and data ----------------------------------------------------------------------------------
 
 def final_rows(cfg, R, S, n):

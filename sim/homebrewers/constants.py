@@ -5,6 +5,7 @@ below (numba freezes module-level ints as compile-time constants).
 """
 
 MAX_PLAYERS = 5
+V_SWAP = 64  # S.vals from here on: player_trades' swap gains of one round, per (seat, give, get)
 MIN_PLAYERS = 2
 CHARLIE = 5  # row of Charlie (2-player dummy) in the per-seat tables
 N_ROWS = 6  # seats 0..4 plus Charlie

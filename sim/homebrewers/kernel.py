@@ -510,6 +510,17 @@ def do_trade(S, R, i, j, a, b):
     ru.trace(S, C.TR_TRADE, i, j, a, b, 0, 0)
 
 
+@jit_inline
+def round_swap_gain(S, R, seat, p, give, get):
+    """pol.swap_gain_from against the seat's dice value of this round (S.vals[30 + seat]),
+    worked out once per round: a seat's gain from a swap does not depend on the partner, and
+    nothing changes the dice while the round's proposals are compared."""
+    k = C.V_SWAP + (seat * C.N_ACTIONS + give) * C.N_ACTIONS + get
+    if np.isnan(S.vals[k]):
+        S.vals[k] = pol.swap_gain_from(S, R, seat, p, give, get, S.vals[30 + seat])
+    return S.vals[k]
+
+
 @jit
 def player_trades(S, R, n, pols):
     """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly."""
@@ -519,6 +530,8 @@ def player_trades(S, R, n, pols):
         for i in range(n):  # each seat's current dice value, once per round of proposals
             if not pol.is_random(R, pols[i]):
                 S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
+            for k in range(C.N_ACTIONS * C.N_ACTIONS):
+                S.vals[C.V_SWAP + i * C.N_ACTIONS * C.N_ACTIONS + k] = np.nan
         for i in range(n):
             for j in range(i + 1, n):
                 for a in range(C.N_ACTIONS):
@@ -530,11 +543,11 @@ def player_trades(S, R, n, pols):
                         gi = 0.0
                         gj = 0.0
                         if not pol.is_random(R, pols[i]):
-                            gi = pol.swap_gain_from(S, R, i, pols[i], a, b, S.vals[30 + i])
+                            gi = round_swap_gain(S, R, i, pols[i], a, b)
                             if gi <= R.pol_w[pols[i], C.W_TRADE_MARGIN]:
                                 continue
                         if not pol.is_random(R, pols[j]):
-                            gj = pol.swap_gain_from(S, R, j, pols[j], b, a, S.vals[30 + j])
+                            gj = round_swap_gain(S, R, j, pols[j], b, a)
                             if gj <= R.pol_w[pols[j], C.W_TRADE_MARGIN]:
                                 continue
                         if gi + gj > best:

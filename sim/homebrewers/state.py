@@ -17,7 +17,8 @@ State fields (column names in constants.py):
   rnd    int64[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
   tmp    int64[64]             scratch for multi-value returns
-  vals   float64[64]           a bot's scores of its options (scratch)
+  vals   float64[64 + 125]     a bot's scores of its options (scratch); from V_SWAP on, per seat
+                               and pair of faces, the swap gains of one round of open trading
   gains  float64[5, N_GAINS]   per seat, the judge reputation and potential one more flavor of each
                                kind under each recipe would add, with the flavors and judges they
                                were worked out from (a bots' cache, policies.judge_gains)
@@ -93,7 +94,7 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
         ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         tmp=np.zeros(64, np.int64),
-        vals=np.zeros(64, np.float64),
+        vals=np.zeros(C.V_SWAP + C.MAX_PLAYERS * C.N_ACTIONS * C.N_ACTIONS, np.float64),
         rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
         gains=np.full((C.MAX_PLAYERS, C.N_GAINS), -1.0),  # a key no flavor count or judge matches
         hands=np.full((C.MAX_PLAYERS, C.N_HANDS), -np.inf),
