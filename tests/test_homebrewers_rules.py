@@ -374,12 +374,12 @@ def test_open_trading_works_out_each_seats_swap_gain_once_a_round():
     for give, get in [(0, 1), (3, 2), (1, 4)]:
         want = pol.swap_gain_from(S, R, 0, pols[0], give, get, S.vals[30])
         assert K.round_swap_gain(S, R, 0, pols[0], give, get) == want
-        cell = C.V_SWAP + give * C.N_ACTIONS + get
+        cell = K.swap_cell(0, give, get)
         assert S.vals[cell] == want
         S.vals[cell] = 123.0  # the second ask reads the round's value, not a new valuation
         assert K.round_swap_gain(S, R, 0, pols[0], give, get) == 123.0
     assert list(view(S).seat(0).dice) == [1, 1, 0, 1, 0]
-    assert np.isnan(S.vals[C.V_SWAP + C.N_ACTIONS * C.N_ACTIONS:]).all()  # other seats untouched
+    assert np.isnan(S.vals[K.swap_cell(1, 0, 0):]).all()  # other seats untouched
 
 
 # --- winner and data ----------------------------------------------------------------------------------

@@ -511,11 +511,18 @@ def do_trade(S, R, i, j, a, b):
 
 
 @jit_inline
+def swap_cell(seat, give, get):
+    """Where round_swap_gain keeps seat's gain from giving a die showing `give` for one showing
+    `get` (S.vals, from V_SWAP on); seat s's cells run from swap_cell(s, 0, 0) to swap_cell(s + 1, 0, 0)."""
+    return C.V_SWAP + (seat * C.N_ACTIONS + give) * C.N_ACTIONS + get
+
+
+@jit_inline
 def round_swap_gain(S, R, seat, p, give, get):
     """pol.swap_gain_from against the seat's dice value of this round (S.vals[30 + seat]),
     worked out once per round: a seat's gain from a swap does not depend on the partner, and
     nothing changes the dice while the round's proposals are compared."""
-    k = C.V_SWAP + (seat * C.N_ACTIONS + give) * C.N_ACTIONS + get
+    k = swap_cell(seat, give, get)
     if np.isnan(S.vals[k]):
         S.vals[k] = pol.swap_gain_from(S, R, seat, p, give, get, S.vals[30 + seat])
     return S.vals[k]
@@ -530,8 +537,8 @@ def player_trades(S, R, n, pols):
         for i in range(n):  # each seat's current dice value, once per round of proposals
             if not pol.is_random(R, pols[i]):
                 S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
-            for k in range(C.N_ACTIONS * C.N_ACTIONS):
-                S.vals[C.V_SWAP + i * C.N_ACTIONS * C.N_ACTIONS + k] = np.nan
+            for k in range(swap_cell(i, 0, 0), swap_cell(i + 1, 0, 0)):  # forget last round's gains
+                S.vals[k] = np.nan
         for i in range(n):
             for j in range(i + 1, n):
                 for a in range(C.N_ACTIONS):
