@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from analysis import factions as fx
-from analysis.clustered import mh_clustered
+from analysis.clustered import STRATUM, CardCells, card_differences, mh_clustered
 from analysis.comparison import _mean_rows, _paired_rows
 from analysis.paired import GAME_KEYS, faction_ratio_stats, faction_rows, seat_rows
 from analysis.runfolder import query
@@ -130,6 +130,28 @@ def test_planted_card_effect_is_found_with_its_sign(effect):
     hits = (est["p_value"] < 0.05) & (np.sign(est["diff"]) == sign)
     wrong = (est["p_value"] < 0.05) & (np.sign(est["diff"]) == -sign)
     assert hits.mean() > 0.8 and wrong.sum() == 0
+
+
+def test_faction_adjusted_card_value_strata_are_the_count_and_faction_pairs():
+    """card_differences keys its strata by one integer per (player count, faction); the
+    estimates are those of the same Mantel-Haenszel fit keyed by "count|faction" strings, to
+    the last bit, planted effect included."""
+    rng = np.random.default_rng(6)
+    _, cells, holders = card_data(rng, 1, 3000, 4, "one", effect=1.6, factions=3)
+    names = np.array(["Elves", "Dwarves", "Naga"])
+
+    def tidy(df):
+        return df.with_columns(n_players=2 + pl.col("game_id") % 3,
+                               faction=pl.Series(names[df[STRATUM].to_numpy() % 100])).drop(STRATUM)
+
+    card = CardCells(tidy(holders).with_columns(card=pl.lit("brewery")).drop("rep").sort("game_id"),
+                     tidy(cells).sort("game_id"))
+    got = card_differences(card, by_faction=True)
+    key = pl.format("{}|{}", pl.col("n_players"), pl.col("faction")).alias(STRATUM)
+    want = mh_clustered(card.holders.with_columns(key),
+                        card.cells.with_columns(key).select("game_id", STRATUM, "N", "S"), ["card"])
+    assert got.equals(want)
+    assert got["strata"].item() == 9 and got["diff"].item() > 0 and got["p_value"].item() < 0.05
 
 
 def test_clustered_se_matches_a_game_bootstrap():
