@@ -39,6 +39,7 @@ class PageVisit:
     errors: list[str] = field(default_factory=list)     # console errors, exceptions, log errors
     screenshot: bytes = b""                             # PNG of the first screen
     loaded: bool = False
+    value: object = None                                # what `evaluate` returned
 
 
 class _Pipe:
@@ -106,9 +107,10 @@ def _record(visit: PageVisit, msg: dict) -> None:
 
 
 def visit(path: Path, width: int = 1200, height: int = 900, timeout: float = 60.0,
-          settle: float = 0.5) -> PageVisit:
+          settle: float = 0.5, evaluate: str | None = None) -> PageVisit:
     """Load a local file in a fresh headless Chromium profile; collect requests, errors and
-    a screenshot of the first screen."""
+    a screenshot of the first screen, and the value of the JavaScript expression `evaluate`
+    once the page has loaded."""
     exe = chromium()
     if exe is None:
         raise FileNotFoundError("chromium is not installed")
@@ -162,6 +164,10 @@ def visit(path: Path, width: int = 1200, height: int = 900, timeout: float = 60.
                     on_event(msg)
             except TimeoutError:
                 pass
+            if evaluate is not None:
+                answer = pipe.call("Runtime.evaluate", {"expression": evaluate, "returnByValue": True},
+                                   session, deadline, on_event)
+                result.value = answer.get("result", {}).get("value")
             shot = pipe.call("Page.captureScreenshot", {"format": "png"}, session, deadline, on_event)
             result.screenshot = base64.b64decode(shot["data"])
             pipe.send("Browser.close")

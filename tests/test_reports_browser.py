@@ -60,3 +60,27 @@ def test_the_check_catches_requests_errors_and_blank_pages(tmp_path):
     assert any("boom" in e for e in seen.errors)
     assert local_only(seen.requests, bad) == ["http://127.0.0.1:9/x.png"]
     assert pixels(seen.screenshot).std() < 0.01
+
+
+# Each table beside a chart: how much of it lies past its own right edge, in CSS pixels (0 when
+# every column shows without scrolling).
+HIDDEN_WIDTHS = ("Array.from(document.querySelectorAll('.group > div .table-wrap'))"
+                 ".map(w => w.scrollWidth - w.clientWidth)")
+
+
+def test_a_verdict_table_too_wide_to_sit_beside_its_chart_moves_below_it(tmp_path):
+    """Five player counts make the faction table wider than the room beside the chart at a
+    1,300 px window: it must move below the chart with every column in view, not keep its place
+    with the last columns hidden behind a scrollbar."""
+    names = ["Chaos Wytches", "Wizard Folk", "Leprechauns", "Free Gnomes", "Tree Men", "Halfling"]
+    games = [{"scores": [(g * 7 + s * 3) % 10 for s in range(n)],
+              "factions": [names[(g + s) % len(names)] for s in range(n)]}
+             for n in range(2, 7) for g in range(12)]
+    run = write_run(tmp_path / "run", games, [],
+                    manifest(game="made_up", n_games=len(games), player_counts=[2, 3, 4, 5, 6],
+                             cards=[], estimates=[]))
+    (page,) = write_report(analysis.analyze(run), html_path=tmp_path / "report.html")
+    seen = visit(page, width=1300, evaluate=HIDDEN_WIDTHS)
+    assert seen.errors == []
+    assert seen.value, "no table beside a chart on the report's first screen"
+    assert max(seen.value) <= 1, f"columns hidden behind a scrollbar: {seen.value} px"
