@@ -371,3 +371,50 @@ def test_the_planner_searches_fewer_spices_when_a_book_would_overflow_its_buffer
     assert pn.spice_limit(5, 20, 3) == 3  # 5 x 1350 = 6750 fits
     assert pn.spice_limit(30, 72, 4) == 1  # the whole deck in one book still fits with one spice
     assert 30 * 72 <= C.MAX_CANDS
+
+
+def two_pass_first_live(stale, active, live):
+    """The lazy-greedy step as select did it in two passes before first_live: the first live
+    beer in stale order, then the dead beers ahead of it dropped and the best stale value of
+    the active beers behind it."""
+    ci = -1
+    for j in range(len(stale)):
+        if active[j] and (ci < 0 or stale[j] > stale[ci]) and live[j]:
+            ci = j
+    if ci < 0:
+        return ci, -np.inf
+    active[ci] = 0.0
+    top = -1
+    for j in range(len(stale)):
+        if not active[j]:
+            continue
+        if stale[j] > stale[ci] or (stale[j] == stale[ci] and j < ci):
+            active[j] = 0.0
+            continue
+        if top < 0 or stale[j] > stale[top]:
+            top = j
+    return ci, (stale[top] if top >= 0 else -np.inf)
+
+
+def test_the_beer_search_step_in_one_pass_matches_the_two_pass_step():
+    """first_live (one pass) picks the same beer, drops the same dead beers and reports the same
+    runner-up value as the two passes it replaced, on random beers with many ties, dead beers
+    ahead of and behind the first live one, and none live at all."""
+    from sim.dragon_brew.planner.beers import first_live
+
+    rng = np.random.default_rng(11)
+    epoch = 3.0
+    for case in range(3000):
+        n = int(rng.integers(1, 40))
+        stale = rng.integers(-3, 4, n).astype(np.float64)  # few values: many ties
+        active = (rng.random(n) < 0.8).astype(np.float64)
+        live = rng.random(n) < (0.1 if case % 10 == 0 else 0.6)
+        dead = np.where(live, epoch, -1.0)  # is_dead reads its cache: epoch = alive, -1 = dead
+        want_active = active.copy()
+        want = two_pass_first_live(stale, want_active, live)
+        found = np.zeros(n)
+        got = first_live(np.zeros((n, 16), np.int64), stale, active, dead, found, n, epoch,
+                         np.zeros(1, np.int64), np.zeros(C.N_INGS, np.int64), True,
+                         np.zeros(C.N_INGS), 0.0)
+        assert (got[0], got[1]) == want, f"case {case}"
+        assert (active == want_active).all(), f"case {case}: active beers differ"

@@ -5,6 +5,8 @@ A book whose beers would exceed MAX_CANDS is searched with fewer spices per beer
 so every max_spices in the data's range plays; the overflow flag stays as a guard.
 """
 
+import numpy as np
+
 from sim.core.jit import jit, jit_inline
 
 from .. import constants as C
@@ -298,6 +300,46 @@ def is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
     return d
 
 
+@jit_inline
+def first_live(cand, stale, active, dead, found, nc, epoch, used, inv, feasible_only, acquire, budget):
+    """One pass over the active beers: the first live beer in stale order (highest stale value,
+    ties to the lowest index), taken out of the active set, and the highest stale value of the
+    active beers behind it (-inf if none), once the beers ahead of it are dropped (all dead: a
+    live one would have been first). Returns (-1, -inf) when no beer is live.
+
+    Every beer ahead of the best so far is checked; a beer that is not ahead of it is behind the
+    first live beer too, as is each best so far that a later beer displaces. Dead beers found
+    are noted in `found` and sorted out at the end: those ahead of the first live beer are
+    dropped, the others count as behind it (they stay active, as dead beers behind it always
+    have)."""
+    ci = -1
+    top_v = -np.inf
+    n_found = 0
+    for j in range(nc):
+        if active[j] == 0.0:
+            continue
+        if ci >= 0 and not stale[j] > stale[ci]:
+            top_v = max(top_v, stale[j])
+        elif is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
+            found[n_found] = j
+            n_found += 1
+        else:
+            if ci >= 0:
+                top_v = max(top_v, stale[ci])
+            ci = j
+    if ci < 0:
+        return ci, -np.inf
+    sv = stale[ci]
+    active[ci] = 0.0
+    for f in range(n_found):
+        j = np.int64(found[f])
+        if stale[j] > sv or (stale[j] == sv and j < ci):
+            active[j] = 0.0
+        else:
+            top_v = max(top_v, stale[j])
+    return ci, top_v
+
+
 @jit
 def select(S, R, B, seat, maxn, feasible_only, budget):
     """Lazy greedy choice of up to maxn disjoint beers by value (profit + best unclaimed judge x
@@ -315,6 +357,7 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     stale = B.fsc[0]
     active = B.fsc[1]
     dead = B.fsc[2]
+    found = B.fsc[3]
     claimed = B.isc[I_CLAIMED]
     used = B.isc[I_USED]
     inv = B.isc[I_SELINV]
@@ -344,30 +387,16 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     chosen = 0
     epoch = 1.0
     while chosen < maxn:
-        ci = -1  # the first live beer in stale order
-        for j in range(nc):
-            if active[j] != 0.0 and (ci < 0 or stale[j] > stale[ci]):
-                if not is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
-                    ci = j
+        ci, top_v = first_live(cand, stale, active, dead, found, nc, epoch, used, inv, feasible_only,
+                               acquire, budget)
         if ci < 0:
             break
-        sv = stale[ci]
-        active[ci] = 0.0
-        top = -1  # the next beer in stale order, once the (dead) ones ahead of ci are dropped
-        for j in range(nc):
-            if active[j] == 0.0:
-                continue
-            if stale[j] > sv or (stale[j] == sv and j < ci):
-                active[j] = 0.0
-                continue
-            if top < 0 or stale[j] > stale[top]:
-                top = j
         v = beer_value(cand, jv, ci, nj, claimed, any_claimed, wvp, wj)
         acts = 0.0
         if not feasible_only:
             acts = lack_cost(cand, ci, inv, acquire)
             v -= waction * acts
-        if top >= 0 and v < stale[top]:
+        if v < top_v:
             stale[ci] = v
             active[ci] = 1.0
             continue
