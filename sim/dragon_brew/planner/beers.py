@@ -202,9 +202,11 @@ def judge_values(S, R, B, seat, nc):
         jv[ci, 0] = best
 
 
-@jit
+@jit_inline
 def lack_cost(cand, ci, inv, acquire):
-    """Brewer actions (by `acquire`) to get what one candidate lacks, mana weed covering first."""
+    """Brewer actions (by `acquire`) to get what one candidate lacks, mana weed covering first.
+    Inlined into select's loops, which call it for every beer of every search: as a call it
+    cost 3-6% of the greedy kernel (docs/performance.md)."""
     cost = 0.0
     mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
     for j in range(cand[ci, CD_CNTN]):
