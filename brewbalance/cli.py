@@ -151,9 +151,9 @@ def simulate(
 
 
 def _game_ids():
-    from sim.registry import games as all_games
+    from sim.registry import game_ids
 
-    return all_games().keys()
+    return game_ids()
 
 
 def _execute(g, conf, plan, out: Path, jobs, quiet, check=False, engine="local", scheduler=None) -> None:

@@ -28,8 +28,7 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "sim" / "examples"
 def toy(monkeypatch):
     """Dice Race registered as a fifth game, its data folder as the data root."""
     monkeypatch.setenv("BREWBALANCE_DATA", str(EXAMPLE / "data"))
-    real = registry.games
-    monkeypatch.setattr(registry, "games", lambda: {**real(), GAME.id: GAME})
+    monkeypatch.setitem(registry._PACKAGES, GAME.id, "sim.examples.dice_race")
     return GAME.build(prepare(GAME.id, "base", [], []))
 
 
@@ -142,3 +141,18 @@ def test_games_lists_every_declared_column_with_its_meaning():
             assert f"    {c.name:24s} " in done.output
     assert "win share: 1/k for a k-way shared win" in done.output
     assert "judges_awarded" in done.output and "caps_in_bag" in done.output  # each game's own columns
+
+
+def test_asking_for_one_game_imports_that_game_only():
+    """A `simulate` process imports the game it plays, not the other three (each game's package
+    defines hundreds of compiled functions: about 0.5 s of imports for the three)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sim.registry import game_ids, get_game; get_game('dwarfest'); "
+            "print(sorted(g for g in game_ids() if 'sim.' + g in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.split() == ["['dwarfest']"]
+    assert registry.game_ids() == list(registry.games())  # the ids are the games' own, in order
+    assert all(g.id == gid for gid, g in registry.games().items())
