@@ -1,8 +1,8 @@
 """The games brewbalance knows. Add a game here once its module exists.
 
 Each game's package is imported only when that game is asked for: a package defines hundreds
-of compiled functions, and importing all four cost every `simulate` or worker process about
-0.5 s (python -X importtime) for the three games it does not play.
+of compiled functions, and importing all four cost every command that plays or replays one
+game about 0.5 s (python -X importtime) for the three games it does not touch.
 """
 
 import importlib
