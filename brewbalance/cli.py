@@ -112,13 +112,13 @@ def simulate(
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (default: a local cluster of --jobs processes).")] = None,
 ) -> None:
     """Simulate seeded games with bots and write a run folder (Parquet + run.json)."""
-    from sim.registry import get_game
+    from sim.registry import game_ids, get_game
 
     check_jobs(jobs)
     if resume is not None:
         return _resume(resume, jobs, quiet, check, engine, scheduler)
     if game is None:
-        raise UsageError("missing GAME; choose from " + choices(sorted(_game_ids())))
+        raise UsageError("missing GAME; choose from " + choices(sorted(game_ids())))
     g = get_game(game)
     if seed < 0 or seed >= 2**63:
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
@@ -148,12 +148,6 @@ def simulate(
     if seq is not None:
         return _until_decided(g, conf, ud.start_plan(plan, seq), out, jobs, quiet, check)
     _execute(g, conf, plan, out, jobs, quiet, check, engine, scheduler)
-
-
-def _game_ids():
-    from sim.registry import game_ids
-
-    return game_ids()
 
 
 def _execute(g, conf, plan, out: Path, jobs, quiet, check=False, engine="local", scheduler=None) -> None:

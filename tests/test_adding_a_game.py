@@ -6,6 +6,8 @@ driver.py, schema.py) does what it promises."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -146,9 +148,6 @@ def test_games_lists_every_declared_column_with_its_meaning():
 def test_asking_for_one_game_imports_that_game_only():
     """A `simulate` process imports the game it plays, not the other three (each game's package
     defines hundreds of compiled functions: about 0.5 s of imports for the three)."""
-    import subprocess
-    import sys
-
     code = ("import sys; from sim.registry import game_ids, get_game; get_game('dwarfest'); "
             "print(sorted(g for g in game_ids() if 'sim.' + g in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
