@@ -16,7 +16,11 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    kernel (`run_chunk`), DataFrame building (`frames`, `chunk_frames`), Parquet writing
    (`write_shard`);
 5. `brewbalance report` on step 3's run (HTML, PDF and JSON): wall time and peak RSS, and the
-   time to verdict (step 3's wall + the report's).
+   time to verdict (step 3's wall + the report's);
+6. what bounds the game, in one core's microseconds per game against what the goal allows:
+   the rules with random bots (step 2), what the greedy bot adds per decision it makes (the
+   games table's `decisions` of step 3's run), the writer per row written (step 4's
+   thread-seconds over the rows of step 3's tables) and the DataFrame building.
 
 Every figure is printed with its command; ratios are taken between measurements of the same
 run on the same machine, so the load of a shared machine moves them less than the raw
@@ -174,11 +178,35 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
                                       cache, measure_rss=True)
     out(f"5. report on step 3's run (DuckDB + HTML + PDF + JSON): {report:.1f} s wall, peak RSS "
         f"{report_rss / 2**20:,.0f} MiB; time to verdict {wall + report:.1f} s for {n:,} games   {cmd}")
+    budget = bounds(game_id, tmp / "run", n, jobs, rates, spent)
+    out(f"6. what bounds it, in thread-microseconds per game (one core's time; the goal of "
+        f"{GOALS[game_id]:,} games/s on {jobs} cores allows {budget['goal_us']:.1f}): rules + random bots "
+        f"{budget['random_us']:.1f}; the greedy bot's extra {budget['bot_us']:.1f} = "
+        f"{budget['decisions']:.0f} decisions x {budget['per_decision_us']:.2f} us; writing "
+        f"{budget['write_us']:.1f} = {budget['rows']:.0f} rows x {budget['per_row_ns']:.0f} ns; "
+        f"DataFrames {budget['frames_us']:.1f}   (step 2's rates, step 4's thread-seconds, step 3's tables)")
     shutil.rmtree(tmp / "run", ignore_errors=True)
     shutil.rmtree(tmp / "run_split", ignore_errors=True)
     return {"game": game_id, "compile": None if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
-            "e2e": e2e, "ratio": ratio, "rss": rss, "report": report,
+            "e2e": e2e, "ratio": ratio, "rss": rss, "report": report, **budget,
             **{f"share_{p}": s for p, s in shares.items()}}
+
+
+def bounds(game_id: str, run: Path, n_games: int, jobs: int, rates: dict, spent: dict) -> dict:
+    """Where a game's thread-time goes against the time the goal allows (issue 16, item 5): the
+    rules with random bots, what the greedy bot adds per decision it makes (the games table's
+    `decisions`), and the writer per row written. All per game, in one core's microseconds:
+    N games/s on `jobs` cores is jobs / N seconds of one core a game."""
+    tables = {t: pl.scan_parquet(run / t / "*.parquet") for t in ("games", "players", "events", "rounds")
+              if any((run / t).glob("*.parquet"))}
+    rows = sum(lf.select(pl.len()).collect().item() for lf in tables.values()) / n_games
+    decisions = tables["games"].select(pl.col("decisions").mean()).collect().item()
+    per_game = {policy: jobs / rate * 1e6 for policy, rate in rates.items()}
+    bot = per_game["greedy"] - per_game["random"]
+    write = spent["write"] / n_games * 1e6
+    return {"goal_us": jobs / GOALS[game_id] * 1e6, "random_us": per_game["random"], "bot_us": bot,
+            "decisions": decisions, "per_decision_us": bot / max(decisions, 1), "rows": rows,
+            "write_us": write, "per_row_ns": write / max(rows, 1) * 1e3, "frames_us": spent["frames"] / n_games * 1e6}
 
 
 def table(rows: list[dict]) -> None:
@@ -190,6 +218,13 @@ def table(rows: list[dict]) -> None:
         out(f"  {r['game']:12s} {compiled:>8s} {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
             f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_frames']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
             f"{r['report']:>6.1f}s {GOALS[r['game']]:>8,}")
+    out("\nWhat bounds each game (one core's microseconds per game; step 6)")
+    out(f"  {'game':12s} {'goal allows':>11s} {'rules+random':>12s} {'greedy bot':>10s} {'decisions':>9s} "
+        f"{'us/decision':>11s} {'write':>7s} {'rows':>6s} {'ns/row':>6s} {'frames':>7s}")
+    for r in rows:
+        out(f"  {r['game']:12s} {r['goal_us']:>11.1f} {r['random_us']:>12.1f} {r['bot_us']:>10.1f} "
+            f"{r['decisions']:>9.0f} {r['per_decision_us']:>11.2f} {r['write_us']:>7.1f} {r['rows']:>6.0f} "
+            f"{r['per_row_ns']:>6.0f} {r['frames_us']:>7.1f}")
 
 
 def main() -> None:
