@@ -15,3 +15,38 @@ def test_numba_symbols_read_as_module_and_function():
     assert numba_name(mangled) == "homebrewers.policies.fresh_roll_value"
     assert numba_name("_ZN3sim4core3rng5mix64B2v3E") == "core.rng.mix64"
     assert numba_name("clear_page_erms") == "clear_page_erms"
+
+
+def _speed_profile():
+    """bench/profile.py as a module of its own name (plain `profile` is the standard library's)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("speed_profile", Path(__file__).resolve().parents[1] / "bench" / "profile.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_what_bounds_a_game_is_split_per_game_per_decision_and_per_row(tmp_path):
+    """Step 6 of the speed profile, on a hand-built run of 2 games: 2 cores at 2,000 games/s
+    with random bots and 1,000 with greedy bots are 1,000 and 2,000 microseconds of one core a
+    game, so the greedy bot's 1,000 extra over (10 + 30) / 2 = 20 decisions is 50 a decision;
+    0.004 thread-seconds of writing over 2 games of (2 + 8 + 10 + 0) / 2 = 10 rows is 2,000 a game
+    and 200,000 ns a row."""
+    import polars as pl
+
+    tables = {"games": pl.DataFrame({"game_id": [0, 1], "decisions": [10, 30]}),
+              "players": pl.DataFrame({"game_id": [0, 0, 1, 1, 1, 1, 1, 1]}),
+              "events": pl.DataFrame({"game_id": [0] * 4 + [1] * 6})}
+    for name, df in tables.items():
+        (tmp_path / name).mkdir()
+        df.write_parquet(tmp_path / name / "part-00000.parquet")
+    (tmp_path / "rounds").mkdir()  # a table with no file yet counts no rows
+    prof = _speed_profile()
+    got = prof.bounds("dwarfest", tmp_path, 2, 2, {"random": 2000.0, "greedy": 1000.0},
+                      {"kernel": 1.0, "frames": 0.002, "write": 0.004})
+    assert got["random_us"] == 1000.0 and got["bot_us"] == 1000.0
+    assert got["decisions"] == 20.0 and got["per_decision_us"] == 50.0
+    assert got["rows"] == 10.0 and got["write_us"] == 2000.0 and got["per_row_ns"] == 200_000.0
+    assert got["frames_us"] == 1000.0
+    assert got["goal_us"] == 2 / prof.GOALS["dwarfest"] * 1e6
