@@ -105,9 +105,35 @@ def sql_text(name: str) -> str:
 
 
 def query(con: duckdb.DuckDBPyConnection, name: str, **params) -> pl.DataFrame:
-    """Run one SQL file with named parameters ($name in the SQL) and return polars."""
-    result = con.execute(sql_text(name), params or None)
-    return to_polars(result)
+    """Run one SQL file with named parameters ($name in the SQL) and return polars.
+
+    A query that reads `card_holdings` gets that table made first for its $kinds and
+    $max_game (card_holdings.sql), unless the connection already holds it for them: the card
+    tables of one analysis share one grouping of the event rows."""
+    text = sql_text(name)
+    if "FROM card_holdings" in text:
+        card_holdings(con, params["kinds"], params["max_game"])
+        code = "\n".join(line.split("--")[0] for line in text.splitlines())  # not the header's
+        params = {k: v for k, v in params.items() if k not in ("kinds", "max_game") or f"${k}" in code}
+    return to_polars(con.execute(text, params or None))
+
+
+def card_holdings(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> None:
+    """Make the temporary table card_holdings for these kinds and games, unless it is made for
+    them already (its parameters are kept beside it, in card_holdings_key)."""
+    key = {"kinds": list(kinds), "max_game": int(max_game)}
+    if has_table(con, "card_holdings_key"):
+        kept = con.execute("SELECT kinds, max_game FROM card_holdings_key").fetchone()
+        if kept == (key["kinds"], key["max_game"]):
+            return
+    con.execute(sql_text("card_holdings"), key)
+    con.execute("CREATE OR REPLACE TEMP TABLE card_holdings_key AS "
+                "SELECT $kinds::VARCHAR[] AS kinds, $max_game::BIGINT AS max_game", key)
+
+
+def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether the connection has a (temporary) table `name`."""
+    return bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()[0][0])
 
 
 def query_coded(con: duckdb.DuckDBPyConnection, name: str, names: dict[str, list[str]], **params) -> pl.DataFrame:

@@ -248,3 +248,25 @@ def test_every_sql_file_is_one_documented_statement(name):
     assert len(duckdb.extract_statements(text)) == 1
     # Values come in as $parameters, never by string formatting.
     assert "{" not in text and "%s" not in text
+
+
+def test_card_tables_share_one_grouping_made_again_when_its_parameters_change(tmp_path):
+    """card_names, card_round, card_holder_cells and card_value read one card_holdings table
+    (runfolder.query makes it for their $kinds and $max_game): on one connection, each answer
+    equals the answer of a fresh connection, whatever parameters came before it."""
+    run = tiny_run(tmp_path / "run")
+    shared = runfolder.connect(run)
+    sequence = [(["play"], 10**9), (["play"], 2), (["discard"], 10**9), (["play", "discard"], 10**9),
+                (["play"], 10**9)]
+    for kinds, max_game in sequence:
+        fresh = runfolder.connect(run)
+        for name in ("card_names", "card_round", "card_value"):
+            got = query(shared, name, kinds=kinds, max_game=max_game)
+            assert got.equals(query(fresh, name, kinds=kinds, max_game=max_game)), (name, kinds, max_game)
+        names = {"card": query(fresh, "card_names", kinds=kinds, max_game=max_game)["card"].to_list(),
+                 "faction": query(fresh, "faction_names")["faction"].to_list()}
+        cells = runfolder.query_coded(shared, "card_holder_cells", names, kinds=kinds, max_game=max_game)
+        assert cells.equals(runfolder.query_coded(fresh, "card_holder_cells", names, kinds=kinds, max_game=max_game))
+        fresh.close()
+    assert query(shared, "card_names", kinds=["discard"], max_game=10**9)["card"].to_list() == ["keg"]
+    shared.close()

@@ -2,9 +2,8 @@
 --          card_holder_cells.sql.
 -- Parameters: $max_game - only games with game_id < $max_game are used;
 --             $kinds - the event kinds that count as acquiring (or playing) a card.
--- Reads views: events.
+-- Reads: card_holdings (card_holdings.sql, made by runfolder.query for these parameters).
 -- Returns: card.
 SELECT DISTINCT card
-FROM events
-WHERE game_id < $max_game AND list_contains($kinds, CAST(kind AS VARCHAR))
+FROM card_holdings
 ORDER BY card;

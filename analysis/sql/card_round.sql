@@ -5,14 +5,12 @@
 --          a game-clustered interval.
 -- Parameters: $max_game - only games with game_id < $max_game are used;
 --             $kinds - the event kinds that count as acquiring (or playing) a card.
--- Reads views: games, players, events.
+-- Reads views: games, players; card_holdings (card_holdings.sql, made by runfolder.query).
 -- Returns: card, round, players, wins, expected, fair, rate, win_ratio,
 --          games, sum_w2, sum_wn, sum_n2.
 WITH firsts AS (
-    SELECT game_id, seat, card, min(round) AS round
-    FROM events
-    WHERE game_id < $max_game AND list_contains($kinds, CAST(kind AS VARCHAR))
-    GROUP BY game_id, seat, card
+    SELECT game_id, seat, card, first_round AS round
+    FROM card_holdings
 ),
 per_game AS (
     SELECT

@@ -8,7 +8,7 @@
 --             is balanced).
 --             $kinds - the event kinds that count as playing a card (normally ['play'];
 --             a game may add more in its manifest's value_kinds, e.g. adjuncts).
--- Reads views: games, players, events.
+-- Reads views: games, players; card_holdings (card_holdings.sql, made by runfolder.query).
 -- Returns: n_players, card, games_with, players_with, wins_with, rate_with,
 --          players_without, wins_without, rate_without, plays, plays_per_game, game_share.
 WITH seated AS (
@@ -31,14 +31,8 @@ totals AS (
     GROUP BY n_players
 ),
 plays AS (
-    SELECT
-        game_id,
-        seat,
-        card,
-        count(*) AS plays
-    FROM events
-    WHERE game_id < $max_game AND list_contains($kinds, CAST(kind AS VARCHAR))
-    GROUP BY game_id, seat, card
+    SELECT game_id, seat, card, n_events AS plays
+    FROM card_holdings
 ),
 holders AS (
     SELECT
