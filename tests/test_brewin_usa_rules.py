@@ -323,23 +323,29 @@ def test_the_matcher_finds_every_legal_launch(mode):
     assert 40 < agree < 360  # both outcomes are exercised
 
 
-def reference_match(R, hand, use, bt, can_buy):
-    """match_recipe's search with a purchase tried on every slot, as it was before
-    best_purchase skipped the slots where a purchase cannot raise the count:
-    (met, the slot recorded as bought or -1, the fit kept)."""
-    met, _, _ = ru.fit_recipe(R, hand, use, bt, -1, 0)
-    if met == 5 or not can_buy:
-        return met, -1, use.copy()
+def reference_purchase(R, hand, use, bt, can_buy):
+    """best_purchase as it was before it skipped the slots where a purchase cannot raise the
+    count and counted from the hand's profile: a whole fit without a purchase, then one with a
+    purchase on every slot. Returns (met, the first slot whose purchase reaches it, or -1)."""
+    met, _ = ru.fit_recipe(R, hand, use, bt, -1, 0)
     best = -1
+    if met == 5 or not can_buy:
+        return met, best
     for slot in range(4):
         floor = ru.bought_floor(R, bt, slot)
         if floor >= 0:
-            k, _, _ = ru.fit_recipe(R, hand, use, bt, slot, floor)
+            k, _ = ru.fit_recipe(R, hand, use, bt, slot, floor)
             if k > met:
                 met, best = k, slot
                 if k == 5:
                     break
-    _, short, _ = ru.fit_recipe(R, hand, use, bt, best, ru.bought_floor(R, bt, best) if best >= 0 else 0)
+    return met, best
+
+
+def reference_match(R, hand, use, bt, can_buy):
+    """match_recipe from reference_purchase: (met, the slot recorded as bought or -1, the fit kept)."""
+    met, best = reference_purchase(R, hand, use, bt, can_buy)
+    _, short = ru.fit_recipe(R, hand, use, bt, best, ru.bought_floor(R, bt, best) if best >= 0 else 0)
     return met, (best if best >= 0 and short else -1), use.copy()
 
 
@@ -348,7 +354,7 @@ def test_the_pruned_purchase_search_agrees_with_trying_every_slot(mode):
     """The count, the slot bought and the fit, on random hands of core, Organic and adjunct
     cards for every beer (adjunct ones too), with and without the caps for a purchase."""
     cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
-    use, ref_use = S.scratch[C.SC_USE], S.scratch[C.SC_TMP]
+    use, ref_use, profile = S.scratch[C.SC_USE], S.scratch[C.SC_TMP], S.scratch[C.SC_PROFILE]
     rng = np.random.default_rng(17 + mode)
     counts = {k: 0 for k in range(6)}
     bought = 0
@@ -360,12 +366,38 @@ def test_the_pruned_purchase_search_agrees_with_trying_every_slot(mode):
         bt = int(rng.integers(len(cfg.beer_ids)))
         can_buy = bool(rng.integers(4))
         met, slot, fit = reference_match(R, held, ref_use, bt, can_buy)
-        assert ru.recipe_met(R, held, use, bt, can_buy) == met
+        ru.hand_profile(R, held, profile)
+        assert ru.profile_met(R, profile, bt, can_buy) == met
         assert ru.match_recipe(S, R, held, use, bt, can_buy) == met
         assert view(S).game.buy_slot == slot and (use == fit).all(), (list(held), bt, can_buy)
         counts[met] += 1
         bought += slot >= 0
     assert min(counts[k] for k in (2, 3, 4, 5)) > 100 and bought > 50  # short and full fits, purchases
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_the_count_from_a_hand_profile_matches_the_fit_on_organic_heavy_hands(mode):
+    """best_purchase counts the Organic fill as a matching (organic_met) instead of fitting
+    cards: on hands of core and Organic cards only, often several Organic cards competing for
+    the same slots, its count and slot agree with whole fits on every slot, for every beer and
+    the neutral card (whose needs no card reaches)."""
+    cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
+    use, profile = S.scratch[C.SC_TMP], S.scratch[C.SC_PROFILE]
+    rng = np.random.default_rng(31 + mode)
+    organic = [t for t in range(len(cfg.ing_ids)) if cfg.ing[t, C.IF_KIND] == C.ORGANIC]
+    core = [t for t in range(len(cfg.ing_ids)) if cfg.ing[t, C.IF_KIND] < C.ORGANIC]
+    organic_filled = 0
+    for _ in range(3000):
+        view(S).seat(0).hand = 0
+        for t in [*rng.choice(organic, size=int(rng.integers(0, 6))), *rng.choice(core, size=int(rng.integers(0, 5)))]:
+            view(S).seat(0).hand[t] += 1
+        held = view(S).seat(0).hand
+        bt = int(rng.integers(R.beer.shape[0]))  # the neutral card is the last row
+        ru.hand_profile(R, held, profile)
+        assert ru.best_purchase(R, profile, bt, True) == reference_purchase(R, held, use, bt, True), (list(held), bt)
+        ru.fit_recipe(R, held, use, bt, -1, 0)
+        organic_filled += sum(use[t] for t in organic) >= 2
+    assert organic_filled > 500  # fills where Organic cards served two slots or more
 
 
 def test_purchase_readings_differ_as_the_rulebook_words_allow():

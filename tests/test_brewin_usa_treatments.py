@@ -101,7 +101,8 @@ def test_the_neutral_card_is_never_launched_and_worth_nothing_to_a_bot():
     worth = pol.held_value(S, R, 0, p)
     b = to_hand(cfg, S, 0, TARGET)
     view(S).beer(b).type = ru.neutral_type(R)
-    assert not pol.can_launch_new(S, R, 0, b)
+    ru.hand_profile(R, view(S).seat(0).hand, S.scratch[C.SC_PROFILE])
+    assert not pol.can_launch_new(S, R, 0, b, S.scratch[C.SC_PROFILE])
     assert pol.held_value(S, R, 0, p) == worth
     assert pol.beer_to_discard(S, R, 0, p) == b  # the first card to go
     assert pol.wants_redraw(S, R, 0, p, b)

@@ -93,7 +93,7 @@ PILE_IDECK, PILE_IDISC, PILE_BDECK, PILE_BDISC = range(4)
 ROW_ORDER, ROW_POLICY, ROW_RANK, ROW_TMP = range(4)
 
 # --- rows of State.scratch (width SCRATCH) ---------------------------------------------------------
-SC_HAND, SC_USE, SC_USE2, SC_TMP = range(4)
+SC_HAND, SC_USE, SC_PROFILE, SC_TMP = range(4)  # SC_USE: a launch's fit; SC_PROFILE: rules.hand_profile
 SCRATCH = 64
 
 # --- game counters: State.g -------------------------------------------------------------------------

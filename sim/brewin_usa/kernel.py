@@ -189,7 +189,7 @@ def launch_new(S, R, n, pols, seat, b, target, game_id):
     adjunct, mark it with a colored cap, claim or challenge city `target` (-1: the bot chooses),
     act, draw two beers, discard to 3."""
     p = pols[seat]
-    use = S.scratch[C.SC_USE2]
+    use = S.scratch[C.SC_USE]
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
     ru.match_recipe(S, R, S.hand[seat], use, S.beer[b, C.B_TYPE], can_buy)
     paid = 0

@@ -75,17 +75,25 @@ def mean_demand(S):
     return d / k if k else 0.0
 
 
+@jit_inline
+def hand_profile(S, R, hand):
+    """rules.hand_profile of `hand`, in its scratch row (read by rules.profile_met)."""
+    profile = S.scratch[C.SC_PROFILE]
+    ru.hand_profile(R, hand, profile)
+    return profile
+
+
 @jit
 def hand_value(S, R, seat, p, hand):
     """Heuristic worth of holding ingredient `hand` with `seat`'s beers in hand."""
-    use = S.scratch[C.SC_USE]
+    profile = hand_profile(S, R, hand)
     city = mean_demand(S) + w(R, p, C.W_INCOME)
     v = 0.0
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
             continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
         bt = S.beer[b, C.B_TYPE]
-        met = ru.recipe_met(R, hand, use, bt, np.bool_(True)) / 5.0
+        met = ru.profile_met(R, profile, bt, np.bool_(True)) / 5.0
         v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
     n = 0
     for t in range(R.ing.shape[0]):
@@ -306,12 +314,12 @@ def demand_city(S, R, seat, p):
 # --- launching ----------------------------------------------------------------------------------------
 
 @jit_inline
-def can_launch_new(S, R, seat, b):
-    """Beer card b (in seat's hand) can be launched now."""
+def can_launch_new(S, R, seat, b, profile):
+    """Beer card b (in seat's hand, whose hand_profile is `profile`) can be launched now."""
     if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    return ru.recipe_met(R, S.hand[seat], S.scratch[C.SC_USE], S.beer[b, C.B_TYPE], can_buy) == 5
+    return ru.profile_met(R, profile, S.beer[b, C.B_TYPE], can_buy) == 5
 
 
 @jit_inline
@@ -333,11 +341,12 @@ def best_target_value(S, R, p, seat, b):
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
     options = 0
+    profile = hand_profile(S, R, S.hand[seat])
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_OWNER] != seat:
             continue
         loc = S.beer[b, C.B_LOC]
-        if (loc == C.LOC_HAND and can_launch_new(S, R, seat, b)) or (loc == C.LOC_SKUNKED and can_relaunch(S, R, seat, b)):
+        if (loc == C.LOC_HAND and can_launch_new(S, R, seat, b, profile)) or (loc == C.LOC_SKUNKED and can_relaunch(S, R, seat, b)):
             S.vals[options] = b
             options += 1
     if options == 0:
@@ -518,10 +527,10 @@ def beer_to_discard(S, R, seat, p):
     if is_random(R, p):
         return np.int64(S.vals[rnd(S, seat, k)])
     best, best_v = -1, 1e18
-    use = S.scratch[C.SC_USE]
+    profile = hand_profile(S, R, S.hand[seat])
     for i in range(k):
         b = np.int64(S.vals[i])
-        met = ru.recipe_met(R, S.hand[seat], use, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
+        met = ru.profile_met(R, profile, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
         v = ru.beer_quality(S, R, b) * (0.2 + met * met * met)
         if v < best_v:
             best, best_v = b, v

@@ -409,27 +409,17 @@ def lowest_available(R, hand, use, kind, q):
 
 @jit
 def fit_recipe(R, hand, use, bt, buy_slot, floor):
-    """Greedy fit of `hand` to beer type bt's recipe, slot `buy_slot` (-1: none) needing only
-    quality `floor` (0: no card at all). Each core slot takes the lowest good-enough card of its
-    kind; open slots take the lowest good-enough Organic card, the most demanding slot first
-    (exact for fixed needs: a core card serves one slot only, and sorted thresholds match).
-    Returns (requirements met of five, whether the buy slot falls short of the printed quality,
-    the slots where a purchase could raise the count: bit s set when slot s found no card of its
-    own kind and some core slot stays unmet, else 0; see best_purchase)."""
-    own_met, mask, core_met, adjunct, short = fit_passes(R, hand, use, bt, buy_slot, floor)
-    return core_met + adjunct, short, mask if core_met < 4 else 0
-
-
-@jit_inline
-def fit_passes(R, hand, use, bt, buy_slot, floor):
-    """fit_recipe's three passes on a cleared `use`, each one's outcome kept (best_purchase
-    starts its purchase tries from them): (slots met by their own kind, the mask of those that
-    found none, core slots met after the Organic pass, 1 if the adjunct is met, short)."""
+    """Greedy fit of `hand` to beer type bt's recipe into a cleared `use`, slot `buy_slot` (-1:
+    none) needing only quality `floor` (0: no card at all). Each core slot takes the lowest
+    good-enough card of its kind; open slots take the lowest good-enough Organic card, the most
+    demanding slot first (exact for fixed needs: a core card serves one slot only, and sorted
+    thresholds match). Returns (requirements met of five, whether the buy slot falls short of
+    the printed quality)."""
     for t in range(R.ing.shape[0]):
         use[t] = 0
     own_met, mask, short = fit_own_kinds(R, hand, use, bt, buy_slot, floor)
     core_met, short = fit_organic(R, hand, use, bt, buy_slot, floor, own_met, mask, short)
-    return own_met, mask, core_met, fit_adjunct(R, hand, use, bt), short
+    return core_met + fit_adjunct(R, hand, use, bt), short
 
 
 @jit_inline
@@ -492,25 +482,6 @@ def fit_adjunct(R, hand, use, bt):
 
 
 @jit_inline
-def core_met_with_purchase(R, hand, use, bt, slot, floor, own_met, mask):
-    """The core slots fit_recipe(R, hand, use, bt, slot, floor) meets, worked out from the fit
-    without a purchase that `use` holds, whose own-kind pass left `own_met` slots met and `mask`
-    lacking (slot among them). A purchase at slot changes only slot's own lookup (its kind,
-    untaken in that fit, serves no other slot) and the Organic pass, which starts afresh; the
-    other slots' own cards and the adjunct (kinds of their own) stay as they were. Leaves the
-    Organic entries of `use` holding this fit's."""
-    for q in range(1, C.MAX_Q + 1):
-        t = R.kq[C.ORGANIC, q]
-        if t >= 0:
-            use[t] = 0
-    if floor == 0 or lowest_available(R, hand, use, slot, floor) >= 0:
-        own_met += 1
-        mask &= ~(1 << slot)
-    core_met, _ = fit_organic(R, hand, use, bt, slot, floor, own_met, mask, False)
-    return core_met
-
-
-@jit_inline
 def bought_floor(R, bt, slot):
     """What slot still needs when its purchase is made (quality_purchase reading), or -1 when
     buying there gains nothing."""
@@ -522,20 +493,71 @@ def bought_floor(R, bt, slot):
     return floor if 1 <= floor < req else np.int64(-1)
 
 
+# The count of a recipe a hand meets reads the hand only through what `hand_profile` keeps: each
+# kind's best card (core slot s takes only kind s, the adjunct only its own kind, so a slot or
+# the adjunct is met by its own kind exactly when that kind's best card reaches it) and how many
+# Organic cards reach each quality (Organic serves any slot). The bots count many recipes against
+# one hand (every beer in it): the profile is worked out once and each recipe counted from it.
+ORGANIC_AT_LEAST = C.N_KINDS  # profile[ORGANIC_AT_LEAST + q]: Organic cards of quality >= q
+PROFILE = ORGANIC_AT_LEAST + C.MAX_Q + 2  # q up to MAX_Q + 1 (none: the neutral card's need)
+
+
 @jit
-def best_purchase(R, hand, use, bt, can_buy):
-    """The most of the five requirements (four slots and the adjunct) that `hand` meets for beer
-    type bt, without a purchase or, if that falls short and `can_buy`, with the one purchase a
-    launch allows, tried on each slot in turn; returns (met, the first slot whose purchase
-    reaches it, or -1). `use` holds the fit without a purchase when no purchase was tried, else
-    scratch (match_recipe fits again).
+def hand_profile(R, hand, profile):
+    """Into `profile` (a scratch row): each kind's best quality in `hand` (0: none), then the
+    Organic cards of at least each quality (ORGANIC_AT_LEAST)."""
+    for i in range(PROFILE):
+        profile[i] = 0
+    for t in range(R.ing.shape[0]):
+        if hand[t] > 0:
+            kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+            profile[kind] = max(profile[kind], q)
+            if kind == C.ORGANIC:
+                profile[ORGANIC_AT_LEAST + q] += hand[t]
+    for q in range(C.MAX_Q - 1, 0, -1):
+        profile[ORGANIC_AT_LEAST + q] += profile[ORGANIC_AT_LEAST + q + 1]
+
+
+@jit_inline
+def organic_met(R, profile, bt, buy_slot, floor, mask):
+    """How many of the slots in `mask` fit_organic fills with the profiled hand's Organic cards.
+    Its greedy fill is a largest matching of slots to cards good enough for them, and with such
+    thresholds the slots left unfilled are the largest shortfall, over each slot's need q, of
+    the cards reaching q against the slots needing q or more (Hall's theorem)."""
+    slots, shortfall = 0, 0
+    for i in range(4):
+        if mask & (1 << i):
+            slots += 1
+            need = slot_need(R, bt, i, buy_slot, floor)
+            wanting = 0
+            for j in range(4):
+                if mask & (1 << j) and slot_need(R, bt, j, buy_slot, floor) >= need:
+                    wanting += 1
+            shortfall = max(shortfall, wanting - profile[ORGANIC_AT_LEAST + need])
+    return slots - shortfall
+
+
+@jit
+def best_purchase(R, profile, bt, can_buy):
+    """The most of the five requirements (four slots and the adjunct) that the profiled hand
+    meets for beer type bt (fit_recipe's count), without a purchase or, if that falls short and
+    `can_buy`, with the one purchase a launch allows, tried on each slot in turn; returns (met,
+    the first slot whose purchase reaches it, or -1).
 
     Only slots that found no card of their own kind are tried, and only while a core slot stays
     unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
     the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
-    cannot raise the count, and the first slot reaching the best count is the same. Each try
-    redoes only what the purchase changes (core_met_with_purchase)."""
-    own_met, lacking, core_met, adjunct, _ = fit_passes(R, hand, use, bt, np.int64(-1), np.int64(0))
+    cannot raise the count. A purchase at a lacking slot changes only its own lookup (its kind
+    serves no other slot) and the Organic fill."""
+    own_met, lacking = 0, 0
+    for slot in range(4):
+        if profile[slot] >= R.beer[bt, C.BF_REQ + slot]:
+            own_met += 1
+        else:
+            lacking |= 1 << slot
+    core_met = own_met + organic_met(R, profile, bt, np.int64(-1), np.int64(0), lacking)
+    adj = R.beer[bt, C.BF_ADJ]
+    adjunct = 1 if adj < 0 or profile[adj] > 0 else 0
     met = core_met + adjunct
     best_slot = np.int64(-1)
     if met == 5 or not can_buy or core_met == 4:
@@ -544,18 +566,21 @@ def best_purchase(R, hand, use, bt, can_buy):
         floor = bought_floor(R, bt, slot)
         if floor < 0 or not lacking & (1 << slot):
             continue
-        k = core_met_with_purchase(R, hand, use, bt, np.int64(slot), floor, own_met, lacking) + adjunct
-        if k > met:
-            met, best_slot = k, np.int64(slot)
-            if k == 5:
+        if profile[slot] >= floor:  # its own kind now reaches it (floor 0: no card needed)
+            k = own_met + 1 + organic_met(R, profile, bt, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
+        else:
+            k = own_met + organic_met(R, profile, bt, np.int64(slot), floor, lacking)
+        if k + adjunct > met:
+            met, best_slot = k + adjunct, np.int64(slot)
+            if met == 5:
                 break
     return met, best_slot
 
 
-@jit
-def recipe_met(R, hand, use, bt, can_buy):
-    """match_recipe's count alone, for the bots' valuations (no fit kept, S untouched)."""
-    met, _ = best_purchase(R, hand, use, bt, can_buy)
+@jit_inline
+def profile_met(R, profile, bt, can_buy):
+    """match_recipe's count alone from the hand's profile, for the bots' valuations."""
+    met, _ = best_purchase(R, profile, bt, can_buy)
     return met
 
 
@@ -567,14 +592,12 @@ def match_recipe(S, R, hand, use, bt, can_buy):
     allows is tried on each slot in turn (S.g[G_BUY_SLOT] records the slot bought, else -1).
     The required adjunct takes its lowest card. Returns the most of the five requirements (four
     slots and the adjunct) any of these fits meets; `use` holds that fit."""
-    S.g[C.G_BUY_SLOT] = -1
-    met, best_slot = best_purchase(R, hand, use, bt, can_buy)
-    if best_slot >= 0:
-        _, short, _ = fit_recipe(R, hand, use, bt, best_slot, bought_floor(R, bt, best_slot))
-        if short:
-            S.g[C.G_BUY_SLOT] = best_slot
-    elif met < 5 and can_buy:  # purchases were tried: back to the fit without one
-        fit_recipe(R, hand, use, bt, np.int64(-1), np.int64(0))
+    profile = S.scratch[C.SC_PROFILE]
+    hand_profile(R, hand, profile)
+    met, best_slot = best_purchase(R, profile, bt, can_buy)
+    floor = bought_floor(R, bt, best_slot) if best_slot >= 0 else np.int64(0)
+    _, short = fit_recipe(R, hand, use, bt, best_slot, floor)
+    S.g[C.G_BUY_SLOT] = best_slot if short else -1
     return met
 
 

@@ -177,11 +177,12 @@ def launch_candidates(S, R, seat, p, cand):
     else:
         skip_c = pol.choose_target(S, R, seat, p, gb)  # greedy's city as it stands: row 0 already
         k = add_candidate(cand, k, limit, -1, -1, 0.0)
+    profile = pol.hand_profile(S, R, S.hand[seat])
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_OWNER] != seat:
             continue
         loc = S.beer[b, C.B_LOC]
-        if not ((loc == C.LOC_HAND and pol.can_launch_new(S, R, seat, b))
+        if not ((loc == C.LOC_HAND and pol.can_launch_new(S, R, seat, b, profile))
                 or (loc == C.LOC_SKUNKED and pol.can_relaunch(S, R, seat, b))):
             continue
         base = launch_score(S, R, p, seat, b)

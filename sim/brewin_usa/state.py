@@ -13,7 +13,7 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   batch    int64[N, N_BT]          this round's ingredient batches: cards, size, face-down card, buyer, price
   fest     int64[N, N_F]           brewfest scratch per seat: taking part, beer, committed cards, score
   seats    int64[4, N]             rows ROW_*: turn order from the left of the dealer, bot per seat, rank, scratch
-  scratch  int64[4, SCRATCH]       rows SC_*: a hypothetical hand and recipe-matching scratch
+  scratch  int64[4, SCRATCH]       rows SC_*: a hypothetical hand, a launch's recipe fit, a hand's profile
   rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
                                    2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
   ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
