@@ -5,7 +5,7 @@ Chance is forced: states are built by hand (tests/homebrewers_state.py), dice ar
 
 import numpy as np
 import pytest
-from homebrewers_state import blank, config, quality, under
+from homebrewers_state import blank, config, hand_size, quality, under
 
 from sim.core.config import prepare
 from sim.core.errors import BrewError
@@ -223,7 +223,7 @@ def test_andrew_keeps_the_grain_and_the_spot():
 def test_evie_draws_two_and_keeps_one():
     cfg, R, S, pols = blank(2, factions=["evie"])
     power(S, R, pols, 0)
-    assert ru.hand_size(S, 0) == 1 and view(S).game.discards_n == 1 and view(S).game.deck_n == C.DECK - 2
+    assert hand_size(S, 0) == 1 and view(S).game.discards_n == 1 and view(S).game.deck_n == C.DECK - 2
 
 
 def test_colt_takes_a_revealed_top_action():
@@ -444,7 +444,7 @@ def test_setup_deals_as_written():
     assert view(S).board.events[3] == C.SUMMER_EVENT and view(S).board.events[7] == C.OCTOBER_EVENT
     assert len({int(view(S).board.events[m]) for m in (0, 1, 2, 4, 5, 6)}) == 6
     for s in range(4):
-        assert view(S).seat(s).money == 2 and view(S).seat(s).covered == 2 and ru.hand_size(S, s) == 2
+        assert view(S).seat(s).money == 2 and view(S).seat(s).covered == 2 and hand_size(S, s) == 2
     assert view(S).game.deck_n == C.DECK - 4 - 8
 
 
@@ -464,9 +464,9 @@ def test_judge_potential_gives_partial_credit_and_full_credit_once_met():
     cfg, R, S, pols = blank(2)
     ids = ("dessert_recipe", "seven_flavors", "trio_recipe", "three_recipes")
     view(S).board.judges[:5] = [0] + [cfg.judge_ids.index(j) for j in ids]
-    assert pol.judge_potential(S, R, 0) == 0.0
+    assert pol.judge_potential(S.fl[0], S.board[C.B_JUDGES], R.judges) == 0.0
     for f in ("chocolate", "vanilla", "caramel"):  # three Dessert flavors under Ale
         under(cfg, S, 0, f, "ale")
     assert ru.judges_total(S, R, 0, True) == 5  # only the Dessert-recipe judge is met
     expected = 5 + 4 * (3 / 7) ** 2 + 4 * (1 / 3) ** 2 + 5 * (2 / 6) ** 2
-    assert pol.judge_potential(S, R, 0) == pytest.approx(expected)
+    assert pol.judge_potential(S.fl[0], S.board[C.B_JUDGES], R.judges) == pytest.approx(expected)
