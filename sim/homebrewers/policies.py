@@ -151,8 +151,10 @@ def move_value(S, R, seat, p, r, amt):
     return v
 
 
-@jit
+@jit_inline
 def brew_value(S, R, seat, p, r, amt):
+    """Worth of brewing recipe r at level amt. Inline in its few callers, which compare it
+    over the recipes: a compiled call would cost more than the value (it passes all of S and R)."""
     v = move_value(S, R, seat, p, r, amt)
     # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the scan
     # stops after the last of them (mostly at once: no card under r): a neutral card after it
@@ -562,11 +564,12 @@ def hand_key(d):
     return key if k == 3 else -1
 
 
-@jit
+@jit_inline
 def dice_value(S, R, seat, p, row):
     """Worth of the dice in S.dice[row] to seat's plan (used to value trades). Nothing but the dice
     changes from prep_trade to the end of the trade phase, so each hand is valued once (S.hands)
-    for all the swaps, re-rolls and changes compared in it."""
+    for all the swaps, re-rolls and changes compared in it. Inline: a hand found in S.hands
+    costs no compiled call."""
     key = hand_key(S.dice[row])
     if key < 0:
         return hand_value(S, R, seat, p, row)
