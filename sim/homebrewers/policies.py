@@ -855,7 +855,7 @@ def marginal_ok(S, R, seat, b):
 ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 
-@jit
+@jit_inline
 def next_step(S, R, seat, p):
     """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
     money = S.pl[seat, C.MONEY]
