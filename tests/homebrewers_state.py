@@ -59,5 +59,10 @@ def under(cfg, S, seat, card_id, recipe):
     return c
 
 
+def hand_size(S, seat) -> int:
+    """Flavor cards in seat's hand."""
+    return sum(view(S).card(c).loc == C.LOC_HAND and view(S).card(c).owner == seat for c in range(C.CARD_SLOTS))
+
+
 def quality(S, seat, **q):
     view(S).seat(seat).quality.set(**q)

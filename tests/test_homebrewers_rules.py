@@ -5,7 +5,7 @@ Chance is forced: states are built by hand (tests/homebrewers_state.py), dice ar
 
 import numpy as np
 import pytest
-from homebrewers_state import blank, config, quality, under
+from homebrewers_state import blank, config, hand_size, quality, under
 
 from sim.core.config import prepare
 from sim.core.errors import BrewError
@@ -223,7 +223,7 @@ def test_andrew_keeps_the_grain_and_the_spot():
 def test_evie_draws_two_and_keeps_one():
     cfg, R, S, pols = blank(2, factions=["evie"])
     power(S, R, pols, 0)
-    assert ru.hand_size(S, 0) == 1 and view(S).game.discards_n == 1 and view(S).game.deck_n == C.DECK - 2
+    assert hand_size(S, 0) == 1 and view(S).game.discards_n == 1 and view(S).game.deck_n == C.DECK - 2
 
 
 def test_colt_takes_a_revealed_top_action():
@@ -382,6 +382,87 @@ def test_open_trading_works_out_each_seats_swap_gain_once_a_round():
     assert np.isnan(S.vals[K.swap_cell(1, 0, 0):]).all()  # other seats untouched
 
 
+
+def trades_recomputing_every_seat(S, R, n, pols):
+    """player_trades as it was before it kept the swap gains of seats whose dice did not
+    change: every seat's gains worked out afresh each round (greedy bots only)."""
+    for _ in range(ru.param(R, C.P_MAX_TRADES)):
+        K.reroll_triples(S, R, n, pols)
+        best, pick = -1e9, None
+        for i in range(n):
+            for j in range(i + 1, n):
+                for a in range(C.N_ACTIONS):
+                    for b in range(C.N_ACTIONS):
+                        if b == a or S.dice[i, a] == 0 or S.dice[j, b] == 0:
+                            continue
+                        gi = pol.swap_gain(S, R, i, pols[i], a, b)
+                        gj = pol.swap_gain(S, R, j, pols[j], b, a)
+                        if gi > R.pol_w[pols[i], C.W_TRADE_MARGIN] and gj > R.pol_w[pols[j], C.W_TRADE_MARGIN] \
+                                and gi + gj > best:
+                            best, pick = gi + gj, (i, j, a, b)
+        if pick is None:
+            break
+        K.do_trade(S, R, *pick)
+    K.reroll_triples(S, R, n, pols)
+
+
+def test_open_trading_keeps_the_gains_of_seats_whose_dice_did_not_change():
+    """player_trades works a seat's swap gains out again only after its dice changed (a trade
+    or a re-roll); on random trade phases (plans, dice, several trades a month) it makes the
+    same trades, re-rolls and dice as working every seat out afresh each round."""
+    rng = np.random.default_rng(5)
+    several = 0
+    for case in range(300):
+        n = int(rng.integers(2, 6))
+        cfg, R, S, pols = blank(n, factions=list(rng.choice(C.CHARACTERS, n)))
+        S.rng[:] = rng.integers(1, 2**62, S.rng.shape[0]).astype(np.uint64)
+        view(S).game.month = int(rng.integers(0, C.MONTHS))
+        for s in range(n):
+            seat = view(S).seat(s)
+            seat.grain = rng.integers(0, 3, C.N_RECIPES)
+            seat.covered = int(rng.integers(0, 4))
+            seat.money = int(rng.integers(0, 6))
+            ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
+            pol.prep_trade(S, R, s, pols[s])
+            S.vals[10 + s], S.vals[20 + s] = rng.uniform(0, 4, 2)  # a flavor action's and the event's worth
+        T = type(S)(*(a.copy() for a in S))
+        K.player_trades(S, R, n, pols)
+        trades_recomputing_every_seat(T, R, n, pols)
+        assert (S.dice == T.dice).all() and (S.rng == T.rng).all(), f"case {case}"
+        assert view(S).game.trades == view(T).game.trades, f"case {case}"
+        several += view(S).game.trades >= 2
+    assert several >= 30  # where the kept gains matter: a round after a trade
+
+
+def test_brew_value_stops_after_the_last_flavored_card_with_the_same_value():
+    """brew_value adds the flavor tops under the recipe in card order and stops after the last
+    flavored card (S.fl counts them): on random boards of cards under recipes, neutral cards
+    among them, it equals move_value plus every card's top added in card order, bit for bit."""
+    rng = np.random.default_rng(8)
+    cfg, R, S, pols = blank(4)
+    neutral = R.cards.shape[0] - 1
+    for case in range(400):
+        phys = R.phys.copy()
+        phys[rng.random(C.CARD_SLOTS) < 0.15] = neutral
+        Rc = R._replace(phys=phys)
+        S.fl[:] = 0
+        for c in range(C.CARD_SLOTS):
+            if rng.random() < 0.3:
+                seat, r = int(rng.integers(0, 4)), int(rng.integers(0, C.N_RECIPES))
+                view(S).card(c).set(loc=C.LOC_RECIPE, owner=seat, recipe=r)
+                ru.add_flavor(S, Rc, seat, r, c, 1)
+            else:
+                view(S).card(c).set(loc=C.LOC_DECK, owner=-1, recipe=-1)
+        for s in range(4):
+            view(S).seat(s).quality = rng.integers(0, 12, C.N_RECIPES)
+        seat, r, amt = int(rng.integers(0, 4)), int(rng.integers(0, C.N_RECIPES)), int(rng.integers(1, 5))
+        want = pol.move_value(S, Rc, seat, pols[seat], r, amt)
+        for c in range(C.CARD_SLOTS):
+            if view(S).card(c).loc == C.LOC_RECIPE and view(S).card(c).owner == seat and view(S).card(c).recipe == r:
+                want += pol.top_value(S, Rc, seat, pols[seat], Rc.cards[phys[c], C.CF_TOP])
+        assert pol.brew_value(S, Rc, seat, pols[seat], r, amt) == want, f"case {case}"
+
+
 # --- winner and data ----------------------------------------------------------------------------------
 
 def final_rows(cfg, R, S, n):
@@ -444,7 +525,7 @@ def test_setup_deals_as_written():
     assert view(S).board.events[3] == C.SUMMER_EVENT and view(S).board.events[7] == C.OCTOBER_EVENT
     assert len({int(view(S).board.events[m]) for m in (0, 1, 2, 4, 5, 6)}) == 6
     for s in range(4):
-        assert view(S).seat(s).money == 2 and view(S).seat(s).covered == 2 and ru.hand_size(S, s) == 2
+        assert view(S).seat(s).money == 2 and view(S).seat(s).covered == 2 and hand_size(S, s) == 2
     assert view(S).game.deck_n == C.DECK - 4 - 8
 
 
@@ -464,9 +545,9 @@ def test_judge_potential_gives_partial_credit_and_full_credit_once_met():
     cfg, R, S, pols = blank(2)
     ids = ("dessert_recipe", "seven_flavors", "trio_recipe", "three_recipes")
     view(S).board.judges[:5] = [0] + [cfg.judge_ids.index(j) for j in ids]
-    assert pol.judge_potential(S, R, 0) == 0.0
+    assert pol.judge_potential(S.fl[0], S.board[C.B_JUDGES], R.judges) == 0.0
     for f in ("chocolate", "vanilla", "caramel"):  # three Dessert flavors under Ale
         under(cfg, S, 0, f, "ale")
     assert ru.judges_total(S, R, 0, True) == 5  # only the Dessert-recipe judge is met
     expected = 5 + 4 * (3 / 7) ** 2 + 4 * (1 / 3) ** 2 + 5 * (2 / 6) ** 2
-    assert pol.judge_potential(S, R, 0) == pytest.approx(expected)
+    assert pol.judge_potential(S.fl[0], S.board[C.B_JUDGES], R.judges) == pytest.approx(expected)

@@ -401,10 +401,12 @@ def use_power(S, R, seat, pols):
     ru.trace(S, C.TR_POWER, seat, ch, a, 0, 0, 0)
 
 
-@jit
+@jit_inline
 def resolve_step(S, R, seat, pols, kind, a, b):
     """One step of an action turn (see STEP_*): a die of face a used, changed to b, forgone, the
-    power, the extra action of face a, or Ananya's extra die of face a (b = 1 to use it)."""
+    power, the extra action of face a, or Ananya's extra die of face a (b = 1 to use it). Inline
+    in the turn's loop, as is pol.next_step: a compiled call passes all of S and R, and a game
+    takes about 140 steps."""
     if kind == C.STEP_USE:
         S.dice[seat, a] -= 1
         ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
@@ -464,18 +466,25 @@ def end_turn(S, R, seat):
 
 @jit
 def reroll_own(S, R, s, pols, force):
-    """Seat s re-rolls its triple if it wants to (or, with force, because it just made one to re-roll)."""
+    """Seat s re-rolls its triple if it wants to (or, with force, because it just made one to
+    re-roll). Returns whether it did."""
     if ru.triple(S, s):
         decided(S)
         if force or pol.wants_reroll(S, R, s, pols[s], s):
             ru.roll_dice(S, R, s, RNG_DICE0 + s, 3)
             ru.trace(S, C.TR_REROLL, s, S.dice[s, 0], S.dice[s, 1], S.dice[s, 2], S.dice[s, 3], S.dice[s, 4])
+            return True
+    return False
 
 
 @jit
 def reroll_triples(S, R, n, pols):
+    """Every seat's reroll_own; returns the seats that re-rolled, one bit per seat."""
+    rolled = 0
     for s in range(n):
-        reroll_own(S, R, s, pols, False)
+        if reroll_own(S, R, s, pols, False):
+            rolled |= 1 << s
+    return rolled
 
 
 @jit
@@ -531,14 +540,18 @@ def round_swap_gain(S, R, seat, p, give, get):
 @jit
 def player_trades(S, R, n, pols):
     """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly."""
+    moved = (1 << n) - 1  # the seats whose dice changed since their swap gains were worked out
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
-        reroll_triples(S, R, n, pols)
+        moved |= reroll_triples(S, R, n, pols)
         best, bi, bj, ba, bb = -1e9, -1, -1, -1, -1
         for i in range(n):  # each seat's current dice value, once per round of proposals
+            if moved & (1 << i) == 0:
+                continue  # the same dice as last round: the same value and swap gains
             if not pol.is_random(R, pols[i]):
                 S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
             for k in range(swap_cell(i, 0, 0), swap_cell(i + 1, 0, 0)):  # forget last round's gains
                 S.vals[k] = np.nan
+        moved = 0
         for i in range(n):
             for j in range(i + 1, n):
                 for a in range(C.N_ACTIONS):
@@ -569,6 +582,7 @@ def player_trades(S, R, n, pols):
         if pol.is_random(R, pols[bj]) and not pol.accepts(S, R, bj, pols[bj], bb, ba):
             break
         do_trade(S, R, bi, bj, ba, bb)
+        moved = (1 << bi) | (1 << bj)
     reroll_triples(S, R, n, pols)
 
 

@@ -73,8 +73,11 @@ def top_value(S, R, seat, p, top):
     return 0.0  # the neutral card
 
 
-@jit
+@jit_inline
 def eff_value(S, R, seat, p, e, amt):
+    """Worth of effect e, amt times. The effects a track space can have are one-liners worked
+    out inline; the others in rare_eff_value. A compiled call passes every array of S and R
+    field by field (about 50 ns a call), more than these values cost."""
     if e == C.E_MONEY:
         return amt * w(R, p, C.W_MONEY)
     if e == C.E_REP:
@@ -85,6 +88,12 @@ def eff_value(S, R, seat, p, e, amt):
         return min(amt, S.pl[seat, C.COVERED]) * w(R, p, C.W_SANITIZE)
     if e == C.E_DRAW:
         return amt * w(R, p, C.W_CARD) * min(1.0, months_left(S) / 2.0)
+    return rare_eff_value(S, R, seat, p, e, amt)
+
+
+@jit
+def rare_eff_value(S, R, seat, p, e, amt):
+    """eff_value of the effects no track space has (events' and flavor bottoms')."""
     if e == C.E_QUALITY_LOWEST:
         return amt * (w(R, p, C.W_QUALITY) + w(R, p, C.W_LOWEST))
     if e == C.E_BREW:
@@ -142,12 +151,22 @@ def move_value(S, R, seat, p, r, amt):
     return v
 
 
-@jit
+@jit_inline
 def brew_value(S, R, seat, p, r, amt):
+    """Worth of brewing recipe r at level amt. Inline in its few callers, which compare it
+    over the recipes: a compiled call would cost more than the value (it passes all of S and R)."""
     v = move_value(S, R, seat, p, r, amt)
+    # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the scan
+    # stops after the last of them (mostly at once: no card under r): a neutral card after it
+    # has no top (top_value 0.0) and would leave v as it is.
+    left = S.fl[seat, r, 0] + S.fl[seat, r, 1] + S.fl[seat, r, 2]
     for k in range(C.CARD_SLOTS):
+        if left == 0:
+            break
         if S.card[k, 0] == C.LOC_RECIPE and S.card[k, 1] == seat and S.card[k, 2] == r:
             v += top_value(S, R, seat, p, R.cards[R.phys[k], C.CF_TOP])
+            if R.cards[R.phys[k], C.CF_KIND] < C.N_KINDS:
+                left -= 1
     return v
 
 
@@ -218,33 +237,45 @@ def top_k_sum(a, b, c, d, k):
     return tot - smallest - min(max(min(a, b), min(c, d)), min(max(a, b), max(c, d)))
 
 
+@jit_inline
+def kind_count(fl, k):
+    """Flavors of kind k under all recipes (fl: one seat's S.fl)."""
+    return fl[0, k] + fl[1, k] + fl[2, k] + fl[3, k]
+
+
+@jit_inline
+def recipe_count(fl, r):
+    """Flavors of any kind under recipe r (fl: one seat's S.fl)."""
+    return fl[r, 0] + fl[r, 1] + fl[r, 2]
+
+
 @jit
-def judge_potential(S, R, seat):
-    """What the flavor judges in play would pay for seat's flavors under recipes, with partial
-    credit: each judge's reputation x progress() towards its threshold (per recipe for the
-    per-recipe judges). Equals the real judge reputation once every threshold is met."""
-    fl = S.fl[seat]
+def judge_potential(fl, in_play, judges):
+    """What the flavor judges in play would pay for one seat's flavors under recipes (fl, its
+    S.fl), with partial credit: each judge's reputation x progress() towards its threshold (per
+    recipe for the per-recipe judges). Equals the real judge reputation once every threshold is
+    met. in_play is S.board's judges row, judges R.judges: work_out_gains calls this 13 times,
+    and passing three arrays costs far less than passing all of S and R."""
     tot = 0.0
     for i in range(C.N_JUDGES_IN_PLAY):
-        j = S.board[C.B_JUDGES, i]
-        kind, fk, mn, rep = R.judges[j, C.JF_KIND], R.judges[j, C.JF_FLAVOR], R.judges[j, C.JF_MIN], \
-            R.judges[j, C.JF_REP]
+        j = in_play[i]
+        kind, fk, mn, rep = judges[j, C.JF_KIND], judges[j, C.JF_FLAVOR], judges[j, C.JF_MIN], judges[j, C.JF_REP]
         if kind == C.J_LOWEST:
             continue
         if kind == C.J_TOTAL:
-            tot += rep * progress(fl[:, 0].sum() + fl[:, 1].sum() + fl[:, 2].sum(), mn)
+            tot += rep * progress(kind_count(fl, 0) + kind_count(fl, 1) + kind_count(fl, 2), mn)
         elif kind == C.J_EACH_KIND:
             got = 0
             for k in range(C.N_KINDS):
-                got += min(fl[:, k].sum(), mn)
+                got += min(kind_count(fl, k), mn)
             tot += rep * progress(got, C.N_KINDS * mn)
         elif kind == C.J_TOTAL_KIND:
-            tot += rep * progress(fl[:, fk].sum(), mn)
+            tot += rep * progress(kind_count(fl, fk), mn)
         elif kind == C.J_SPREAD:
-            k = R.judges[j, C.JF_RECIPES]
+            k = judges[j, C.JF_RECIPES]
             m = np.int64(mn)
-            got = top_k_sum(min(fl[0].sum(), m), min(fl[1].sum(), m), min(fl[2].sum(), m),
-                            min(fl[3].sum(), m), k)
+            got = top_k_sum(min(recipe_count(fl, 0), m), min(recipe_count(fl, 1), m), min(recipe_count(fl, 2), m),
+                            min(recipe_count(fl, 3), m), k)
             tot += rep * progress(got, k * mn)
         else:
             for r in range(C.N_RECIPES):
@@ -254,7 +285,7 @@ def judge_potential(S, R, seat):
                 elif kind == C.J_RECIPE_KIND:
                     tot += rep * progress(fl[r, fk], mn)
                 else:
-                    tot += rep * progress(fl[r, 0] + fl[r, 1] + fl[r, 2], mn)
+                    tot += rep * progress(recipe_count(fl, r), mn)
     return tot
 
 
@@ -272,23 +303,30 @@ def gains_current(S, seat):
     return True
 
 
-@jit
+@jit_inline
 def judge_gains(S, R, seat):
-    """Bring S.gains[seat] up to date: for each recipe and flavor kind, the rise of seat's judge
+    """Bring S.gains[seat] up to date (work_out_gains), checked inline: most calls find it
+    current, and a compiled call costs more than the check."""
+    if not gains_current(S, seat):
+        work_out_gains(S, R, seat)
+
+
+@jit
+def work_out_gains(S, R, seat):
+    """Work out S.gains[seat]: for each recipe and flavor kind, the rise of seat's judge
     total and judge potential (judges other than the lowest-recipe one) were one more flavor of
     that kind under that recipe. They depend only on seat's flavors under recipes and the judges,
     which change when a card is played under a recipe, so they are worked out again only when
     those differ from the key they were worked out from (a key, not a hook in every move: tests
     and the search's scratch copy set flavors directly)."""
-    if gains_current(S, seat):
-        return
     g = S.gains[seat]
-    before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(S, R, seat)
+    fl, in_play = S.fl[seat], S.board[C.B_JUDGES]
+    before, pot_before = ru.judges_total(S, R, seat, True), judge_potential(fl, in_play, R.judges)
     for r in range(C.N_RECIPES):
         for k in range(C.N_KINDS):
             S.fl[seat, r, k] += 1
             after = ru.judges_total(S, R, seat, True)
-            pot_after = judge_potential(S, R, seat)
+            pot_after = judge_potential(fl, in_play, R.judges)
             S.fl[seat, r, k] -= 1
             at = C.GAIN_KEY + 2 * (r * C.N_KINDS + k)
             g[at] = after - before
@@ -348,12 +386,20 @@ def best_play(S, R, seat, p):
     return arg
 
 
+@jit_inline
+def gains_for_draws(S, R, seat):
+    """Bring S.gains[seat] up to date for card_draw_value, once for all the cards it compares
+    (it reads them only while months are left to play a card)."""
+    if months_left(S) > 0:
+        judge_gains(S, R, seat)
+
+
 @jit
 def card_draw_value(S, R, seat, p, c):
+    """Worth of drawing card c (-1 the deck top); S.gains[seat] must be current (gains_for_draws)."""
     v = w(R, p, C.W_CARD) * min(1.0, months_left(S) / 2.0)
     if c >= 0 and months_left(S) > 0:
         best = 0.0
-        judge_gains(S, R, seat)
         for r in range(C.N_RECIPES):
             best = max(best, play_top_value(S, R, seat, p, c, r))
         v += 0.3 * best
@@ -368,6 +414,7 @@ def choose_draw(S, R, seat, p):
         if S.pl[seat, C.MONEY] >= ru.param(R, C.P_REFRESH) and rnd(S, seat, 2) == 1:
             x += 8
         return x
+    gains_for_draws(S, R, seat)
     best, arg = card_draw_value(S, R, seat, p, -1), 4
     for i in range(C.ROW):
         c = S.pile[C.PILE_ROW, i]
@@ -378,9 +425,10 @@ def choose_draw(S, R, seat, p):
     return arg
 
 
-@jit
+@jit_inline
 def best_draw_value(S, R, seat, p):
     """Worth of drawing a flavor card now: the best face-up card or the deck top."""
+    gains_for_draws(S, R, seat)
     best = card_draw_value(S, R, seat, p, -1)
     for i in range(C.ROW):
         c = S.pile[C.PILE_ROW, i]
@@ -393,7 +441,7 @@ def best_draw_value(S, R, seat, p):
 def flavor_action_value(S, R, seat, p):
     """Worth of a Flavor action: the better of drawing and playing the best card in hand."""
     v = best_draw_value(S, R, seat, p)
-    if ru.hand_size(S, seat) > 0:
+    if ru.has_hand(S, seat):
         best_play(S, R, seat, p)
         v = max(v, S.vals[0])
     return v
@@ -402,7 +450,7 @@ def flavor_action_value(S, R, seat, p):
 @jit_inline
 def choose_flavor(S, R, seat, p):
     """-1 to draw, else the play code of best_play."""
-    has = ru.hand_size(S, seat) > 0
+    has = ru.has_hand(S, seat)
     if is_random(R, p):
         if has and rnd(S, seat, 2) == 1:
             return best_play(S, R, seat, p)
@@ -454,9 +502,10 @@ def best_revealed_event(S, R, seat, p):
     return arg
 
 
-@jit
+@jit_inline
 def need(S, R, seat, p, a):
-    """How much taking action a now is worth to the heuristic."""
+    """How much taking action a now is worth to the heuristic. Inline: sanitize and grain are
+    worked out here, the others by one compiled call each (a call passes all of S and R)."""
     if a == C.SANITIZE:
         cov = S.pl[seat, C.COVERED]
         if cov == 0:
@@ -477,12 +526,18 @@ def need(S, R, seat, p, a):
         if months_left(S) == 0 and S.dice[seat, C.BREW] == 0:
             v = 0.0
         return v
-    if a == C.BREW:  # the value of the recipe choose_brew would brew
-        r, v = best_brew(S, R, seat, p)
-        return v if r >= 0 else 0.0
+    if a == C.BREW:
+        return brew_need(S, R, seat, p)
     if a == C.FLAVOR:
         return flavor_action_value(S, R, seat, p)
     return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+
+
+@jit
+def brew_need(S, R, seat, p):
+    """need of a Brew action: the value of the recipe choose_brew would brew."""
+    r, v = best_brew(S, R, seat, p)
+    return v if r >= 0 else 0.0
 
 
 @jit_inline
@@ -509,11 +564,12 @@ def hand_key(d):
     return key if k == 3 else -1
 
 
-@jit
+@jit_inline
 def dice_value(S, R, seat, p, row):
     """Worth of the dice in S.dice[row] to seat's plan (used to value trades). Nothing but the dice
     changes from prep_trade to the end of the trade phase, so each hand is valued once (S.hands)
-    for all the swaps, re-rolls and changes compared in it."""
+    for all the swaps, re-rolls and changes compared in it. Inline: a hand found in S.hands
+    costs no compiled call."""
     key = hand_key(S.dice[row])
     if key < 0:
         return hand_value(S, R, seat, p, row)
@@ -697,11 +753,18 @@ def charlie_trade(S, R, seat, p):
     return arg
 
 
-@jit
+@jit_inline
 def power_step(S, R, seat, p, phase):
-    """Use the character power now? phase 0 = start of turn, 1 = before a brew, 2 = end of turn."""
+    """Use the character power now? phase 0 = start of turn, 1 = before a brew, 2 = end of turn.
+    Checked inline first: mostly the power is used or unaffordable, and a call costs more."""
     if S.pl[seat, C.POWER_USED] or not ru.has_power(S, R, seat) or S.pl[seat, C.MONEY] < ru.param(R, C.P_POWER):
         return False
+    return power_now(S, R, seat, p, phase)
+
+
+@jit
+def power_now(S, R, seat, p, phase):
+    """power_step for a power that is in play, unused and affordable."""
     ch = S.pl[seat, C.FACTION]
     if ch == C.ANDREW:
         return False  # used inside a brew
@@ -713,8 +776,10 @@ def power_step(S, R, seat, p, phase):
     if ch == C.EVIE:  # a card is worth it only with money left to act and months left to play it
         return phase == 0 and S.pl[seat, C.MONEY] >= 3 and months_left(S) > 0
     if ch == C.COLT:
+        if phase != 2:
+            return False
         best_revealed_event(S, R, seat, p)
-        return phase == 2 and S.vals[0] > cost
+        return S.vals[0] > cost
     if ch == C.KATHERINE:
         return phase == 1 and S.pl[seat, C.COVERED] >= 1
     if ch == C.TONY or ch == C.GABRIEL:
@@ -754,6 +819,7 @@ def lowest_choice(S, R, seat, p):
 def evie_keep(S, R, seat, p, a, b):
     if is_random(R, p) or b < 0:
         return a if (b < 0 or rnd(S, seat, 2) == 0) else b
+    gains_for_draws(S, R, seat)
     return a if card_draw_value(S, R, seat, p, a) >= card_draw_value(S, R, seat, p, b) else b
 
 
@@ -789,7 +855,7 @@ def marginal_ok(S, R, seat, b):
 ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 
-@jit
+@jit_inline
 def next_step(S, R, seat, p):
     """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
     money = S.pl[seat, C.MONEY]

@@ -114,12 +114,12 @@ def lowest_q(S, seat):
 
 
 @jit_inline
-def hand_size(S, seat):
-    k = 0
+def has_hand(S, seat):
+    """Seat holds a flavor card (the scan stops at the first)."""
     for c in range(C.CARD_SLOTS):
         if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == seat:
-            k += 1
-    return k
+            return True
+    return False
 
 
 # --- dice -----------------------------------------------------------------------------------------
