@@ -25,6 +25,7 @@ from sim.brewin_usa import GAME
 from sim.brewin_usa import constants as C
 from sim.brewin_usa import invariants as inv
 from sim.brewin_usa import kernel as K
+from sim.brewin_usa import policies as pol
 from sim.brewin_usa import rules as ru
 from sim.brewin_usa.state import make_inputs, make_rules, make_state, rules_view, view
 from sim.core.config import prepare
@@ -773,3 +774,64 @@ def test_unknown_kind_and_city_region_are_named():
     data = prepare("brewin_usa", "base", ["cities.denver.region=texas"], [])
     with pytest.raises(BrewError, match=r"cities.toml: city 'denver': region 'texas'"):
         GAME.build(data)
+
+
+def reference_target_value(S, R, p, seat, b, c):
+    """policies.target_value as it was, counting each seat's cities and its best four cards
+    afresh for every city."""
+    def held(o, region):
+        return sum(1 for x in range(C.N_CITIES) if R.city[x, C.CF_REGION] == region and S.city[x, C.CT_BEER] >= 0
+                   and S.beer[S.city[x, C.CT_BEER], C.B_OWNER] == o)
+
+    def worth(o, style):
+        mult = R.p[C.P_STYLE_MULT] if style == R.city[c, C.CF_PREF] else 1
+        return (S.city[c, C.CT_DEMAND] * mult + R.pol_w[p, C.W_REGION] * (1 + held(o, R.city[c, C.CF_REGION]))
+                + R.pol_w[p, C.W_INCOME] * R.p[C.P_INCOME])
+
+    style = R.beer[:, C.BF_STYLE]
+    v = worth(seat, style[S.beer[b, C.B_TYPE]])
+    d = S.city[c, C.CT_BEER]
+    if d < 0:
+        return v
+    o = S.beer[d, C.B_OWNER]
+    cards = sorted((q for kd in range(C.N_KINDS) for q in range(1, C.MAX_Q + 1) if R.kq[kd, q] >= 0
+                    for _ in range(S.hand[seat, R.kq[kd, q]])), reverse=True)
+    rival = R.beer[S.beer[d, C.B_TYPE], C.BF_QUALITY] + min(C.MAX_COMMIT, S.hand[o].sum()) * 2.0 * 0.75
+    diff = R.beer[S.beer[b, C.B_TYPE], C.BF_QUALITY] + sum(cards[:C.MAX_COMMIT]) * 0.75 - rival - R.pol_w[p, C.W_MARGIN]
+    chance = 1.0 / (1.0 + np.exp(-diff / 2.0))
+    return chance * (v + worth(o, style[S.beer[d, C.B_TYPE]])) + R.pol_w[p, C.W_CHALLENGE]
+
+
+def test_a_decisions_tallies_value_every_city_as_counting_afresh_did():
+    """target_value reads each seat's cities per region and the seat's four best cards from
+    tally_targets, counted once a decision: on random boards of five seats (cities held, some
+    inactive, some challenged) and random hands, it values every city as counting them again
+    for each city did."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    p, tally = cfg.policy_index("greedy"), S.scratch[C.SC_TMP]
+    rng = np.random.default_rng(5)
+    n_ing = len(cfg.ing_ids)
+    rivals_held = 0
+    for _ in range(400):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.9
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 6, C.N_CITIES)
+        S.hand[:] = 0
+        beers = rng.permutation(C.BEER_DECK)
+        for c in range(C.N_CITIES):
+            if rng.random() < 0.6:
+                b = beers[c]
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+        for o in range(C.MAX_PLAYERS):
+            for t in rng.choice(n_ing, size=int(rng.integers(0, 9))):
+                S.hand[o, t] += 1
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        b = beers[C.N_CITIES]
+        S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC] = seat, C.LOC_HAND
+        pol.tally_targets(S, R, seat, tally)
+        for c in range(C.N_CITIES):
+            got = pol.target_value(S, R, p, seat, b, c, tally)
+            assert got == pytest.approx(reference_target_value(S, R, p, seat, b, c), rel=1e-12, abs=1e-12)
+            rivals_held += S.city[c, C.CT_BEER] >= 0 and S.beer[S.city[c, C.CT_BEER], C.B_OWNER] != seat
+    assert rivals_held > 1000  # challenges valued, not only free cities

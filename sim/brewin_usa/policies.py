@@ -151,48 +151,55 @@ def known_batch_value(S, R, seat, p, b):
     return S.auction[seat, b]
 
 
+# target_value's tallies for one decision (in S.scratch[SC_TMP]): each seat's cities in each region
+# (read for the deciding seat and for the holder of each city it could challenge) and the deciding
+# seat's four best cards' quality. Neither changes between the cities of a decision, so they are
+# counted once a decision, not once a city.
+SEAT_REGIONS = 0  # SEAT_REGIONS + seat * N_REGIONS + region
+FEST_BEST = SEAT_REGIONS + C.MAX_PLAYERS * C.N_REGIONS
+
+
 @jit
-def cities_in_region(S, R, seat, region):
-    k = 0
+def tally_targets(S, R, seat, tally):
+    for i in range(SEAT_REGIONS, FEST_BEST):
+        tally[i] = 0
     for c in range(C.N_CITIES):
-        if R.city[c, C.CF_REGION] == region and ru.owner_of_city(S, c) == seat:
-            k += 1
-    return k
+        o = ru.owner_of_city(S, c)
+        if o >= 0:
+            tally[SEAT_REGIONS + o * C.N_REGIONS + R.city[c, C.CF_REGION]] += 1
+    tally[FEST_BEST] = top_quality(R, S.hand[seat], C.MAX_COMMIT)
 
 
 @jit_inline
-def city_worth(S, R, p, seat, c, style):
+def city_worth(S, R, p, tally, seat, c, style):
     mult = ru.param(R, C.P_STYLE_MULT) if style == R.city[c, C.CF_PREF] else 1
-    return (S.city[c, C.CT_DEMAND] * mult + w(R, p, C.W_REGION) * (1 + cities_in_region(S, R, seat, R.city[c, C.CF_REGION]))
+    held = tally[SEAT_REGIONS + seat * C.N_REGIONS + R.city[c, C.CF_REGION]]
+    return (S.city[c, C.CT_DEMAND] * mult + w(R, p, C.W_REGION) * (1 + held)
             + w(R, p, C.W_INCOME) * ru.param(R, C.P_INCOME))
 
 
 @jit_inline
-def fest_strength(S, R, seat, quality):
-    """Expected Brewfest score of `seat` with a beer of `quality`: its four best cards, one lost."""
-    best = top_quality(R, S.hand[seat], C.MAX_COMMIT)
-    return quality + best * 0.75
-
-
-@jit_inline
-def win_chance(S, R, p, seat, quality, c):
+def win_chance(S, R, p, tally, quality, c):
+    """Chance of winning the Brewfest at c with a beer of `quality`: the seat's four best cards,
+    one lost, against the holder's beer and a guess at its best cards."""
     d = S.city[c, C.CT_BEER]
     o = S.beer[d, C.B_OWNER]
     rival = ru.beer_quality(S, R, d) + min(C.MAX_COMMIT, ru.hand_size(S, o)) * 2.0 * 0.75
-    diff = fest_strength(S, R, seat, quality) - rival - w(R, p, C.W_MARGIN)
+    diff = quality + tally[FEST_BEST] * 0.75 - rival - w(R, p, C.W_MARGIN)
     return 1.0 / (1.0 + np.exp(-diff / 2.0))
 
 
 @jit
-def target_value(S, R, p, seat, b, c):
+def target_value(S, R, p, seat, b, c, tally):
+    """Worth of beer b going to city c; `tally` is tally_targets(S, R, seat) of the decision."""
     style = ru.beer_style(S, R, b)
-    v = city_worth(S, R, p, seat, c, style)
+    v = city_worth(S, R, p, tally, seat, c, style)
     d = S.city[c, C.CT_BEER]
     if d < 0:
         return v
     o = S.beer[d, C.B_OWNER]
-    denial = city_worth(S, R, p, o, c, ru.beer_style(S, R, d))
-    return win_chance(S, R, p, seat, ru.beer_quality(S, R, b), c) * (v + denial) + w(R, p, C.W_CHALLENGE)
+    denial = city_worth(S, R, p, tally, o, c, ru.beer_style(S, R, d))
+    return win_chance(S, R, p, tally, ru.beer_quality(S, R, b), c) * (v + denial) + w(R, p, C.W_CHALLENGE)
 
 
 # --- setup ----------------------------------------------------------------------------------------
@@ -331,9 +338,11 @@ def can_relaunch(S, R, seat, b):
 @jit
 def best_target_value(S, R, p, seat, b):
     best = -1e18
+    tally = S.scratch[C.SC_TMP]
+    tally_targets(S, R, seat, tally)
     for c in range(C.N_CITIES):
         if ru.legal_target(S, seat, c):
-            best = max(best, target_value(S, R, p, seat, b, c))
+            best = max(best, target_value(S, R, p, seat, b, c, tally))
     return best
 
 
@@ -383,9 +392,11 @@ def choose_target(S, R, seat, p, b):
                     return c
                 pick -= 1
     best, best_v = -1, -1e18
+    tally = S.scratch[C.SC_TMP]
+    tally_targets(S, R, seat, tally)
     for c in range(C.N_CITIES):
         if ru.legal_target(S, seat, c):
-            v = target_value(S, R, p, seat, b, c)
+            v = target_value(S, R, p, seat, b, c, tally)
             if v > best_v:
                 best, best_v = c, v
     return best

@@ -178,6 +178,8 @@ def launch_candidates(S, R, seat, p, cand):
         skip_c = pol.choose_target(S, R, seat, p, gb)  # greedy's city as it stands: row 0 already
         k = add_candidate(cand, k, limit, -1, -1, 0.0)
     profile = pol.hand_profile(S, R, S.hand[seat])
+    tally = S.scratch[C.SC_TMP]
+    pol.tally_targets(S, R, seat, tally)
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_OWNER] != seat:
             continue
@@ -188,7 +190,7 @@ def launch_candidates(S, R, seat, p, cand):
         base = launch_score(S, R, p, seat, b)
         for c in range(C.N_CITIES):
             if ru.legal_target(S, seat, c) and not (b == gb and c == skip_c):
-                k = add_candidate(cand, k, limit, b, c, base + pol.target_value(S, R, p, seat, b, c))
+                k = add_candidate(cand, k, limit, b, c, base + pol.target_value(S, R, p, seat, b, c, tally))
     for i in range(k):
         cand[i, CAND_SUM] = 0.0
         cand[i, CAND_N] = 0.0
