@@ -109,31 +109,24 @@ def query(con: duckdb.DuckDBPyConnection, name: str, **params) -> pl.DataFrame:
 
     A query that reads `card_holdings` gets that table made first for its $kinds and
     $max_game (card_holdings.sql), unless the connection already holds it for them: the card
-    tables of one analysis share one grouping of the event rows."""
+    tables of one analysis share one grouping of the event rows. It is then handed only the
+    parameters its own statement names."""
     text = sql_text(name)
     if "FROM card_holdings" in text:
         card_holdings(con, params["kinds"], params["max_game"])
-        code = "\n".join(line.split("--")[0] for line in text.splitlines())  # not the header's
-        params = {k: v for k, v in params.items() if k not in ("kinds", "max_game") or f"${k}" in code}
+        named = duckdb.extract_statements(text)[0].named_parameters
+        params = {k: v for k, v in params.items() if k in named}
     return to_polars(con.execute(text, params or None))
 
 
 def card_holdings(con: duckdb.DuckDBPyConnection, kinds: list[str], max_game: int) -> None:
     """Make the temporary table card_holdings for these kinds and games, unless it is made for
-    them already (its parameters are kept beside it, in card_holdings_key)."""
+    them already (the connection's variable card_holdings_key keeps what it was made for)."""
     key = {"kinds": list(kinds), "max_game": int(max_game)}
-    if has_table(con, "card_holdings_key"):
-        kept = con.execute("SELECT kinds, max_game FROM card_holdings_key").fetchone()
-        if kept == (key["kinds"], key["max_game"]):
-            return
+    if con.execute("SELECT getvariable('card_holdings_key')").fetchone()[0] == key:
+        return
     con.execute(sql_text("card_holdings"), key)
-    con.execute("CREATE OR REPLACE TEMP TABLE card_holdings_key AS "
-                "SELECT $kinds::VARCHAR[] AS kinds, $max_game::BIGINT AS max_game", key)
-
-
-def has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    """Whether the connection has a (temporary) table `name`."""
-    return bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchall()[0][0])
+    con.execute("SET VARIABLE card_holdings_key = $key", {"key": key})
 
 
 def query_coded(con: duckdb.DuckDBPyConnection, name: str, names: dict[str, list[str]], **params) -> pl.DataFrame:
