@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -394,17 +395,37 @@ def _extra_means(con: duckdb.DuckDBPyConnection, view: str) -> pl.DataFrame:
 
 
 def analyze(run_dir: str | Path, band: float = 0.03) -> RunAnalysis:
-    """Analyse a run folder. See `analysis.analyze` for the public documentation."""
+    """Analyse a run folder. See `analysis.analyze` for the public documentation.
+
+    The tables no verdict needs (rounds, game-specific extras, extra means) are made at the
+    same time on a second connection, in a thread: each connection runs its queries on one
+    thread (runfolder.connect), so the results are the same as one after the other, and a
+    report takes about a quarter less time where a second core is free (DuckDB releases the
+    GIL while a query runs)."""
     run_dir = Path(run_dir)
     manifest = runfolder.load_manifest(run_dir)
     con = runfolder.connect(run_dir)
     try:
-        return _analyze(con, run_dir, manifest, band)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            side = pool.submit(_side_tables, run_dir, manifest.get("game"))
+            return _analyze(con, run_dir, manifest, band, side)
     finally:
         con.close()
 
 
-def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
+def _side_tables(run_dir: Path, game: str | None) -> dict:
+    """The RunAnalysis fields that no verdict reads, by name, from a connection of their own."""
+    con = runfolder.connect(run_dir)
+    try:
+        return {"rounds": analyze_rounds(con),
+                "extras": extras_for(game, con),
+                "player_extra_means": _extra_means(con, "players"),
+                "game_extra_means": _extra_means(con, "games")}
+    finally:
+        con.close()
+
+
+def _analyze(con, run_dir: Path, manifest: dict, band: float, side: Future) -> RunAnalysis:
     seat_raw = query(con, "seat_winrate")
     faction_raw = query(con, "faction_winrate", none_label=NO_FACTION)
     # One faction for everybody (e.g. Homebrewers' standard variant) is a symmetric game here.
@@ -423,7 +444,6 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
     pool = ({int(n): int(k) for n, k in factions.group_by("n_players").agg(pl.len()).iter_rows()}
             if several else None)
     plan = planner(length, family=m, band=band, factions_per_count=pool)
-    rounds = analyze_rounds(con)
     lines = (verdicts.sequential_lines(manifest, band)
              + verdicts.family_line(m, band, strength_flags=winner_strength_rows(detail["strength"]))
              + verdicts.fairness_lines(seat, "seat", band)
@@ -434,6 +454,8 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
              + verdicts.planner_lines(plan))
     cards = card_value(con, manifest, card)
     card_games = int(query(con, "games_below", max_game=CARD_VALUE_MAX_GAMES)["games"][0])
+    side_tables = side.result()
+    rounds = side_tables.pop("rounds")
     records = (sequential_records(manifest.get("until_decided") or {})
                + band_records(seat, factions, first, bal)
                + fx.strength_records(detail["strength"])
@@ -455,15 +477,13 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float) -> RunAnalysis:
         end_reasons=query(con, "end_reasons"),
         card_value=cards,
         card_value_games=card_games,
-        extras=extras_for(manifest.get("game"), con),
         verdicts=lines,
         estimates=[e for e in manifest.get("estimates") or [] if isinstance(e, dict)],
-        player_extra_means=_extra_means(con, "players"),
-        game_extra_means=_extra_means(con, "games"),
         planner=plan,
         game_shape=with_round_shape(game_shape(bal, first, ties, length, margins), rounds),
         rounds=rounds,
         records=records,
+        **side_tables,
         **detail,
     )
 
