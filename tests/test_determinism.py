@@ -140,3 +140,38 @@ def test_report_json_is_the_same_bytes_every_time(tmp_path):
         texts.append((tmp_path / f"rep{k}.json").read_bytes())
     assert len(texts[0]) > 10_000
     assert texts[0] == texts[1] == texts[2]
+
+
+def test_the_last_shards_are_cut_into_pieces_that_cover_each_game_once():
+    """runner.tasks: whole shards, then the last --jobs shards in pieces, in game order, each
+    game in exactly one piece; one job plays every shard whole (nothing to wait for).
+    test_jobs_do_not_change_a_byte checks that the pieces write the same bytes."""
+    from sim.core.runner import TAIL_PIECES, plan_shards, tasks
+
+    shards = plan_shards(1010, 200)  # five of 200 and a last one of 10
+    for jobs in (1, 2, 3):
+        cut = tasks(shards, jobs)
+        games = [g for _, _, first, n, _ in cut for g in range(first, first + n)]
+        assert games == list(range(1010))
+        pieces = {s["id"]: count for s, _, _, _, count in cut}
+        whole = len(shards) - (jobs if jobs > 1 else 0)
+        assert all(pieces[i] == 1 for i in range(whole))
+        assert all(pieces[i] == min(TAIL_PIECES, shards[i]["n_games"]) for i in range(whole, len(shards)))
+        assert all(shards[s["id"]]["first_game"] <= first and first + n <= shards[s["id"]]["first_game"] + shards[s["id"]]["n_games"]
+                   for s, _, first, n, _ in cut)
+
+
+def test_a_table_writes_the_same_bytes_however_its_rows_are_chunked(tmp_path):
+    """A shard played in pieces is a frame of more chunks than the same shard played whole;
+    runfolder.PARQUET must write both to the same bytes (polars' default row groups follow
+    the chunks)."""
+    import numpy as np
+    from sim.core.runfolder import PARQUET
+
+    rng = np.random.default_rng(5)
+    rows = pl.DataFrame({"game_id": np.repeat(np.arange(6000), 100), "amount": rng.integers(0, 9, 600_000)})
+    pieces = pl.concat([rows[:150_000], rows[150_000:420_000], rows[420_000:]], rechunk=False)
+    assert pieces.n_chunks() == 3 and rows.n_chunks() == 1
+    pieces.write_parquet(tmp_path / "pieces.parquet", **PARQUET)
+    rows.write_parquet(tmp_path / "whole.parquet", **PARQUET)
+    assert (tmp_path / "pieces.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+import polars as pl
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -152,9 +153,12 @@ def _run_plan(game, config, plan, out, jobs, quiet, check, client) -> None:
 
 
 def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance) -> None:
-    """The local engine: shards on a thread pool; `done` collects their records."""
+    """The local engine: shards on a thread pool; `done` collects their records. The last
+    shards are played in pieces (`tasks`), so no thread idles while another plays the last
+    whole shard; a shard is written by the thread that plays its last piece."""
     stop = threading.Event()
     lock = threading.Lock()
+    played = {}  # shard id -> {piece index: its frames}, until the shard's last piece is in
 
     def progress(k):
         if stop.is_set():
@@ -162,26 +166,51 @@ def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance
         with lock:
             advance(k)
 
-    def run_one(shard):
+    def run_piece(shard, index, first_game, n_games, n_pieces):
         extra = {"options": plan["options"]} if plan.get("options") else {}
-        result = game.simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
-                               plan["player_counts"], plan["policies"], progress=progress,
-                               check=check, **extra)
-        return rf.write_shard(out, shard, result.frames)
+        frames = game.simulate(config, plan["seed"], first_game, n_games, plan["player_counts"],
+                               plan["policies"], progress=progress, check=check, **extra).frames
+        if n_pieces > 1:
+            with lock:
+                pieces = played.setdefault(shard["id"], {})
+                pieces[index] = frames
+                if len(pieces) < n_pieces:
+                    return None
+                del played[shard["id"]]
+            frames = {t: pl.concat([pieces[i][t] for i in range(n_pieces)]) for t in frames}
+        return rf.write_shard(out, shard, frames)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        pending = {pool.submit(run_one, s) for s in todo}
+        pending = {pool.submit(run_piece, *task) for task in tasks(todo, jobs)}
         while pending:
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             for fut in finished:
                 record = fut.result()
-                done[record["id"]] = record
+                if record is not None:
+                    done[record["id"]] = record
     except BaseException:
         stop.set()
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+TAIL_PIECES = 8  # the last shards' pieces: at most an eighth of a shard left when a thread runs dry
+
+
+def tasks(todo: list[dict], jobs: int) -> list[tuple]:
+    """(shard, piece index, first game, games, pieces of the shard) in game order: whole
+    shards, then the last `jobs` shards in TAIL_PIECES pieces each (a piece costs one kernel
+    call's set-up, about 3 ms). The files do not depend on it: a shard's tables are the same
+    rows however it is cut, and runfolder.PARQUET writes them to the same bytes."""
+    out = []
+    for k, shard in enumerate(todo):
+        first, n = shard["first_game"], shard["n_games"]
+        n_pieces = min(TAIL_PIECES, n) if jobs > 1 and k >= len(todo) - jobs else 1
+        bounds = [first + n * i // n_pieces for i in range(n_pieces + 1)]
+        out += [(shard, i, bounds[i], bounds[i + 1] - bounds[i], n_pieces) for i in range(n_pieces)]
+    return out
 
 
 def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command,
