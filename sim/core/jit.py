@@ -77,6 +77,9 @@ def jit(fn):
 # * A helper of many statements called from several places is compiled on its own: inlined,
 #   numba types it again at every call site, and typing a big function costs more than
 #   linking it (Brewin' USA: 7 such helpers un-inlined cut its cold compile by a fifth).
+#   A hot caller can inline the cheap part and call it only for the real work: Homebrewers'
+#   four choices that compare brew_value over the recipes inline only their random-bot test
+#   and share one compiled best_recipe (brew_value and move_value had been typed four times).
 # * So is a small helper called from dozens of places that inlines a chain of others (the
 #   replay trace's row writing, sim/core/rows.put_trace8): numba re-reads and deep-copies
 #   every inlined function at each call site (bench/compile_profile.py lists that cost).

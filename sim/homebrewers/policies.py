@@ -153,8 +153,9 @@ def move_value(S, R, seat, p, r, amt):
 
 @jit_inline
 def brew_value(S, R, seat, p, r, amt):
-    """Worth of brewing recipe r at level amt. Inline in its few callers, which compare it
-    over the recipes: a compiled call would cost more than the value (it passes all of S and R)."""
+    """Worth of brewing recipe r at level amt. Inline in best_recipe, its one caller, which
+    compares it over the recipes: a compiled call per recipe would cost more than the value (it
+    passes all of S and R)."""
     v = move_value(S, R, seat, p, r, amt)
     # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the scan
     # stops after the last of them (mostly at once: no card under r): a neutral card after it
@@ -170,49 +171,65 @@ def brew_value(S, R, seat, p, r, amt):
     return v
 
 
+# Which recipes best_recipe compares, and how (see its callers).
+AMONG_BREWABLE, AMONG_ALL_PER_GRAIN, AMONG_LOWEST = 0, 1, 2
+
+
 @jit
-def choose_brew(S, R, seat, p):
-    """Recipe to brew (must be brewable), or -1."""
-    if is_random(R, p):
-        k = 0
-        for r in range(C.N_RECIPES):
-            if ru.can_brew(S, R, seat, r):
-                k += 1
-        if k == 0:
-            return -1
-        x = rnd(S, seat, k)
-        for r in range(C.N_RECIPES):
-            if ru.can_brew(S, R, seat, r):
-                if x == 0:
-                    return r
-                x -= 1
-    return best_brew(S, R, seat, p)[0]
+def best_recipe(S, R, seat, p, among, lv):
+    """The recipe whose brew_value at level lv is highest (-1 if none beats the floor) and that
+    value: among the brewable ones (floor -1), all per grain held (grain to take), or the lowest
+    movable ones. Compiled once for its four callers: brew_value and move_value, inlined in each,
+    were typed and optimised four times, a tenth of Homebrewers' cold compile."""
+    best, arg = (-1.0 if among == AMONG_BREWABLE else -1e9), -1
+    lo = ru.lowest_q(S, seat) if among == AMONG_LOWEST else 0
+    for r in range(C.N_RECIPES):
+        if among == AMONG_BREWABLE:
+            if not ru.can_brew(S, R, seat, r):
+                continue
+        elif among == AMONG_LOWEST:
+            if not (S.pl[seat, C.Q0 + r] == lo and ru.can_move(S, seat, r)):
+                continue
+        v = brew_value(S, R, seat, p, r, lv)
+        if among == AMONG_ALL_PER_GRAIN:
+            v = v / (1.0 + 1.5 * S.pl[seat, C.GRAIN0 + r])
+        if v > best:
+            best, arg = v, r
+    return arg, best
 
 
 @jit_inline
-def best_brew(S, R, seat, p):
-    """The heuristic's recipe to brew (-1 if none) and its brew_value."""
-    best, arg = -1.0, -1
-    lv = ru.level(S, R, seat)
+def choose_brew(S, R, seat, p):
+    """Recipe to brew (must be brewable), or -1."""
+    if is_random(R, p):
+        return random_brew(S, R, seat, p)
+    return best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))[0]
+
+
+@jit
+def random_brew(S, R, seat, p):
+    """A random bot's recipe to brew: uniform over the brewable ones (-1 if none)."""
+    k = 0
     for r in range(C.N_RECIPES):
         if ru.can_brew(S, R, seat, r):
-            v = brew_value(S, R, seat, p, r, lv)
-            if v > best:
-                best, arg = v, r
-    return arg, best
+            k += 1
+    if k == 0:
+        return -1
+    x = rnd(S, seat, k)
+    for r in range(C.N_RECIPES):
+        if ru.can_brew(S, R, seat, r):
+            if x == 0:
+                return r
+            x -= 1
+    return -1
 
 
 @jit_inline
 def choose_grain(S, R, seat, p):
     if is_random(R, p):
         return rnd(S, seat, C.N_RECIPES)
-    lv = max(ru.level(S, R, seat), 2)
-    best, arg = -1e9, 0
-    for r in range(C.N_RECIPES):
-        v = brew_value(S, R, seat, p, r, lv) / (1.0 + 1.5 * S.pl[seat, C.GRAIN0 + r])
-        if v > best:
-            best, arg = v, r
-    return arg
+    r = best_recipe(S, R, seat, p, AMONG_ALL_PER_GRAIN, max(ru.level(S, R, seat), 2))[0]
+    return r if r >= 0 else 0  # no value above the -1e9 floor: the first recipe
 
 
 @jit_inline
@@ -526,18 +543,12 @@ def need(S, R, seat, p, a):
         if months_left(S) == 0 and S.dice[seat, C.BREW] == 0:
             v = 0.0
         return v
-    if a == C.BREW:
-        return brew_need(S, R, seat, p)
+    if a == C.BREW:  # the value of the recipe choose_brew would brew
+        r, v = best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
+        return v if r >= 0 else 0.0
     if a == C.FLAVOR:
         return flavor_action_value(S, R, seat, p)
     return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
-
-
-@jit
-def brew_need(S, R, seat, p):
-    """need of a Brew action: the value of the recipe choose_brew would brew."""
-    r, v = best_brew(S, R, seat, p)
-    return v if r >= 0 else 0.0
 
 
 @jit_inline
@@ -802,14 +813,22 @@ def andrew_keeps(S, R, seat, p):
     return True
 
 
-@jit
+@jit_inline
 def lowest_choice(S, R, seat, p):
     """Among the lowest recipes that can move, the one to raise (Tony, Gabriel, events)."""
+    if is_random(R, p):
+        return random_lowest(S, R, seat, p)
+    return best_recipe(S, R, seat, p, AMONG_LOWEST, 1)[0]
+
+
+@jit
+def random_lowest(S, R, seat, p):
+    """A random bot's lowest movable recipe to raise: the highest of a random draw for each."""
     lo = ru.lowest_q(S, seat)
     best, arg = -1e9, -1
     for r in range(C.N_RECIPES):
         if S.pl[seat, C.Q0 + r] == lo and ru.can_move(S, seat, r):
-            v = brew_value(S, R, seat, p, r, 1) if not is_random(R, p) else np.float64(rnd(S, seat, 100))
+            v = np.float64(rnd(S, seat, 100))
             if v > best:
                 best, arg = v, r
     return arg
