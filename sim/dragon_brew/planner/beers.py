@@ -64,14 +64,15 @@ from .memory import (
 # ----------------------------------------------------------------------------- planning
 
 @jit
-def add_recipe(R, cand, ci, r):
-    """Add recipe r to candidate row ci: characteristics, profit, needs in first-need order."""
+def add_recipe(rc, cand, ci, r):
+    """Add recipe r to candidate row ci: characteristics, profit, needs in first-need order.
+    Takes R.rc, not R: about 5,700 calls a greedy 4-player game, each passing its arrays."""
     for x in range(3):
-        cand[ci, CD_C0 + x] += R.rc[r, RC_C0 + x]
-    cand[ci, CD_VP] += R.rc[r, RC_VP]
-    cand[ci, CD_GOLD] += R.rc[r, RC_GOLD]
-    for t in range(R.rc[r, RC_NEED_N]):
-        i = R.rc[r, RC_NEED + t]
+        cand[ci, CD_C0 + x] += rc[r, RC_C0 + x]
+    cand[ci, CD_VP] += rc[r, RC_VP]
+    cand[ci, CD_GOLD] += rc[r, RC_GOLD]
+    for t in range(rc[r, RC_NEED_N]):
+        i = rc[r, RC_NEED + t]
         n = cand[ci, CD_CNTN]
         j = 0
         while j < n and cand[ci, CD_ING + j] != i:
@@ -133,10 +134,10 @@ def build_beers(S, R, B, seat):
                     cand[ci, CD_CARD + x] = -1
                 cand[ci, CD_CARD] = b
                 cand[ci, CD_NSP] = k
-                add_recipe(R, cand, ci, b)
+                add_recipe(R.rc, cand, ci, b)
                 for j in range(k):
                     cand[ci, CD_CARD + 1 + j] = spices[idx[j]]
-                    add_recipe(R, cand, ci, spices[idx[j]])
+                    add_recipe(R.rc, cand, ci, spices[idx[j]])
                 ci += 1
                 j = k - 1  # next combination in lexicographic order
                 while j >= 0 and idx[j] == ns - k + j:

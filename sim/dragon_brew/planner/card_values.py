@@ -82,7 +82,7 @@ def years_left(S, R):
     return R.p[P_YEARS] - S.g[C.G_YEAR] + 1
 
 
-@jit
+@jit_inline
 def research_gap(S, R, B, seat):
     """Missing or weak beers in the plan; -1 once the book holds BOOK_LIMIT recipes."""
     if S.pl[seat, C.PL_N_BOOK] >= BOOK_LIMIT:
@@ -94,31 +94,44 @@ def research_gap(S, R, B, seat):
     return gap
 
 
-@jit
+@jit_inline
 def card_value(S, R, B, seat, row, t):
-    """Worth of drafting card type t of the Brewery (row 0) or Event (row 1) row."""
+    """Worth of drafting card type t of the Brewery (row 0) or Event (row 1) row. Inlined, with
+    the Brewery card's value (about 1,000 card values a greedy 4-player game): a compiled call
+    passes every array of S, R and B field by field."""
+    if row == 0:
+        return brewery_card_value(S, R, B, seat, t)
+    return event_card_value(S, R, B, seat, t)
+
+
+@jit_inline
+def brewery_card_value(S, R, B, seat, t):
     pol = S.pl[seat, C.PL_POLICY]
     ab = S.pl[seat, C.PL_ABILITY]
-    if row == 0:
-        if t == R.p[P_NEUTRAL]:
-            return NOTHING_TO_GAIN
-        e = R.bc[t, BC_EFFECT]
-        if e == C.E_GAIN and R.bc[t, BC_INFINITE] == 0:
-            y = R.pol_y[pol, Y_GAIN_ONCE]
-        else:
-            y = R.pol_y[pol, e]
-        if e == C.E_GAIN:
-            y += 0.5 * gain_same(S, R, B, seat, R.bc[t, BC_ING], 1)
-        if R.bc[t, BC_KIND] == C.K_SPELL and (ab == C.AB_MANA_SPELL or ab == C.AB_SPELL_BOOK):
-            y += 2.0  # the race power needs spells in play
-        if ab == C.AB_MANA_SPELL and R.bc[t, BC_ING] == C.MANA:
-            y += 2.0  # ... and the Naga's needs mana weed
-        if R.bc[t, BC_KIND] == C.K_UPGRADE and find_card(S, seat, R.bc[t, BC_TARGET]) < 0:
-            return NOTHING_TO_GAIN
-        if e == C.E_GNOME_HOUSING and ab == C.AB_DRAIN_GNOME:
-            y += 1.5
-        yl = years_left(S, R)
-        return wt(S, R, seat, W_ESTATE) * y * yl - (0.3 if yl == 1 else 0.0)
+    if t == R.p[P_NEUTRAL]:
+        return NOTHING_TO_GAIN
+    e = R.bc[t, BC_EFFECT]
+    if e == C.E_GAIN and R.bc[t, BC_INFINITE] == 0:
+        y = R.pol_y[pol, Y_GAIN_ONCE]
+    else:
+        y = R.pol_y[pol, e]
+    if e == C.E_GAIN:
+        y += 0.5 * gain_same(S, R, B, seat, R.bc[t, BC_ING], 1)
+    if R.bc[t, BC_KIND] == C.K_SPELL and (ab == C.AB_MANA_SPELL or ab == C.AB_SPELL_BOOK):
+        y += 2.0  # the race power needs spells in play
+    if ab == C.AB_MANA_SPELL and R.bc[t, BC_ING] == C.MANA:
+        y += 2.0  # ... and the Naga's needs mana weed
+    if R.bc[t, BC_KIND] == C.K_UPGRADE and find_card(S, seat, R.bc[t, BC_TARGET]) < 0:
+        return NOTHING_TO_GAIN
+    if e == C.E_GNOME_HOUSING and ab == C.AB_DRAIN_GNOME:
+        y += 1.5
+    yl = years_left(S, R)
+    return wt(S, R, seat, W_ESTATE) * y * yl - (0.3 if yl == 1 else 0.0)
+
+
+@jit
+def event_card_value(S, R, B, seat, t):
+    ab = S.pl[seat, C.PL_ABILITY]
     k = R.evt[t, EF_KIND]
     v = R.evt[t, EF_GAIN_GOLD] + R.evt[t, EF_GAIN_VP] * wt(S, R, seat, W_VP)
     gk, gn = R.evt[t, EF_GAIN_KIND], R.evt[t, EF_GAIN_N]
@@ -377,11 +390,18 @@ def mana_spell_value(S, R, B, seat):
     return v
 
 
-@jit
+@jit_inline
 def mana_spell_bonus(S, R, B, seat):
-    """Extra worth of a first mana weed to a Naga that owns a spell worth casting twice."""
+    """Extra worth of a first mana weed to a Naga that owns a spell worth casting twice. The
+    test for the Naga inlined (refresh_need asks it at every greedy decision)."""
     if S.pl[seat, C.PL_ABILITY] != C.AB_MANA_SPELL or S.pl[seat, C.PL_INV + C.MANA] > 0:
         return 0.0
+    return naga_mana_bonus(S, R, B, seat)
+
+
+@jit
+def naga_mana_bonus(S, R, B, seat):
+    """mana_spell_bonus once the seat is a Naga without mana weed: its best spell's recast value."""
     ms = find_card(S, seat, K_MANA_SPELL)
     if ms < 0 or S.est[seat, ms, C.CF_LOCKED] != 0:
         return 0.0
@@ -398,8 +418,9 @@ def mana_spell_bonus(S, R, B, seat):
     return best if best > nb else nb
 
 
-@jit
+@jit_inline
 def action_value(S, R, B, seat, q, ci):
+    """Inlined: a dispatch the move values call for every brewer, guest and servant move."""
     if S.est[q, ci, C.CF_KEY] == K_MANA_SPELL:
         return mana_spell_value(S, R, B, seat)
     return action_core(S, R, B, seat, q, ci)
