@@ -399,8 +399,8 @@ def analyze(run_dir: str | Path, band: float = 0.03) -> RunAnalysis:
 
     The tables no verdict needs (rounds, game-specific extras, extra means) are made at the
     same time on a second connection, in a thread: each connection runs its queries on one
-    thread (runfolder.connect), so the results are the same as one after the other, and a
-    report takes about a quarter less time where a second core is free (DuckDB releases the
+    thread (runfolder.connect), so the results are the same as one after the other, and an
+    analysis takes 12-25% less time where a second core is free (DuckDB releases the
     GIL while a query runs)."""
     run_dir = Path(run_dir)
     manifest = runfolder.load_manifest(run_dir)
