@@ -166,6 +166,7 @@ def test_a_table_writes_the_same_bytes_however_its_rows_are_chunked(tmp_path):
     runfolder.PARQUET must write both to the same bytes (polars' default row groups follow
     the chunks)."""
     import numpy as np
+
     from sim.core.runfolder import PARQUET
 
     rng = np.random.default_rng(5)
