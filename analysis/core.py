@@ -455,7 +455,6 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float, side: Future) -> R
     cards = card_value(con, manifest, card)
     card_games = int(query(con, "games_below", max_game=CARD_VALUE_MAX_GAMES)["games"][0])
     side_tables = side.result()
-    rounds = side_tables.pop("rounds")
     records = (sequential_records(manifest.get("until_decided") or {})
                + band_records(seat, factions, first, bal)
                + fx.strength_records(detail["strength"])
@@ -480,8 +479,7 @@ def _analyze(con, run_dir: Path, manifest: dict, band: float, side: Future) -> R
         verdicts=lines,
         estimates=[e for e in manifest.get("estimates") or [] if isinstance(e, dict)],
         planner=plan,
-        game_shape=with_round_shape(game_shape(bal, first, ties, length, margins), rounds),
-        rounds=rounds,
+        game_shape=with_round_shape(game_shape(bal, first, ties, length, margins), side_tables["rounds"]),
         records=records,
         **side_tables,
         **detail,

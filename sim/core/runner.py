@@ -170,15 +170,13 @@ def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance
         extra = {"options": plan["options"]} if plan.get("options") else {}
         frames = game.simulate(config, plan["seed"], first_game, n_games, plan["player_counts"],
                                plan["policies"], progress=progress, check=check, **extra).frames
-        if n_pieces > 1:
-            with lock:
-                pieces = played.setdefault(shard["id"], {})
-                pieces[index] = frames
-                if len(pieces) < n_pieces:
-                    return None
-                del played[shard["id"]]
-            frames = {t: pl.concat([pieces[i][t] for i in range(n_pieces)]) for t in frames}
-        return rf.write_shard(out, shard, frames)
+        with lock:
+            pieces = played.setdefault(shard["id"], {})
+            pieces[index] = frames
+            if len(pieces) < n_pieces:
+                return None
+            del played[shard["id"]]
+        return rf.write_shard(out, shard, {t: pl.concat([pieces[i][t] for i in range(n_pieces)]) for t in frames})
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
