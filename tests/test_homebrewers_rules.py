@@ -360,27 +360,28 @@ def test_fresh_roll_value_is_the_expected_worth_of_a_new_roll(grain, covered, mo
     assert want > 0.0
 
 
-def test_open_trading_works_out_each_seats_swap_gain_once_a_round():
-    """player_trades compares every pair of seats and faces; a seat's gain from giving one face
-    for another does not depend on its partner, so it is worked out once a round (S.vals from
-    V_SWAP on) and is exactly swap_gain_from's; the dice are as they were afterwards."""
+def test_swap_gains_are_swap_gain_from_for_every_face_held():
+    """player_trades works a seat's swap gains out in one call (pol.swap_gains, into the seat's
+    S.vals cells from V_SWAP on): for every face the seat holds and every other face, exactly
+    swap_gain_from's against the seat's dice value; the cells of faces it does not hold and of
+    other seats are untouched, and the dice are as they were afterwards."""
     cfg, R, S, pols = blank(3)
     view(S).seat(0).grain.ale, view(S).seat(0).covered = 2, 1
     for seat, dice in enumerate([(1, 1, 0, 1, 0), (0, 2, 1, 0, 0), (2, 0, 0, 0, 1)]):
         view(S).seat(seat).dice = dice
         pol.prep_trade(S, R, seat, pols[seat])
-        S.vals[30 + seat] = pol.dice_value(S, R, seat, pols[seat], seat)
     S.vals[C.V_SWAP:] = np.nan
-    for give, get in [(0, 1), (3, 2), (1, 4)]:
-        want = pol.swap_gain_from(S, R, 0, pols[0], give, get, S.vals[30])
-        assert K.round_swap_gain(S, R, 0, pols[0], give, get) == want
-        cell = K.swap_cell(0, give, get)
-        assert S.vals[cell] == want
-        S.vals[cell] = 123.0  # the second ask reads the round's value, not a new valuation
-        assert K.round_swap_gain(S, R, 0, pols[0], give, get) == 123.0
+    pol.swap_gains(S, R, 0, pols[0], S.vals[K.swap_cell(0, 0, 0):K.swap_cell(1, 0, 0)])
     assert list(view(S).seat(0).dice) == [1, 1, 0, 1, 0]
+    before = pol.dice_value(S, R, 0, pols[0], 0)
+    for give in range(C.N_ACTIONS):
+        for get in range(C.N_ACTIONS):
+            cell = S.vals[K.swap_cell(0, give, get)]
+            if S.dice[0, give] == 0 or get == give:
+                assert np.isnan(cell)
+            else:
+                assert cell == pol.swap_gain_from(S, R, 0, pols[0], give, get, before)
     assert np.isnan(S.vals[K.swap_cell(1, 0, 0):]).all()  # other seats untouched
-
 
 
 def trades_recomputing_every_seat(S, R, n, pols):

@@ -521,36 +521,25 @@ def do_trade(S, R, i, j, a, b):
 
 @jit_inline
 def swap_cell(seat, give, get):
-    """Where round_swap_gain keeps seat's gain from giving a die showing `give` for one showing
+    """Where player_trades keeps seat's gain from giving a die showing `give` for one showing
     `get` (S.vals, from V_SWAP on); seat s's cells run from swap_cell(s, 0, 0) to swap_cell(s + 1, 0, 0)."""
     return C.V_SWAP + (seat * C.N_ACTIONS + give) * C.N_ACTIONS + get
 
 
-@jit_inline
-def round_swap_gain(S, R, seat, p, give, get):
-    """pol.swap_gain_from against the seat's dice value of this round (S.vals[30 + seat]),
-    worked out once per round: a seat's gain from a swap does not depend on the partner, and
-    nothing changes the dice while the round's proposals are compared."""
-    k = swap_cell(seat, give, get)
-    if np.isnan(S.vals[k]):
-        S.vals[k] = pol.swap_gain_from(S, R, seat, p, give, get, S.vals[30 + seat])
-    return S.vals[k]
-
-
 @jit
 def player_trades(S, R, n, pols):
-    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly."""
+    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly.
+    A seat's gain from a swap does not depend on its partner, and nothing changes the dice while
+    one round's proposals are compared, so each seat's gains (pol.swap_gains) are worked out once
+    a round, and again only after its dice changed (a trade or a re-roll). The cells of a face
+    the seat does not hold are stale, and never read: the seat must give a face it holds."""
     moved = (1 << n) - 1  # the seats whose dice changed since their swap gains were worked out
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
         moved |= reroll_triples(S, R, n, pols)
         best, bi, bj, ba, bb = -1e9, -1, -1, -1, -1
-        for i in range(n):  # each seat's current dice value, once per round of proposals
-            if moved & (1 << i) == 0:
-                continue  # the same dice as last round: the same value and swap gains
-            if not pol.is_random(R, pols[i]):
-                S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
-            for k in range(swap_cell(i, 0, 0), swap_cell(i + 1, 0, 0)):  # forget last round's gains
-                S.vals[k] = np.nan
+        for i in range(n):
+            if moved & (1 << i) != 0 and not pol.is_random(R, pols[i]):
+                pol.swap_gains(S, R, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
         moved = 0
         for i in range(n):
             for j in range(i + 1, n):
@@ -563,11 +552,11 @@ def player_trades(S, R, n, pols):
                         gi = 0.0
                         gj = 0.0
                         if not pol.is_random(R, pols[i]):
-                            gi = round_swap_gain(S, R, i, pols[i], a, b)
+                            gi = S.vals[swap_cell(i, a, b)]
                             if gi <= R.pol_w[pols[i], C.W_TRADE_MARGIN]:
                                 continue
                         if not pol.is_random(R, pols[j]):
-                            gj = round_swap_gain(S, R, j, pols[j], b, a)
+                            gj = S.vals[swap_cell(j, b, a)]
                             if gj <= R.pol_w[pols[j], C.W_TRADE_MARGIN]:
                                 continue
                         if gi + gj > best:

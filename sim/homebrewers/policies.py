@@ -631,6 +631,40 @@ def hand_worth(S, R, seat, p, plan, brew, grain, sanitize, flavor, event):
 
 
 @jit
+def swap_gains(S, R, seat, p, out):
+    """swap_gain_from for every swap of a die seat holds for one showing another face, into
+    out[give * N_ACTIONS + get] (other cells untouched). Open trading needs most of a seat's
+    swaps each round: one compiled call instead of one per swap (a call passes every array of
+    S and R), and the plan of the hands not valued yet is worked out once, not per hand."""
+    plan = hand_plan(S, R, seat, p)
+    before = planned_dice_value(S, R, seat, p, plan)
+    for give in range(C.N_ACTIONS):
+        if S.dice[seat, give] == 0:
+            continue
+        for get in range(C.N_ACTIONS):
+            if get == give:
+                continue
+            S.dice[seat, give] -= 1
+            S.dice[seat, get] += 1
+            out[give * C.N_ACTIONS + get] = planned_dice_value(S, R, seat, p, plan) - before
+            S.dice[seat, give] += 1
+            S.dice[seat, get] -= 1
+
+
+@jit_inline
+def planned_dice_value(S, R, seat, p, plan):
+    """dice_value of seat's own dice, valuing a new hand against `plan` (hand_plan's)."""
+    d = S.dice[seat]
+    key = hand_key(d)
+    if key >= 0 and S.hands[seat, key] != -np.inf:
+        return S.hands[seat, key]
+    v = hand_worth(S, R, seat, p, plan, d[C.BREW], d[C.GRAIN], d[C.SANITIZE], d[C.FLAVOR], d[C.EVENT])
+    if key >= 0:
+        S.hands[seat, key] = v
+    return v
+
+
+@jit
 def swap_gain(S, R, seat, p, give, get):
     return swap_gain_from(S, R, seat, p, give, get, dice_value(S, R, seat, p, seat))
 
