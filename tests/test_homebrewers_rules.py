@@ -386,7 +386,8 @@ def test_swap_gains_are_swap_gain_from_for_every_face_held():
 
 def trades_recomputing_every_seat(S, R, n, pols):
     """player_trades as it was before it kept the swap gains of seats whose dice did not
-    change: every seat's gains worked out afresh each round (greedy bots only)."""
+    change: every pair, face given and face taken compared in turn, with every seat's gains
+    worked out afresh each round (a random bot accepts any swap, then tosses its coin)."""
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
         K.reroll_triples(S, R, n, pols)
         best, pick = -1e9, None
@@ -396,26 +397,35 @@ def trades_recomputing_every_seat(S, R, n, pols):
                     for b in range(C.N_ACTIONS):
                         if b == a or S.dice[i, a] == 0 or S.dice[j, b] == 0:
                             continue
-                        gi = pol.swap_gain(S, R, i, pols[i], a, b)
-                        gj = pol.swap_gain(S, R, j, pols[j], b, a)
-                        if gi > R.pol_w[pols[i], C.W_TRADE_MARGIN] and gj > R.pol_w[pols[j], C.W_TRADE_MARGIN] \
-                                and gi + gj > best:
+                        gi = 0.0 if pol.is_random(R, pols[i]) else pol.swap_gain(S, R, i, pols[i], a, b)
+                        gj = 0.0 if pol.is_random(R, pols[j]) else pol.swap_gain(S, R, j, pols[j], b, a)
+                        if (pol.is_random(R, pols[i]) or gi > R.pol_w[pols[i], C.W_TRADE_MARGIN]) and \
+                                (pol.is_random(R, pols[j]) or gj > R.pol_w[pols[j], C.W_TRADE_MARGIN]) and \
+                                gi + gj > best:
                             best, pick = gi + gj, (i, j, a, b)
         if pick is None:
+            break
+        i, j, a, b = pick
+        if pol.is_random(R, pols[i]) and not pol.accepts(S, R, i, pols[i], a, b):
+            break
+        if pol.is_random(R, pols[j]) and not pol.accepts(S, R, j, pols[j], b, a):
             break
         K.do_trade(S, R, *pick)
     K.reroll_triples(S, R, n, pols)
 
 
 def test_open_trading_keeps_the_gains_of_seats_whose_dice_did_not_change():
-    """player_trades works a seat's swap gains out again only after its dice changed (a trade
-    or a re-roll); on random trade phases (plans, dice, several trades a month) it makes the
-    same trades, re-rolls and dice as working every seat out afresh each round."""
+    """player_trades works a seat's swap gains and the swaps it accepts out again only after its
+    dice changed (a trade or a re-roll), and compares a pair's swaps both accept only; on random
+    trade phases (plans, dice, bots, several trades a month) it makes the same trades, re-rolls,
+    coin tosses and dice as comparing every swap of every pair with gains worked out afresh."""
     rng = np.random.default_rng(5)
     several = 0
     for case in range(300):
         n = int(rng.integers(2, 6))
         cfg, R, S, pols = blank(n, factions=list(rng.choice(C.CHARACTERS, n)))
+        if case % 3 == 0:  # greedy, its styles and random bots mixed
+            pols[:n] = [cfg.policy_index(p) for p in rng.choice(["greedy", "racer", "judge_hunter", "random"], n)]
         S.rng[:] = rng.integers(1, 2**62, S.rng.shape[0]).astype(np.uint64)
         view(S).game.month = int(rng.integers(0, C.MONTHS))
         for s in range(n):

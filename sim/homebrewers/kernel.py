@@ -37,6 +37,7 @@ from .state import RNG_DICE0, RNG_FACTION, RNG_POL0, RNG_SEARCH0
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
 POLS_AT, RANKS_AT = 48, 53  # S.tmp slots of the seats' bots and final ranks (MAX_PLAYERS each)
+SWAPS_AT = 58  # S.tmp slots of the swaps each seat accepts in a round of open trading (accepted_swaps)
 
 # The run inputs beyond the rules (the driver's X): the character pool drawn from, a fixed
 # lineup ([-1] = draw from the pool), whether the lineup rotates across seats, and the run's
@@ -526,41 +527,55 @@ def swap_cell(seat, give, get):
     return C.V_SWAP + (seat * C.N_ACTIONS + give) * C.N_ACTIONS + get
 
 
+@jit_inline
+def accepted_swaps(S, R, seat, p):
+    """The swaps seat accepts with its dice now, as bits: give * N_ACTIONS + get for giving a face
+    it holds for another one (bits 0-24), and the same swaps as a partner makes them,
+    get * N_ACTIONS + give (bits 32-56), so that a pair's possible trades are one AND (SWAPS_AT).
+    The heuristic accepts a gain above its margin (its swap_cell, from pol.swap_gains), a random
+    bot any swap (its coin is tossed once a trade is picked)."""
+    mine, partners = 0, 0
+    for give in range(C.N_ACTIONS):
+        if S.dice[seat, give] == 0:
+            continue
+        for get in range(C.N_ACTIONS):
+            if get != give and (pol.is_random(R, p) or S.vals[swap_cell(seat, give, get)] > R.pol_w[p, C.W_TRADE_MARGIN]):
+                mine |= 1 << (give * C.N_ACTIONS + get)
+                partners |= 1 << (get * C.N_ACTIONS + give)
+    return mine | (partners << 32)
+
+
 @jit
 def player_trades(S, R, n, pols):
-    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly.
+    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly
+    (ties: the first pair, then face given, then face taken).
     A seat's gain from a swap does not depend on its partner, and nothing changes the dice while
-    one round's proposals are compared, so each seat's gains (pol.swap_gains) are worked out once
-    a round, and again only after its dice changed (a trade or a re-roll). The cells of a face
-    the seat does not hold are stale, and never read: the seat must give a face it holds."""
+    one round's proposals are compared, so each seat's gains (pol.swap_gains) and the swaps it
+    accepts are worked out once a round, and again only after its dice changed (a trade or a
+    re-roll). The cells of a face the seat does not hold are stale, and never read."""
     moved = (1 << n) - 1  # the seats whose dice changed since their swap gains were worked out
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
         moved |= reroll_triples(S, R, n, pols)
         best, bi, bj, ba, bb = -1e9, -1, -1, -1, -1
         for i in range(n):
-            if moved & (1 << i) != 0 and not pol.is_random(R, pols[i]):
-                pol.swap_gains(S, R, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
+            if moved & (1 << i) != 0:
+                if not pol.is_random(R, pols[i]):
+                    pol.swap_gains(S, R, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
+                S.tmp[SWAPS_AT + i] = accepted_swaps(S, R, i, pols[i])
         moved = 0
         for i in range(n):
             for j in range(i + 1, n):
-                for a in range(C.N_ACTIONS):
-                    if S.dice[i, a] == 0:
+                both = S.tmp[SWAPS_AT + i] & (S.tmp[SWAPS_AT + j] >> 32)  # i gives a, j gives b
+                if both == 0:
+                    continue  # mostly: no swap both would accept
+                for cell in range(C.N_ACTIONS * C.N_ACTIONS):  # a, then b, ascending
+                    if (both >> cell) & 1 == 0:
                         continue
-                    for b in range(C.N_ACTIONS):
-                        if b == a or S.dice[j, b] == 0:
-                            continue
-                        gi = 0.0
-                        gj = 0.0
-                        if not pol.is_random(R, pols[i]):
-                            gi = S.vals[swap_cell(i, a, b)]
-                            if gi <= R.pol_w[pols[i], C.W_TRADE_MARGIN]:
-                                continue
-                        if not pol.is_random(R, pols[j]):
-                            gj = S.vals[swap_cell(j, b, a)]
-                            if gj <= R.pol_w[pols[j], C.W_TRADE_MARGIN]:
-                                continue
-                        if gi + gj > best:
-                            best, bi, bj, ba, bb = gi + gj, i, j, a, b
+                    a, b = cell // C.N_ACTIONS, cell % C.N_ACTIONS
+                    gi = 0.0 if pol.is_random(R, pols[i]) else S.vals[swap_cell(i, a, b)]
+                    gj = 0.0 if pol.is_random(R, pols[j]) else S.vals[swap_cell(j, b, a)]
+                    if gi + gj > best:
+                        best, bi, bj, ba, bb = gi + gj, i, j, a, b
         if bi < 0:
             break
         # a random bot in the pair decides by coin
