@@ -311,8 +311,9 @@ def do_event(S, R, seat, pols, ev, bottom):
 
 
 @jit
-def take_action(S, R, seat, pols, a):
-    """Resolve one action die (or extra action) of face a."""
+def take_action(S, R, seat, pols, a, recipe):
+    """Resolve one action die (or extra action) of face a. recipe: for a Brew die, the recipe
+    to brew + 1 when the bot chose it already (pol.need_of_use), 0 to choose it now."""
     p = pols[seat]
     if a == C.SANITIZE:
         gain_basic(S, R, seat, pols, C.E_SANITIZE, 1)
@@ -320,7 +321,7 @@ def take_action(S, R, seat, pols, a):
         gain_basic(S, R, seat, pols, C.E_GRAIN, 1)
     elif a == C.BREW:
         decided(S)
-        r = pol.choose_brew(S, R, seat, p)
+        r = recipe - 1 if recipe > 0 else pol.choose_brew(S, R, seat, p)
         if r >= 0:
             brew(S, R, seat, pols, r, False)
     elif a == C.EVENT:
@@ -404,14 +405,15 @@ def use_power(S, R, seat, pols):
 
 @jit_inline
 def resolve_step(S, R, seat, pols, kind, a, b):
-    """One step of an action turn (see STEP_*): a die of face a used, changed to b, forgone, the
-    power, the extra action of face a, or Ananya's extra die of face a (b = 1 to use it). Inline
+    """One step of an action turn (see STEP_*): a die of face a used (a Brew die: b = the recipe
+    + 1, if chosen), changed to b, forgone, the power, the extra action of face a, or Ananya's
+    extra die of face a (b = 1 to use it). Inline
     in the turn's loop, as is pol.next_step: a compiled call passes all of S and R, and a game
     takes about 140 steps."""
     if kind == C.STEP_USE:
         S.dice[seat, a] -= 1
         ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
-        take_action(S, R, seat, pols, a)
+        take_action(S, R, seat, pols, a, b)
     elif kind == C.STEP_CHANGE:
         S.dice[seat, a] -= 1
         S.dice[seat, b] += 1
@@ -431,13 +433,13 @@ def resolve_step(S, R, seat, pols, kind, a, b):
         S.pl[seat, C.ST_EXTRAS] += 1
         ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_EXTRA, C.LOG_EXTRA, ru.param(R, C.P_EXTRA), a)
         ru.trace(S, C.TR_EXTRA, seat, a, 0, 0, 0, 0)
-        take_action(S, R, seat, pols, a)
+        take_action(S, R, seat, pols, a, 0)
     else:  # Ananya's extra die: used (b = 1, when legal) or let go; never changed or sold
         S.pl[seat, C.EXTRA_DIE] = -1
         use = b == 1 and pol.legal_use(S, R, seat, a)
         ru.trace(S, C.TR_DIE, seat, a, 1, 0 if use else 1, 0, 0)
         if use:
-            take_action(S, R, seat, pols, a)
+            take_action(S, R, seat, pols, a, 0)
 
 
 @jit

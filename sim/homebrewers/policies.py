@@ -203,7 +203,13 @@ def choose_brew(S, R, seat, p):
     """Recipe to brew (must be brewable), or -1."""
     if is_random(R, p):
         return random_brew(S, R, seat, p)
-    return best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))[0]
+    return brew_choice(S, R, seat, p)[0]
+
+
+@jit_inline
+def brew_choice(S, R, seat, p):
+    """The heuristic's recipe to brew (-1 if none is brewable) and its brew_value."""
+    return best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
 
 
 @jit
@@ -544,7 +550,7 @@ def need(S, R, seat, p, a):
             v = 0.0
         return v
     if a == C.BREW:  # the value of the recipe choose_brew would brew
-        r, v = best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
+        r, v = brew_choice(S, R, seat, p)
         return v if r >= 0 else 0.0
     if a == C.FLAVOR:
         return flavor_action_value(S, R, seat, p)
@@ -909,6 +915,17 @@ ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 
 @jit_inline
+def need_of_use(S, R, seat, p, a):
+    """need(a), and the b of a step that uses a die of face a: for a Brew die the recipe
+    choose_brew would brew, + 1 (0 when none), which take_action then brews without comparing
+    the recipes again (nothing it reads changes in between); 0 for the other faces."""
+    if a == C.BREW:
+        r, v = brew_choice(S, R, seat, p)
+        return (v if r >= 0 else 0.0), r + 1
+    return need(S, R, seat, p, a), 0
+
+
+@jit_inline
 def next_step(S, R, seat, p):
     """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
     money = S.pl[seat, C.MONEY]
@@ -927,9 +944,9 @@ def next_step(S, R, seat, p):
             continue
         if a == C.BREW and power_step(S, R, seat, p, 1):
             return C.STEP_POWER * 64
-        va = need(S, R, seat, p, a)
+        va, recipe = need_of_use(S, R, seat, p, a)
         if va >= forgo and va > 0:
-            return C.STEP_USE * 64 + a * 8
+            return C.STEP_USE * 64 + a * 8 + recipe
         best, arg = forgo, -1
         if money >= change:
             for b in range(C.N_ACTIONS):
