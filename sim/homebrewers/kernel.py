@@ -407,9 +407,8 @@ def use_power(S, R, seat, pols):
 def resolve_step(S, R, seat, pols, kind, a, b):
     """One step of an action turn (see STEP_*): a die of face a used (a Brew die: b = the recipe
     + 1, if chosen), changed to b, forgone, the power, the extra action of face a, or Ananya's
-    extra die of face a (b = 1 to use it). Inline
-    in the turn's loop, as is pol.next_step: a compiled call passes all of S and R, and a game
-    takes about 140 steps."""
+    extra die of face a (b = 1 to use it). Inline in the turn's loop, as is pol.next_step: a
+    compiled call passes all of S and R, and a game takes about 140 steps."""
     if kind == C.STEP_USE:
         S.dice[seat, a] -= 1
         ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
