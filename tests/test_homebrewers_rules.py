@@ -360,32 +360,34 @@ def test_fresh_roll_value_is_the_expected_worth_of_a_new_roll(grain, covered, mo
     assert want > 0.0
 
 
-def test_open_trading_works_out_each_seats_swap_gain_once_a_round():
-    """player_trades compares every pair of seats and faces; a seat's gain from giving one face
-    for another does not depend on its partner, so it is worked out once a round (S.vals from
-    V_SWAP on) and is exactly swap_gain_from's; the dice are as they were afterwards."""
+def test_swap_gains_are_swap_gain_from_for_every_face_held():
+    """player_trades works a seat's swap gains out in one call (pol.swap_gains, into the seat's
+    S.vals cells from V_SWAP on): for every face the seat holds and every other face, exactly
+    swap_gain_from's against the seat's dice value; the cells of faces it does not hold and of
+    other seats are untouched, and the dice are as they were afterwards."""
     cfg, R, S, pols = blank(3)
     view(S).seat(0).grain.ale, view(S).seat(0).covered = 2, 1
     for seat, dice in enumerate([(1, 1, 0, 1, 0), (0, 2, 1, 0, 0), (2, 0, 0, 0, 1)]):
         view(S).seat(seat).dice = dice
         pol.prep_trade(S, R, seat, pols[seat])
-        S.vals[30 + seat] = pol.dice_value(S, R, seat, pols[seat], seat)
     S.vals[C.V_SWAP:] = np.nan
-    for give, get in [(0, 1), (3, 2), (1, 4)]:
-        want = pol.swap_gain_from(S, R, 0, pols[0], give, get, S.vals[30])
-        assert K.round_swap_gain(S, R, 0, pols[0], give, get) == want
-        cell = K.swap_cell(0, give, get)
-        assert S.vals[cell] == want
-        S.vals[cell] = 123.0  # the second ask reads the round's value, not a new valuation
-        assert K.round_swap_gain(S, R, 0, pols[0], give, get) == 123.0
+    pol.swap_gains(S, R, 0, pols[0], S.vals[K.swap_cell(0, 0, 0):K.swap_cell(1, 0, 0)])
     assert list(view(S).seat(0).dice) == [1, 1, 0, 1, 0]
+    before = pol.dice_value(S, R, 0, pols[0], 0)
+    for give in range(C.N_ACTIONS):
+        for get in range(C.N_ACTIONS):
+            cell = S.vals[K.swap_cell(0, give, get)]
+            if S.dice[0, give] == 0 or get == give:
+                assert np.isnan(cell)
+            else:
+                assert cell == pol.swap_gain_from(S, R, 0, pols[0], give, get, before)
     assert np.isnan(S.vals[K.swap_cell(1, 0, 0):]).all()  # other seats untouched
-
 
 
 def trades_recomputing_every_seat(S, R, n, pols):
     """player_trades as it was before it kept the swap gains of seats whose dice did not
-    change: every seat's gains worked out afresh each round (greedy bots only)."""
+    change: every pair, face given and face taken compared in turn, with every seat's gains
+    worked out afresh each round (a random bot accepts any swap, then tosses its coin)."""
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
         K.reroll_triples(S, R, n, pols)
         best, pick = -1e9, None
@@ -395,26 +397,35 @@ def trades_recomputing_every_seat(S, R, n, pols):
                     for b in range(C.N_ACTIONS):
                         if b == a or S.dice[i, a] == 0 or S.dice[j, b] == 0:
                             continue
-                        gi = pol.swap_gain(S, R, i, pols[i], a, b)
-                        gj = pol.swap_gain(S, R, j, pols[j], b, a)
-                        if gi > R.pol_w[pols[i], C.W_TRADE_MARGIN] and gj > R.pol_w[pols[j], C.W_TRADE_MARGIN] \
-                                and gi + gj > best:
+                        gi = 0.0 if pol.is_random(R, pols[i]) else pol.swap_gain(S, R, i, pols[i], a, b)
+                        gj = 0.0 if pol.is_random(R, pols[j]) else pol.swap_gain(S, R, j, pols[j], b, a)
+                        if (pol.is_random(R, pols[i]) or gi > R.pol_w[pols[i], C.W_TRADE_MARGIN]) and \
+                                (pol.is_random(R, pols[j]) or gj > R.pol_w[pols[j], C.W_TRADE_MARGIN]) and \
+                                gi + gj > best:
                             best, pick = gi + gj, (i, j, a, b)
         if pick is None:
+            break
+        i, j, a, b = pick
+        if pol.is_random(R, pols[i]) and not pol.accepts(S, R, i, pols[i], a, b):
+            break
+        if pol.is_random(R, pols[j]) and not pol.accepts(S, R, j, pols[j], b, a):
             break
         K.do_trade(S, R, *pick)
     K.reroll_triples(S, R, n, pols)
 
 
 def test_open_trading_keeps_the_gains_of_seats_whose_dice_did_not_change():
-    """player_trades works a seat's swap gains out again only after its dice changed (a trade
-    or a re-roll); on random trade phases (plans, dice, several trades a month) it makes the
-    same trades, re-rolls and dice as working every seat out afresh each round."""
+    """player_trades works a seat's swap gains and the swaps it accepts out again only after its
+    dice changed (a trade or a re-roll), and compares a pair's swaps both accept only; on random
+    trade phases (plans, dice, bots, several trades a month) it makes the same trades, re-rolls,
+    coin tosses and dice as comparing every swap of every pair with gains worked out afresh."""
     rng = np.random.default_rng(5)
     several = 0
     for case in range(300):
         n = int(rng.integers(2, 6))
         cfg, R, S, pols = blank(n, factions=list(rng.choice(C.CHARACTERS, n)))
+        if case % 3 == 0:  # greedy, its styles and random bots mixed
+            pols[:n] = [cfg.policy_index(p) for p in rng.choice(["greedy", "racer", "judge_hunter", "random"], n)]
         S.rng[:] = rng.integers(1, 2**62, S.rng.shape[0]).astype(np.uint64)
         view(S).game.month = int(rng.integers(0, C.MONTHS))
         for s in range(n):

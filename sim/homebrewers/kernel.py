@@ -37,6 +37,7 @@ from .state import RNG_DICE0, RNG_FACTION, RNG_POL0, RNG_SEARCH0
 
 G, P = GAMES.at, PLAYERS.at  # output column indices by name
 POLS_AT, RANKS_AT = 48, 53  # S.tmp slots of the seats' bots and final ranks (MAX_PLAYERS each)
+SWAPS_AT = 58  # S.tmp slots of the swaps each seat accepts in a round of open trading (accepted_swaps)
 
 # The run inputs beyond the rules (the driver's X): the character pool drawn from, a fixed
 # lineup ([-1] = draw from the pool), whether the lineup rotates across seats, and the run's
@@ -310,8 +311,9 @@ def do_event(S, R, seat, pols, ev, bottom):
 
 
 @jit
-def take_action(S, R, seat, pols, a):
-    """Resolve one action die (or extra action) of face a."""
+def take_action(S, R, seat, pols, a, recipe):
+    """Resolve one action die (or extra action) of face a. recipe: for a Brew die, the recipe
+    to brew + 1 when the bot chose it already (pol.need_of_use), 0 to choose it now."""
     p = pols[seat]
     if a == C.SANITIZE:
         gain_basic(S, R, seat, pols, C.E_SANITIZE, 1)
@@ -319,7 +321,7 @@ def take_action(S, R, seat, pols, a):
         gain_basic(S, R, seat, pols, C.E_GRAIN, 1)
     elif a == C.BREW:
         decided(S)
-        r = pol.choose_brew(S, R, seat, p)
+        r = recipe - 1 if recipe > 0 else pol.choose_brew(S, R, seat, p)
         if r >= 0:
             brew(S, R, seat, pols, r, False)
     elif a == C.EVENT:
@@ -403,14 +405,14 @@ def use_power(S, R, seat, pols):
 
 @jit_inline
 def resolve_step(S, R, seat, pols, kind, a, b):
-    """One step of an action turn (see STEP_*): a die of face a used, changed to b, forgone, the
-    power, the extra action of face a, or Ananya's extra die of face a (b = 1 to use it). Inline
-    in the turn's loop, as is pol.next_step: a compiled call passes all of S and R, and a game
-    takes about 140 steps."""
+    """One step of an action turn (see STEP_*): a die of face a used (a Brew die: b = the recipe
+    + 1, if chosen), changed to b, forgone, the power, the extra action of face a, or Ananya's
+    extra die of face a (b = 1 to use it). Inline in the turn's loop, as is pol.next_step: a
+    compiled call passes all of S and R, and a game takes about 140 steps."""
     if kind == C.STEP_USE:
         S.dice[seat, a] -= 1
         ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
-        take_action(S, R, seat, pols, a)
+        take_action(S, R, seat, pols, a, b)
     elif kind == C.STEP_CHANGE:
         S.dice[seat, a] -= 1
         S.dice[seat, b] += 1
@@ -430,13 +432,13 @@ def resolve_step(S, R, seat, pols, kind, a, b):
         S.pl[seat, C.ST_EXTRAS] += 1
         ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_EXTRA, C.LOG_EXTRA, ru.param(R, C.P_EXTRA), a)
         ru.trace(S, C.TR_EXTRA, seat, a, 0, 0, 0, 0)
-        take_action(S, R, seat, pols, a)
+        take_action(S, R, seat, pols, a, 0)
     else:  # Ananya's extra die: used (b = 1, when legal) or let go; never changed or sold
         S.pl[seat, C.EXTRA_DIE] = -1
         use = b == 1 and pol.legal_use(S, R, seat, a)
         ru.trace(S, C.TR_DIE, seat, a, 1, 0 if use else 1, 0, 0)
         if use:
-            take_action(S, R, seat, pols, a)
+            take_action(S, R, seat, pols, a, 0)
 
 
 @jit
@@ -521,57 +523,60 @@ def do_trade(S, R, i, j, a, b):
 
 @jit_inline
 def swap_cell(seat, give, get):
-    """Where round_swap_gain keeps seat's gain from giving a die showing `give` for one showing
+    """Where player_trades keeps seat's gain from giving a die showing `give` for one showing
     `get` (S.vals, from V_SWAP on); seat s's cells run from swap_cell(s, 0, 0) to swap_cell(s + 1, 0, 0)."""
     return C.V_SWAP + (seat * C.N_ACTIONS + give) * C.N_ACTIONS + get
 
 
 @jit_inline
-def round_swap_gain(S, R, seat, p, give, get):
-    """pol.swap_gain_from against the seat's dice value of this round (S.vals[30 + seat]),
-    worked out once per round: a seat's gain from a swap does not depend on the partner, and
-    nothing changes the dice while the round's proposals are compared."""
-    k = swap_cell(seat, give, get)
-    if np.isnan(S.vals[k]):
-        S.vals[k] = pol.swap_gain_from(S, R, seat, p, give, get, S.vals[30 + seat])
-    return S.vals[k]
+def accepted_swaps(S, R, seat, p):
+    """The swaps seat accepts with its dice now, as bits: give * N_ACTIONS + get for giving a face
+    it holds for another one (bits 0-24), and the same swaps as a partner makes them,
+    get * N_ACTIONS + give (bits 32-56), so that a pair's possible trades are one AND (SWAPS_AT).
+    The heuristic accepts a gain above its margin (its swap_cell, from pol.swap_gains), a random
+    bot any swap (its coin is tossed once a trade is picked)."""
+    mine, partners = 0, 0
+    for give in range(C.N_ACTIONS):
+        if S.dice[seat, give] == 0:
+            continue
+        for get in range(C.N_ACTIONS):
+            if get != give and (pol.is_random(R, p) or S.vals[swap_cell(seat, give, get)] > R.pol_w[p, C.W_TRADE_MARGIN]):
+                mine |= 1 << (give * C.N_ACTIONS + get)
+                partners |= 1 << (get * C.N_ACTIONS + give)
+    return mine | (partners << 32)
 
 
 @jit
 def player_trades(S, R, n, pols):
-    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly."""
+    """Open trading: the pair and faces with the largest joint gain that both accept, repeatedly
+    (ties: the first pair, then face given, then face taken).
+    A seat's gain from a swap does not depend on its partner, and nothing changes the dice while
+    one round's proposals are compared, so each seat's gains (pol.swap_gains) and the swaps it
+    accepts are worked out once a round, and again only after its dice changed (a trade or a
+    re-roll). The cells of a face the seat does not hold are stale, and never read."""
     moved = (1 << n) - 1  # the seats whose dice changed since their swap gains were worked out
     for _ in range(ru.param(R, C.P_MAX_TRADES)):
         moved |= reroll_triples(S, R, n, pols)
         best, bi, bj, ba, bb = -1e9, -1, -1, -1, -1
-        for i in range(n):  # each seat's current dice value, once per round of proposals
-            if moved & (1 << i) == 0:
-                continue  # the same dice as last round: the same value and swap gains
-            if not pol.is_random(R, pols[i]):
-                S.vals[30 + i] = pol.dice_value(S, R, i, pols[i], i)
-            for k in range(swap_cell(i, 0, 0), swap_cell(i + 1, 0, 0)):  # forget last round's gains
-                S.vals[k] = np.nan
+        for i in range(n):
+            if moved & (1 << i) != 0:
+                if not pol.is_random(R, pols[i]):
+                    pol.swap_gains(S, R, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
+                S.tmp[SWAPS_AT + i] = accepted_swaps(S, R, i, pols[i])
         moved = 0
         for i in range(n):
             for j in range(i + 1, n):
-                for a in range(C.N_ACTIONS):
-                    if S.dice[i, a] == 0:
+                both = S.tmp[SWAPS_AT + i] & (S.tmp[SWAPS_AT + j] >> 32)  # i gives a, j gives b
+                if both == 0:
+                    continue  # mostly: no swap both would accept
+                for cell in range(C.N_ACTIONS * C.N_ACTIONS):  # a, then b, ascending
+                    if (both >> cell) & 1 == 0:
                         continue
-                    for b in range(C.N_ACTIONS):
-                        if b == a or S.dice[j, b] == 0:
-                            continue
-                        gi = 0.0
-                        gj = 0.0
-                        if not pol.is_random(R, pols[i]):
-                            gi = round_swap_gain(S, R, i, pols[i], a, b)
-                            if gi <= R.pol_w[pols[i], C.W_TRADE_MARGIN]:
-                                continue
-                        if not pol.is_random(R, pols[j]):
-                            gj = round_swap_gain(S, R, j, pols[j], b, a)
-                            if gj <= R.pol_w[pols[j], C.W_TRADE_MARGIN]:
-                                continue
-                        if gi + gj > best:
-                            best, bi, bj, ba, bb = gi + gj, i, j, a, b
+                    a, b = cell // C.N_ACTIONS, cell % C.N_ACTIONS
+                    gi = 0.0 if pol.is_random(R, pols[i]) else S.vals[swap_cell(i, a, b)]
+                    gj = 0.0 if pol.is_random(R, pols[j]) else S.vals[swap_cell(j, b, a)]
+                    if gi + gj > best:
+                        best, bi, bj, ba, bb = gi + gj, i, j, a, b
         if bi < 0:
             break
         # a random bot in the pair decides by coin

@@ -203,7 +203,13 @@ def choose_brew(S, R, seat, p):
     """Recipe to brew (must be brewable), or -1."""
     if is_random(R, p):
         return random_brew(S, R, seat, p)
-    return best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))[0]
+    return brew_choice(S, R, seat, p)[0]
+
+
+@jit_inline
+def brew_choice(S, R, seat, p):
+    """The heuristic's recipe to brew (-1 if none is brewable) and its brew_value."""
+    return best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
 
 
 @jit
@@ -544,7 +550,7 @@ def need(S, R, seat, p, a):
             v = 0.0
         return v
     if a == C.BREW:  # the value of the recipe choose_brew would brew
-        r, v = best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
+        r, v = brew_choice(S, R, seat, p)
         return v if r >= 0 else 0.0
     if a == C.FLAVOR:
         return flavor_action_value(S, R, seat, p)
@@ -627,6 +633,40 @@ def hand_worth(S, R, seat, p, plan, brew, grain, sanitize, flavor, event):
     v += min(flavor, 2) * fv + max(flavor - 2, 0) * forgo
     ev = max(S.vals[20 + seat], forgo)
     v += min(event, 1) * ev + max(event - 1, 0) * forgo
+    return v
+
+
+@jit
+def swap_gains(S, R, seat, p, out):
+    """swap_gain_from for every swap of a die seat holds for one showing another face, into
+    out[give * N_ACTIONS + get] (other cells untouched). Open trading needs most of a seat's
+    swaps each round: one compiled call instead of one per swap (a call passes every array of
+    S and R), and the plan of the hands not valued yet is worked out once, not per hand."""
+    plan = hand_plan(S, R, seat, p)
+    before = planned_dice_value(S, R, seat, p, plan)
+    for give in range(C.N_ACTIONS):
+        if S.dice[seat, give] == 0:
+            continue
+        for get in range(C.N_ACTIONS):
+            if get == give:
+                continue
+            S.dice[seat, give] -= 1
+            S.dice[seat, get] += 1
+            out[give * C.N_ACTIONS + get] = planned_dice_value(S, R, seat, p, plan) - before
+            S.dice[seat, give] += 1
+            S.dice[seat, get] -= 1
+
+
+@jit_inline
+def planned_dice_value(S, R, seat, p, plan):
+    """dice_value of seat's own dice, valuing a new hand against `plan` (hand_plan's)."""
+    d = S.dice[seat]
+    key = hand_key(d)
+    if key >= 0 and S.hands[seat, key] != -np.inf:
+        return S.hands[seat, key]
+    v = hand_worth(S, R, seat, p, plan, d[C.BREW], d[C.GRAIN], d[C.SANITIZE], d[C.FLAVOR], d[C.EVENT])
+    if key >= 0:
+        S.hands[seat, key] = v
     return v
 
 
@@ -875,6 +915,17 @@ ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 
 @jit_inline
+def need_of_use(S, R, seat, p, a):
+    """need(a), and the b of a step that uses a die of face a: for a Brew die the recipe
+    choose_brew would brew, + 1 (0 when none), which take_action then brews without comparing
+    the recipes again (nothing it reads changes in between); 0 for the other faces."""
+    if a == C.BREW:
+        r, v = brew_choice(S, R, seat, p)
+        return (v if r >= 0 else 0.0), r + 1
+    return need(S, R, seat, p, a), 0
+
+
+@jit_inline
 def next_step(S, R, seat, p):
     """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
     money = S.pl[seat, C.MONEY]
@@ -893,9 +944,9 @@ def next_step(S, R, seat, p):
             continue
         if a == C.BREW and power_step(S, R, seat, p, 1):
             return C.STEP_POWER * 64
-        va = need(S, R, seat, p, a)
+        va, recipe = need_of_use(S, R, seat, p, a)
         if va >= forgo and va > 0:
-            return C.STEP_USE * 64 + a * 8
+            return C.STEP_USE * 64 + a * 8 + recipe
         best, arg = forgo, -1
         if money >= change:
             for b in range(C.N_ACTIONS):
