@@ -412,9 +412,12 @@ def test_the_beer_search_step_in_one_pass_matches_the_two_pass_step():
         dead = np.where(live, epoch, -1.0)  # is_dead reads its cache: epoch = alive, -1 = dead
         want_active = active.copy()
         want = two_pass_first_live(stale, want_active, live)
-        found = np.zeros(n)
-        got = first_live(np.zeros((n, 16), np.int64), stale, active, dead, found, n, epoch,
+        found = np.zeros(n, np.int64)
+        listed = np.arange(n)  # every beer, the inactive ones too: a superset
+        was_active = np.flatnonzero(active)
+        got = first_live(np.zeros((n, 16), np.int64), stale, active, dead, found, listed, n, epoch,
                          np.zeros(1, np.int64), np.zeros(C.N_INGS, np.int64), True,
                          np.zeros(C.N_INGS), 0.0)
         assert (got[0], got[1]) == want, f"case {case}"
         assert (active == want_active).all(), f"case {case}: active beers differ"
+        assert (listed[:got[2]] == was_active).all(), f"case {case}: the pass kept other beers"
