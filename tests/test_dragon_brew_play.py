@@ -3,6 +3,7 @@ bot and race; bot strength; race-ability use; logging; golden replay; determinis
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import tomllib
@@ -371,6 +372,39 @@ def test_the_planner_searches_fewer_spices_when_a_book_would_overflow_its_buffer
     assert pn.spice_limit(5, 20, 3) == 3  # 5 x 1350 = 6750 fits
     assert pn.spice_limit(30, 72, 4) == 1  # the whole deck in one book still fits with one spice
     assert 30 * 72 <= C.MAX_CANDS
+
+
+@pytest.mark.parametrize("max_spices", [1, 3])
+def test_each_beer_built_from_its_part_built_row_is_the_row_of_all_its_recipes(max_spices):
+    """build_beers adds only a beer's last spice to the row kept for its barrel and first spices:
+    every row must be the one adding the barrel and each spice in turn to an empty row gives
+    (fails when a kept row is reused after the spices under it changed)."""
+    from sim.dragon_brew.planner.beers import add_recipe, build_beers
+    from sim.dragon_brew.planner.memory import CD_CARD, CD_NSP, CW, MAX_SP
+    from sim.dragon_brew.state import RC_SPICE
+
+    G = game(["human", "dwarf"], sets=[f"params.max_spices={max_spices}"])
+    R = G.R
+    barrels = [r for r in range(R.rc.shape[0]) if R.rc[r, RC_SPICE] == 0]
+    spices = [r for r in range(R.rc.shape[0]) if R.rc[r, RC_SPICE] != 0]
+    rng = np.random.default_rng(5)
+    book = list(rng.choice(barrels, 3, replace=False)) + list(rng.choice(spices, 6, replace=False))
+    rng.shuffle(book)
+    set_book(G, 0, [int(r) for r in book])
+    book_spices = [int(r) for r in book if R.rc[r, RC_SPICE] != 0]
+    beers = [[int(b)] + list(c) for b in book if R.rc[b, RC_SPICE] == 0
+             for k in range(1, max_spices + 1) for c in itertools.combinations(book_spices, k)]
+    assert build_beers(G.S, R, G.B, 0) == len(beers)
+    want = np.zeros((1, CW), np.int64)
+    for ci, cards in enumerate(beers):
+        row = G.B.cand[0, ci]
+        want[0] = 0
+        want[0, CD_CARD:CD_CARD + 1 + MAX_SP] = -1
+        want[0, CD_CARD:CD_CARD + len(cards)] = cards
+        want[0, CD_NSP] = len(cards) - 1
+        for r in cards:
+            add_recipe(R.rc, want, 0, r)
+        assert (row == want[0]).all(), f"beer {ci} {cards}"
 
 
 def two_pass_first_live(stale, active, live):

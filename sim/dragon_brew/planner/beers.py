@@ -45,6 +45,7 @@ from .memory import (
     I_CLAIMED,
     I_IDX,
     I_OUTCI,
+    I_PART,
     I_SELINV,
     I_SORT,
     I_USED,
@@ -104,8 +105,13 @@ def spice_limit(n_barrels, n_spices, max_spices):
 @jit
 def build_beers(S, R, B, seat):
     """One candidate row per beer: each barrel of the book (book order) with every combination of
-    1..spice_limit of its spices in itertools.combinations order (value ties go to the first)."""
+    1..spice_limit of its spices in itertools.combinations order (value ties go to the first).
+    A beer's row is the row of its barrel and first spices (part[d]: the barrel and the
+    combination's first d spices, kept while those stay) with its last spice added: the recipes
+    go in in the same order, so the row is the one adding them all gives, at about one
+    add_recipe a beer instead of 2.8."""
     cand = B.cand[seat]
+    part = B.isc[I_PART:I_PART + MAX_SP]
     nb = S.pl[seat, C.PL_N_BOOK]
     spices = B.isc[I_SORT]
     idx = B.isc[I_IDX]
@@ -121,23 +127,23 @@ def build_beers(S, R, B, seat):
         b = S.pl[seat, C.PL_BOOK + a]
         if R.rc[b, RC_SPICE] != 0:
             continue
+        for x in range(CW):
+            part[0, x] = 0
+        for x in range(1 + MAX_SP):
+            part[0, CD_CARD + x] = -1
+        part[0, CD_CARD] = b
+        add_recipe(R.rc, part, 0, b)
         for k in range(1, min(m, ns) + 1):
             for j in range(k):
                 idx[j] = j
+            fresh = 1  # part[:fresh] are those of this combination
             while True:
                 if ci == C.MAX_CANDS:
                     S.g[C.G_OVERFLOW] = 1
                     return ci
-                for x in range(CW):
-                    cand[ci, x] = 0
-                for x in range(1 + MAX_SP):
-                    cand[ci, CD_CARD + x] = -1
-                cand[ci, CD_CARD] = b
-                cand[ci, CD_NSP] = k
-                add_recipe(R.rc, cand, ci, b)
-                for j in range(k):
-                    cand[ci, CD_CARD + 1 + j] = spices[idx[j]]
-                    add_recipe(R.rc, cand, ci, spices[idx[j]])
+                for d in range(fresh, k):
+                    add_spice(R.rc, part, d - 1, part, d, d, spices[idx[d - 1]])
+                add_spice(R.rc, part, k - 1, cand, ci, k, spices[idx[k - 1]])
                 ci += 1
                 j = k - 1  # next combination in lexicographic order
                 while j >= 0 and idx[j] == ns - k + j:
@@ -147,7 +153,18 @@ def build_beers(S, R, B, seat):
                 idx[j] += 1
                 for t in range(j + 1, k):
                     idx[t] = idx[t - 1] + 1
+                fresh = j + 1  # part[d] depends on idx[:d] only
     return ci
+
+
+@jit_inline
+def add_spice(rc, src, si, dst, di, n, r):
+    """dst[di] = row src[si] (a barrel with n - 1 spices) with spice r added as the n-th."""
+    for x in range(CW):
+        dst[di, x] = src[si, x]
+    dst[di, CD_CARD + n] = r
+    dst[di, CD_NSP] = n
+    add_recipe(rc, dst, di, r)
 
 
 @jit
