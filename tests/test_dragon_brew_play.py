@@ -3,6 +3,7 @@ bot and race; bot strength; race-ability use; logging; golden replay; determinis
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import tomllib
@@ -373,6 +374,39 @@ def test_the_planner_searches_fewer_spices_when_a_book_would_overflow_its_buffer
     assert 30 * 72 <= C.MAX_CANDS
 
 
+@pytest.mark.parametrize("max_spices", [1, 3])
+def test_each_beer_built_from_its_part_built_row_is_the_row_of_all_its_recipes(max_spices):
+    """build_beers adds only a beer's last spice to the row kept for its barrel and first spices:
+    every row must be the one adding the barrel and each spice in turn to an empty row gives
+    (fails when a kept row is reused after the spices under it changed)."""
+    from sim.dragon_brew.planner.beers import add_recipe, build_beers
+    from sim.dragon_brew.planner.memory import CD_CARD, CD_NSP, CW, MAX_SP
+    from sim.dragon_brew.state import RC_SPICE
+
+    G = game(["human", "dwarf"], sets=[f"params.max_spices={max_spices}"])
+    R = G.R
+    barrels = [r for r in range(R.rc.shape[0]) if R.rc[r, RC_SPICE] == 0]
+    spices = [r for r in range(R.rc.shape[0]) if R.rc[r, RC_SPICE] != 0]
+    rng = np.random.default_rng(5)
+    book = list(rng.choice(barrels, 3, replace=False)) + list(rng.choice(spices, 6, replace=False))
+    rng.shuffle(book)
+    set_book(G, 0, [int(r) for r in book])
+    book_spices = [int(r) for r in book if R.rc[r, RC_SPICE] != 0]
+    beers = [[int(b)] + list(c) for b in book if R.rc[b, RC_SPICE] == 0
+             for k in range(1, max_spices + 1) for c in itertools.combinations(book_spices, k)]
+    assert build_beers(G.S, R, G.B, 0) == len(beers)
+    want = np.zeros((1, CW), np.int64)
+    for ci, cards in enumerate(beers):
+        row = G.B.cand[0, ci]
+        want[0] = 0
+        want[0, CD_CARD:CD_CARD + 1 + MAX_SP] = -1
+        want[0, CD_CARD:CD_CARD + len(cards)] = cards
+        want[0, CD_NSP] = len(cards) - 1
+        for r in cards:
+            add_recipe(R.rc, want, 0, r)
+        assert (row == want[0]).all(), f"beer {ci} {cards}"
+
+
 def two_pass_first_live(stale, active, live):
     """The lazy-greedy step as select did it in two passes before first_live: the first live
     beer in stale order, then the dead beers ahead of it dropped and the best stale value of
@@ -412,9 +446,12 @@ def test_the_beer_search_step_in_one_pass_matches_the_two_pass_step():
         dead = np.where(live, epoch, -1.0)  # is_dead reads its cache: epoch = alive, -1 = dead
         want_active = active.copy()
         want = two_pass_first_live(stale, want_active, live)
-        found = np.zeros(n)
-        got = first_live(np.zeros((n, 16), np.int64), stale, active, dead, found, n, epoch,
+        found = np.zeros(n, np.int64)
+        listed = np.arange(n)  # every beer, the inactive ones too: a superset
+        was_active = np.flatnonzero(active)
+        got = first_live(np.zeros((n, 16), np.int64), stale, active, dead, found, listed, n, epoch,
                          np.zeros(1, np.int64), np.zeros(C.N_INGS, np.int64), True,
                          np.zeros(C.N_INGS), 0.0)
         assert (got[0], got[1]) == want, f"case {case}"
         assert (active == want_active).all(), f"case {case}: active beers differ"
+        assert (listed[:got[2]] == was_active).all(), f"case {case}: the pass kept other beers"

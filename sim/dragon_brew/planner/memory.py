@@ -10,9 +10,10 @@ Memory (BotState, one row per seat; kernels never allocate, so every buffer is h
                                  gold, spices, distinct needs in first-need order with counts
   jv    float64[4, MAX_CANDS, 1 + MAX_ROW]  per beer its best judge value, then per shown judge
                                  (cached per book, judges and policy)
-  fsc   float64[4, MAX_CANDS]    selection scratch: stale values, active and dead flags, the
-                                 dead beers one pass found
-  isc   int64[18, 256]           small integer scratch rows (I_*), "registers": one row per helper
+  fsc   float64[5, MAX_CANDS]    selection scratch: stale values, active and dead flags, the
+                                 dead beers one pass found, the beers a pass reads (these two
+                                 rows hold int64 indices, read through .view)
+  isc   int64[22, 256]           small integer scratch rows (I_*), "registers": one row per helper
                                  that returns a list, so that nested helpers never share one
   fsm   float64[4, 256]          small float scratch rows (F_*), the same way
 A seat's plan and need are forgotten when S.g[G_GAME] changes (each game starts with no plan);
@@ -69,7 +70,8 @@ FV_EXTRA, FV_PLAN_VALUE, FV_MANA_EXTRA = range(3)
 # isc rows
 (I_ITEMS, I_NEEDC, I_BOC, I_SPINV, I_PICKS, I_LVINV, I_MHINV, I_MHNEED, I_CINV, I_PAYINV, I_SELINV, I_USED,
  I_CLAIMED, I_OUTCI, I_SORT, I_REQ, I_IDX, I_GOT) = range(18)
-N_ISC = 18
+I_PART = 18  # MAX_SP rows: build_beers' part-built beers, one a row
+N_ISC = I_PART + MAX_SP
 SCR_W = 256
 # fsm rows
 F_OUTV, F_ACQ, F_KEY = range(3)
@@ -86,7 +88,7 @@ def make_bot_state(cfg, R) -> BotState:
     return BotState(mem=mem, plan=np.zeros((n, MAX_PLAN, PW), np.int64), fv=np.zeros((n, 4), np.float64),
                     cand=np.zeros((n, C.MAX_CANDS, CW), np.int64),
                     jv=np.zeros((n, C.MAX_CANDS, 1 + C.MAX_ROW), np.float64),
-                    fsc=np.zeros((4, C.MAX_CANDS), np.float64), isc=np.zeros((N_ISC, SCR_W), np.int64),
+                    fsc=np.zeros((5, C.MAX_CANDS), np.float64), isc=np.zeros((N_ISC, SCR_W), np.int64),
                     fsm=np.zeros((4, SCR_W), np.float64))
 
 

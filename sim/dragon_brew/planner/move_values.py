@@ -38,7 +38,7 @@ from ..state import (
 from .card_values import (
     action_value,
     can_mash_inv,
-    card_value,
+    draft_card_value,
     field_items,
     guild_reserve,
     row_card_cost,
@@ -176,7 +176,7 @@ def move_value(S, R, B, seat, m):
             return -9.0
         short = trader_short(S, R, B, seat, cost)
         guild_short = max(0, guild_reserve(S, R, seat) - (gold - cost))
-        return (card_value(S, R, B, seat, row, t) - cost - wt(S, R, seat, W_MIN_GAIN)
+        return (draft_card_value(S, R, B, seat, row, t) - cost - wt(S, R, seat, W_MIN_GAIN)
                 - wt(S, R, seat, W_RESERVE) * short - 1.5 * guild_short)
     if k == C.M_SPELL:
         return spell_value(S, R, B, seat, seat, mv[1], False) - wt(S, R, seat, W_MIN_GAIN)
