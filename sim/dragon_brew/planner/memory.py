@@ -82,6 +82,7 @@ K_MANA_SPELL = C.KEY_ABILITY + C.AB_MANA_SPELL
 def make_bot_state(cfg, R) -> BotState:
     assert cfg.params["max_spices"] <= MAX_SP, "planner: max_spices above 4"
     assert R.rc.shape[0] <= SCR_W, "planner: more recipes than its scratch rows hold"
+    assert CW <= SCR_W, "planner: a beer row is wider than the scratch rows build_beers keeps part-built beers in"
     n = C.MAX_PLAYERS
     mem = np.zeros((n, MEM_W), np.int64)
     mem[:, M_GID] = -1
