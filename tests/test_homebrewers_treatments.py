@@ -178,19 +178,15 @@ def test_opening_offers_are_the_opening_hand_and_row_and_the_only_amount_one_off
         assert [(t, R.phys[view(S).pile.row[t]]) for t in range(C.ROW)] == [(t, c) for t, c in row[:, [6, 3]]]
 
 
-def test_every_drawn_card_was_offered_to_its_seat_and_later_offers_have_amount_zero():
+def test_only_the_deal_is_offered_though_cards_are_drawn_later():
+    # Later rows, draws and Evie's cards depend on play, so they are not logged (no analysis
+    # reads them): a seat's offers are its opening hand and the opening row, amount 1.
     f = GAME.simulate(config(), SEED, 0, 120, [2, 3, 4, 5], BOTS).frames
     ev, games = f["events"], f["games"]
     offer = ev.filter(pl.col("kind") == "offer")
-    opening = offer.filter(pl.col("amount") == 1)
-    per_game = opening.group_by("game_id").len().join(games.select("game_id", "n_players"), on="game_id")
-    assert (per_game["len"] == per_game["n_players"] * (2 + C.ROW)).all()
-    assert offer.filter(pl.col("amount") == 0).height > 0
-    key = ["game_id", "seat", "card"]
-    drawn = ev.filter(pl.col("kind") == "draw").group_by(key).len("drawn")
-    shown = offer.filter(pl.col("amount") == 0).group_by(key).len("shown")
-    both = drawn.join(shown, on=key, how="left").fill_null(0)
-    assert (both["drawn"] <= both["shown"]).all()
+    per_game = offer.group_by("game_id").len().join(games.select("game_id", "n_players"), on="game_id")
+    assert (per_game["len"] == per_game["n_players"] * (2 + C.ROW)).all() and (offer["amount"] == 1).all()
+    assert ev.filter(pl.col("kind") == "draw").height > 0
 
 
 # --- options and invariants ----------------------------------------------------------------------------

@@ -136,9 +136,9 @@ LOG_RELAUNCH = 2  # a skunked beer relaunched (amount = caps paid)
 LOG_FEST_WIN = 3  # brewfest won with this beer (target = city)
 LOG_SKUNKED = 4  # beer skunked in a brewfest (target = city)
 LOG_ADJUNCT = 5  # an adjunct used in a launch, its action taken (card = adjunct_<kind>, target = city)
-# a card shown to a seat (docs/games/brewin_usa.md, Treatments and offers): a beer card drawn into
-# its hand (target -1) or a face-up adjunct in a batch laid out (target = batch); amount 1 when the
-# shuffle alone fixed it (the opening deal, the first round's batches), else 0
+# a card the shuffle alone showed a seat, before any decision (docs/games/brewin_usa.md, Treatments
+# and offers): a beer card of the opening deal (target -1) or a face-up adjunct in a batch of the
+# first round (target = batch); amount 1. Later draws and batches depend on play: not logged
 LOG_OFFER = 6
 LOG_KINDS = ("play", "buy", "relaunch", "brewfest_win", "skunked", "adjunct", "offer")
 

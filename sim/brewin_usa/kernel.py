@@ -62,7 +62,7 @@ def redraws(S, R, n, pols, game_id):
         for i in range(swapped):
             ru.discard_beer(S, S.seats[C.ROW_TMP, i])
         for _ in range(swapped):
-            ru.deal_beer(S, R, s, game_id, np.int64(0))
+            ru.draw_beer(S, s)
 
 
 # --- auction -----------------------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def adjunct_action(S, R, n, pols, seat, kind):
 @jit_inline
 def refill_beers(S, R, seat, pols, game_id):
     for _ in range(ru.param(R, C.P_BEERS_DRAWN)):
-        ru.deal_beer(S, R, seat, game_id, np.int64(0))
+        ru.draw_beer(S, seat)
     while ru.beers_in_hand(S, seat) > ru.param(R, C.P_BEER_HAND):
         decided(S)
         ru.discard_beer(S, pol.beer_to_discard(S, R, seat, pols[seat]))

@@ -204,17 +204,19 @@ def draw_beer(S, seat):
 
 
 @jit_inline
-def log_offer(S, game_id, seat, card, fixed, target):
-    """An `offer` event: card shown to seat; fixed = 1 when the shuffle alone decided it."""
-    log_event(S, game_id, seat, card, C.LOG_OFFER, fixed, target)
+def log_offer(S, game_id, seat, card, target):
+    """An `offer` event: card shown to seat by the shuffle alone, before any decision (amount
+    1). Later draws and batches depend on play, so they are not logged: no analysis reads them
+    (docs/games/brewin_usa.md, Treatments and offers)."""
+    log_event(S, game_id, seat, card, C.LOG_OFFER, np.int64(1), target)
 
 
 @jit
-def deal_beer(S, R, seat, game_id, fixed):
-    """draw_beer, logged as an offer of the card drawn."""
+def deal_beer(S, R, seat, game_id):
+    """draw_beer for the opening deal, logged as an offer of the card drawn."""
     b = draw_beer(S, seat)
     if b >= 0:
-        log_offer(S, game_id, seat, beer_code(R, S.beer[b, C.B_TYPE]), fixed, np.int64(-1))
+        log_offer(S, game_id, seat, beer_code(R, S.beer[b, C.B_TYPE]), np.int64(-1))
     return b
 
 
@@ -288,7 +290,7 @@ def setup_players(S, R, n, game_id):
         S.pl[s, C.COLORED] = param(R, C.P_COLORED)
     for s in range(n):
         for _ in range(param(R, C.P_BEER_HAND)):
-            deal_beer(S, R, s, game_id, np.int64(1))
+            deal_beer(S, R, s, game_id)
 
 
 # --- treatments (sim/core/treatment.py; docs/games/brewin_usa.md, Treatments and offers) ---------
@@ -360,14 +362,15 @@ def build_batch(S, R, b):
 @jit_inline
 def offer_batch(S, R, b, n, game_id):
     """Batch b's face-up adjuncts are offered to every seat (each may still win it when it is
-    laid out); the first round's batches come from the shuffle alone."""
-    fixed = np.int64(1) if S.g[C.G_ROUND] == 0 else np.int64(0)
+    laid out), in the first round only: its batches come from the shuffle alone."""
+    if S.g[C.G_ROUND] != 0:
+        return
     for i in range(S.batch[b, C.BT_N]):
         kind = R.ing[S.batch[b, i], C.IF_KIND]
         if i == S.batch[b, C.BT_HIDDEN] or kind < C.BERRY:
             continue
         for s in range(n):
-            log_offer(S, game_id, s, adjunct_code(R, kind), fixed, b)
+            log_offer(S, game_id, s, adjunct_code(R, kind), b)
 
 
 @jit

@@ -49,10 +49,11 @@ PLAYERS = players_table([
 EVENT_MEANINGS = {
     "kind": "what happened: " + ", ".join(C.LOG_KINDS) + " (offer: a card shown to the seat, see "
             "docs/games/brewin_usa.md, Treatments and offers)",
-    "amount": "caps paid (play, buy, relaunch), Brewfest score (brewfest_win, skunked); for an offer 1 "
-              "when the shuffle alone fixed it (the opening deal, the first round's batches), else 0",
+    "amount": "caps paid (play, buy, relaunch), Brewfest score (brewfest_win, skunked); 1 for an offer "
+              "(the shuffle alone fixed it: the opening deal, the first round's batches; later draws "
+              "and batches are not logged)",
     "target": "city (play, relaunch, brewfest_win, skunked, adjunct), cards in the batch (buy), the batch "
-              "(offer of an adjunct in it) or -1 (offer of a beer card drawn)",
+              "(offer of an adjunct in it) or -1 (offer of a beer card dealt)",
 }
 
 

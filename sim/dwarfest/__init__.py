@@ -20,8 +20,8 @@ from .state import Inputs, make_rules, make_search, make_state
 
 def events_bound(cfg: DwarfestConfig) -> int:
     """Most event rows one game can write: per player and Evening at most a hand of plays,
-    each possibly cancelled, plus Bouncers, a discard, the cards lost to destruction and the
-    offers of a refill (a hand at most); and the opening hands' offers."""
+    each possibly cancelled, plus Bouncers, a discard and the cards lost to destruction (a
+    hand's worth more, as margin); and the opening hands' offers."""
     hand = int(cfg.params[C.P_HAND])
     evenings = int(cfg.params[C.P_EVENINGS])
     return C.MAX_PLAYERS * evenings * (4 * hand + C.MAX_PLAYS + 2) + C.MAX_PLAYERS * hand + 62

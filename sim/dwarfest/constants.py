@@ -104,9 +104,9 @@ LOG_CANCELLED = 1  # an Event card was cancelled by another
 LOG_SACRIFICE = 2  # a Bouncer was sacrificed in a Brawl
 LOG_DISCARD = 3  # a card discarded from hand at Cash-in
 LOG_LOST = 4  # a card in play lost to a destroyed Tavern
-LOG_OFFER = 5  # a card drawn into a hand (amount 1 = the opening deal, 0 = a later draw)
+LOG_OFFER = 5  # a card dealt into an opening hand (amount 1: fixed by the shuffle alone); later draws are not logged
 LOG_KINDS = ("play", "cancelled", "sacrifice", "discard", "lost", "offer")
-OFFER_DEALT, OFFER_DRAWN = 1, 0  # amount of an offer: fixed by the shuffle alone, or after play began
+OFFER_DEALT = 1  # amount of an offer: fixed by the shuffle alone (the other games' offers say the same)
 
 # --- card fields: columns of Rules.card (one row per Tavern card type) ---------------------
 CARD_FIELDS = ("cost", "cat", "stackable", "count", "income", "fame", "brawl", "seats", "bouncer",

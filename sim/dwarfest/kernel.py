@@ -253,7 +253,7 @@ def cash_in(S, R, n, seats_pol, game_id, last):
         card = pol.choose_discard(S, R, seat, seats_pol[seat])
         if card >= 0:
             ru.discard_from_hand(S, seat, card, game_id)
-        ru.refill_hand(S, R, seat, game_id)
+        ru.refill_hand(S, R, seat)
     for seat in range(n):
         S.pl[seat, C.BRAWL] = ru.starting_brawl(S, R, seat)
 

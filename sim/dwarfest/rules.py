@@ -203,9 +203,10 @@ def give_customer_cards(S, seat, k):
 
 
 @jit
-def refill_hand(S, R, seat, game_id):
-    """Draw back to the hand size; each card drawn is logged as a later offer (it depends on
-    what was played and discarded before)."""
+def refill_hand(S, R, seat):
+    """Draw back to the hand size. The cards drawn are not logged as offers: they depend on what
+    was played and discarded before, and only the opening hands' offers (fixed by the shuffle
+    alone) serve the randomised-offer card value."""
     held = 0
     for t in range(S.hand.shape[1]):
         held += S.hand[seat, t]
@@ -214,7 +215,6 @@ def refill_hand(S, R, seat, game_id):
         if card < 0:
             break
         S.hand[seat, card] += 1
-        log_event(S, game_id, seat, card, C.LOG_OFFER, C.OFFER_DRAWN, seat)
         held += 1
 
 

@@ -48,9 +48,9 @@ PLAYERS = players_table([
 # Dwarfest's own words for two event columns: the offer kind and what its amount means.
 EVENT_MEANINGS = {
     "kind": "what happened to the card: play, cancelled, sacrifice, discard, lost, or offer "
-            "(drawn into the seat's hand)",
-    "amount": "Nuggets paid (play); for an offer 1 = dealt in the opening hand (fixed by the "
-              "shuffle alone), 0 = drawn later; else 0",
+            "(dealt into the seat's opening hand)",
+    "amount": "Nuggets paid (play); 1 for an offer (fixed by the shuffle alone; later draws are "
+              "not logged); else 0",
 }
 EVENTS = Table("events", [replace(c, meaning=EVENT_MEANINGS.get(c.name, c.meaning))
                           for c in events_table().columns])

@@ -168,9 +168,9 @@ MAX_CANDIDATES = 16  # bound on the steps one search decision compares (buffer s
 LOG_KINDS = ("draw", "play_top", "play_bottom", "power", "trade", "extra_action", "brew", "medal", "judge",
              "offer")
 LOG_DRAW, LOG_TOP, LOG_BOTTOM, LOG_POWER, LOG_TRADE, LOG_EXTRA, LOG_BREW, LOG_MEDAL, LOG_JUDGE, LOG_OFFER = range(10)
-# offer rows' target: where the card was shown (0..3 a face-up row slot, OFFER_DECK dealt or drawn
-# from the deck, OFFER_EVIE one of the two cards Evie's power draws)
-OFFER_DECK, OFFER_EVIE = 4, 5
+# offer rows' target: where the deal showed the card (0..3 a slot of the opening face-up row,
+# OFFER_DECK dealt into the opening hand)
+OFFER_DECK = 4
 
 # event-log card codes after the flavor card types and the neutral card (offset = their number):
 # characters 0..6 (powers), brews 7..10 (per recipe), then extra action, trade, medal, judge

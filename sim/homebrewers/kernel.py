@@ -101,18 +101,20 @@ def apply_treatment(S, R, X, n, k, n_policies):
 # --- offers (issue 14: randomised availability) -----------------------------------------------------
 
 @jit_inline
-def offer(S, R, seat, c, dealt, where):
-    """One offer row: card c shown to seat; amount 1 when the deal alone fixed it (dealt)."""
-    ru.log_event(S, seat, R.phys[c], C.LOG_OFFER, 1 if dealt else 0, where)
+def offer(S, R, seat, c, where):
+    """One offer row: card c shown to seat by the deal alone, before any decision (amount 1).
+    Later rows, draws and Evie's cards depend on play, so they are not logged: no analysis
+    reads them (docs/games/homebrewers.md)."""
+    ru.log_event(S, seat, R.phys[c], C.LOG_OFFER, 1, where)
 
 
 @jit
-def offer_row(S, R, seat, dealt):
-    """The face-up row, offered to a seat about to choose from it (every seat at setup)."""
+def offer_row(S, R, seat):
+    """The opening face-up row, offered to a seat."""
     for i in range(C.ROW):
         c = S.pile[C.PILE_ROW, i]
         if c >= 0:
-            offer(S, R, seat, c, dealt, i)
+            offer(S, R, seat, c, i)
 
 
 @jit
@@ -121,23 +123,21 @@ def offer_opening(S, R, n):
     for s in range(n):
         for c in range(C.DECK):
             if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == s:
-                offer(S, R, s, c, True, C.OFFER_DECK)
-        offer_row(S, R, s, True)
+                offer(S, R, s, c, C.OFFER_DECK)
+        offer_row(S, R, s)
 
 
 # --- effects -------------------------------------------------------------------------------------
 
 @jit
 def draw_card(S, R, seat, pols, choice):
-    """Draw one flavor card: choice 0..3 face-up, 4 deck (+8: pay to refresh the row first). The
-    row the seat chooses from, and a card drawn blind from the deck, are offers (amount 0)."""
+    """Draw one flavor card: choice 0..3 face-up, 4 deck (+8: pay to refresh the row first)."""
     if choice >= 8:
         if S.pl[seat, C.MONEY] >= ru.param(R, C.P_REFRESH):
             S.pl[seat, C.MONEY] -= ru.param(R, C.P_REFRESH)
             ru.refresh_row(S)
             ru.trace(S, C.TR_REFRESH, seat, 0, 0, 0, 0, 0)
         choice -= 8
-    offer_row(S, R, seat, False)
     c = -1
     if choice < 4:
         c = S.pile[C.PILE_ROW, choice]
@@ -150,7 +150,6 @@ def draw_card(S, R, seat, pols, choice):
         if c < 0:
             return
         ru.to_hand(S, seat, c)
-        offer(S, R, seat, c, False, C.OFFER_DECK)
     S.pl[seat, C.ST_DRAWN] += 1
     ru.log_event(S, seat, R.phys[c], C.LOG_DRAW, 1, choice)
     ru.trace(S, C.TR_DRAW, seat, c, choice, 0, 0, 0)
@@ -372,9 +371,6 @@ def use_power(S, R, seat, pols):
         c1 = ru.draw_top(S)
         c2 = ru.draw_top(S)
         if c1 >= 0:
-            offer(S, R, seat, c1, False, C.OFFER_EVIE)
-            if c2 >= 0:
-                offer(S, R, seat, c2, False, C.OFFER_EVIE)
             decided(S)
             keep = pol.evie_keep(S, R, seat, p, c1, c2)
             other = c2 if keep == c1 else c1

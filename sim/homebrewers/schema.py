@@ -52,10 +52,10 @@ PLAYERS = players_table([
 # kind and amount get Homebrewers' meanings (the offer kind of issue 14 among them); the rest as
 # every game declares them
 _EVENT_MEANINGS = {
-    "kind": "what happened to it: " + ", ".join(C.LOG_KINDS) + " (offer: the card was shown to the seat, "
-            "dealt or drawn into its hand or face up in the row it chooses from)",
-    "amount": "a number that goes with the event (cost, reputation, levels moved, ...); for an offer 1 when the "
-              "shuffle alone fixed it before any decision (opening hand and opening row), 0 for later offers",
+    "kind": "what happened to it: " + ", ".join(C.LOG_KINDS) + " (offer: the deal showed the card to the "
+            "seat, in its opening hand or the opening row)",
+    "amount": "a number that goes with the event (cost, reputation, levels moved, ...); 1 for an offer (the "
+              "shuffle alone fixed it before any decision; later rows and draws are not logged)",
 }
 _EVENTS = events_table(target="recipe (play_top, brew; 4 = bottom), draw source, festival or die face; for an "
                               "offer where the card was shown (0-3 row slot, 4 deck, 5 Evie's draw): see "
