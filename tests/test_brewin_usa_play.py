@@ -220,7 +220,7 @@ def test_record_copies_every_column_from_its_own_state_field():
     assert games["end_reason"].cast(pl.String).item() == "round_limit"
 
 
-@pytest.mark.parametrize("ev_capacity, bound", [(10, 10), (100_000, 150)],
+@pytest.mark.parametrize("ev_capacity, bound", [(10, 10), (100_000, 60)],
                          ids=["buffer-full-mid-game", "bound-below-some-games"])
 def test_a_game_writing_past_its_event_room_stops_the_chunk_as_an_overflow(ev_capacity, bound):
     """Through the shared driver: the chunk stops before the game that overflowed, keeps only

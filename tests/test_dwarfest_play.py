@@ -162,7 +162,7 @@ def overflowing_chunk(cfg, ev_capacity, bound, n_games=200):
     return out, S, games, players
 
 
-@pytest.mark.parametrize("ev_capacity, bound", [(40, 1), (40, 40), (100_000, 200)],
+@pytest.mark.parametrize("ev_capacity, bound", [(40, 1), (40, 40), (100_000, 150)],
                          ids=["bound-below-every-game", "buffer-full-mid-game", "bound-below-some-games"])
 def test_overflow_guard_stops_before_the_overflowing_game_and_raises(ev_capacity, bound):
     cfg = config()
