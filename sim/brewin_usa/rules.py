@@ -485,8 +485,13 @@ def fit_adjunct(R, hand, use, bt):
 def bought_floor(R, bt, slot):
     """What slot still needs when its purchase is made (quality_purchase reading), or -1 when
     buying there gains nothing."""
-    req = R.beer[bt, C.BF_REQ + slot]
-    mode = param(R, C.P_QUALITY_PURCHASE)
+    return recipe_floor(R.beer[bt], param(R, C.P_QUALITY_PURCHASE), slot)
+
+
+@jit_inline
+def recipe_floor(recipe, mode, slot):
+    """bought_floor of a beer's row of Rules.beer under purchase reading `mode`."""
+    req = recipe[C.BF_REQ + slot]
     if mode == C.BUY_INGREDIENT:
         return np.int64(0)
     floor = req - 1 if mode == C.BUY_POINT else np.int64(1)
@@ -519,7 +524,13 @@ def hand_profile(R, hand, profile):
 
 
 @jit_inline
-def organic_met(R, profile, bt, buy_slot, floor, mask):
+def recipe_need(recipe, slot, buy_slot, floor):
+    """slot_need of a beer's row of Rules.beer."""
+    return floor if slot == buy_slot else recipe[C.BF_REQ + slot]
+
+
+@jit_inline
+def organic_met(recipe, profile, buy_slot, floor, mask):
     """How many of the slots in `mask` fit_organic fills with the profiled hand's Organic cards.
     Its greedy fill is a largest matching of slots to cards good enough for them, and with such
     thresholds the slots left unfilled are the largest shortfall, over each slot's need q, of
@@ -528,53 +539,59 @@ def organic_met(R, profile, bt, buy_slot, floor, mask):
     for i in range(4):
         if mask & (1 << i):
             slots += 1
-            need = slot_need(R, bt, i, buy_slot, floor)
+            need = recipe_need(recipe, i, buy_slot, floor)
             wanting = 0
             for j in range(4):
-                if mask & (1 << j) and slot_need(R, bt, j, buy_slot, floor) >= need:
+                if mask & (1 << j) and recipe_need(recipe, j, buy_slot, floor) >= need:
                     wanting += 1
             shortfall = max(shortfall, wanting - profile[ORGANIC_AT_LEAST + need])
     return slots - shortfall
 
 
-@jit
+@jit_inline
 def best_purchase(R, profile, bt, can_buy):
+    """recipe_purchase of beer type bt: its row of Rules.beer and the purchase reading are all
+    it reads of R, and a compiled call copies every array of R it is passed."""
+    return recipe_purchase(R.beer[bt], param(R, C.P_QUALITY_PURCHASE), profile, can_buy)
+
+
+@jit
+def recipe_purchase(recipe, mode, profile, can_buy):
     """The most of the five requirements (four slots and the adjunct) that the profiled hand
-    meets for beer type bt (fit_recipe's count), without a purchase or, if that falls short and
-    `can_buy`, with the one purchase a launch allows, tried on each slot in turn; returns (met,
-    the first slot whose purchase reaches it, or -1).
+    meets for the beer of row `recipe` (fit_recipe's count), without a purchase or, if that
+    falls short and `can_buy`, with the one purchase a launch allows (reading `mode`), tried on
+    each slot in turn; returns (met, the first slot whose purchase reaches it, or -1).
 
     Only slots that found no card of their own kind are tried, and only while a core slot stays
     unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
     the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
     cannot raise the count. A purchase at a lacking slot changes only its own lookup (its kind
-    serves no other slot) and the Organic fill."""
+    serves no other slot) and the Organic fill; it changes one slot's need, which moves a
+    largest matching by one at most, so it meets one requirement more at best: the first slot
+    that does cannot be beaten, and the search stops there (ties went to the first anyway)."""
     own_met, lacking = 0, 0
     for slot in range(4):
-        if profile[slot] >= R.beer[bt, C.BF_REQ + slot]:
+        if profile[slot] >= recipe[C.BF_REQ + slot]:
             own_met += 1
         else:
             lacking |= 1 << slot
-    core_met = own_met + organic_met(R, profile, bt, np.int64(-1), np.int64(0), lacking)
-    adj = R.beer[bt, C.BF_ADJ]
+    core_met = own_met + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking)
+    adj = recipe[C.BF_ADJ]
     adjunct = 1 if adj < 0 or profile[adj] > 0 else 0
     met = core_met + adjunct
-    best_slot = np.int64(-1)
     if met == 5 or not can_buy or core_met == 4:
-        return met, best_slot
+        return met, np.int64(-1)
     for slot in range(4):
-        floor = bought_floor(R, bt, slot)
+        floor = recipe_floor(recipe, mode, slot)
         if floor < 0 or not lacking & (1 << slot):
             continue
         if profile[slot] >= floor:  # its own kind now reaches it (floor 0: no card needed)
-            k = own_met + 1 + organic_met(R, profile, bt, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
+            k = own_met + 1 + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
         else:
-            k = own_met + organic_met(R, profile, bt, np.int64(slot), floor, lacking)
-        if k + adjunct > met:
-            met, best_slot = k + adjunct, np.int64(slot)
-            if met == 5:
-                break
-    return met, best_slot
+            k = own_met + organic_met(recipe, profile, np.int64(slot), floor, lacking)
+        if k > core_met:
+            return met + 1, np.int64(slot)
+    return met, np.int64(-1)
 
 
 @jit_inline
