@@ -206,6 +206,79 @@ def test_a_greedy_seat_values_each_batch_once_an_auction():
     assert pol.known_batch_value(S, R, 1, greedy, 2) == now != fresh[1][2]
 
 
+def reference_hand_value(S, R, seat, p, hand):
+    """policies.hand_value as it was before the auction kept each seat's hand base: the whole
+    hand valued afresh, its profile, four best cards and size counted again."""
+    profile = np.zeros(C.SCRATCH, np.int64)
+    ru.hand_profile(R, hand, profile)
+    free = [c for c in range(C.N_CITIES) if S.city[c, C.CT_ACTIVE] == 1 and S.city[c, C.CT_BEER] < 0]
+    demand = sum(int(S.city[c, C.CT_DEMAND]) for c in free)
+    city = (demand / len(free) if free else 0.0) + R.pol_w[p, C.W_INCOME]
+    v = 0.0
+    for b in range(C.BEER_SLOTS):
+        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
+            continue
+        bt = S.beer[b, C.B_TYPE]
+        met = ru.profile_met(R, profile, bt, True) / 5.0
+        v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
+    best = sorted((int(R.ing[t, C.IF_Q]) for t in range(len(hand)) for _ in range(hand[t])), reverse=True)
+    return v + R.pol_w[p, C.W_FEST_CARD] * sum(best[:C.MAX_COMMIT]) + R.pol_w[p, C.W_CARD] * int(hand.sum())
+
+
+def beer_counts(S, R, seat, hand):
+    """The met requirements of each beer `seat` holds, against `hand`."""
+    profile = np.zeros(C.SCRATCH, np.int64)
+    ru.hand_profile(R, hand, profile)
+    return [ru.profile_met(R, profile, S.beer[b, C.B_TYPE], True) for b in range(C.BEER_SLOTS)
+            if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat]
+
+
+def test_batch_values_from_a_seats_hand_base_are_those_of_the_whole_hand():
+    """batch_value adds a batch's face-up cards to the seat's hand base (held_value) and counts a
+    beer's met requirements again only when a card raises a kind its recipe reads or adds
+    Organic cards: on random five-seat auctions (hands, beers in hand with the neutral card
+    among them, batches with and without a face-down card, Market Demand) every value is, bit
+    for bit, the whole hand valued afresh, with and without the batch."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    p = cfg.policy_index("greedy")
+    rng = np.random.default_rng(23)
+    n_ing = len(cfg.ing_ids)
+    recounts = {True: 0, False: 0}  # (seat, batch) pairs whose beers' counts moved, or did not
+    for _ in range(300):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC] = -1, C.LOC_DECK
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.9
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 6, C.N_CITIES)
+        S.city[rng.random(C.N_CITIES) < 0.3, C.CT_BEER] = C.BEER_DECK - 1  # held: not free
+        S.hand[:] = 0
+        beers = iter(rng.permutation(C.BEER_DECK - 1))
+        for seat in range(C.MAX_PLAYERS):
+            for t in rng.choice(n_ing, size=int(rng.integers(0, 10))):
+                S.hand[seat, t] += 1
+            for _ in range(int(rng.integers(0, 5))):
+                b = next(beers)
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC] = seat, C.LOC_HAND
+                S.beer[b, C.B_TYPE] = rng.integers(R.beer.shape[0])  # the neutral card is the last row
+        for b in range(C.MAX_PLAYERS):
+            size = int(rng.integers(1, C.MAX_BATCH + 1))
+            S.batch[b, :size] = rng.choice(n_ing, size=size)
+            S.batch[b, C.BT_N] = size
+            S.batch[b, C.BT_HIDDEN] = 2 if size == 3 and rng.random() < 0.5 else -1
+        pol.forget_auction_values(S)
+        for seat in range(C.MAX_PLAYERS):
+            before = reference_hand_value(S, R, seat, p, S.hand[seat])
+            for b in range(C.MAX_PLAYERS):
+                with_batch = S.hand[seat].copy()
+                for i in range(S.batch[b, C.BT_N]):
+                    if i != S.batch[b, C.BT_HIDDEN]:
+                        with_batch[S.batch[b, i]] += 1
+                hidden = R.pol_w[p, C.W_CARD] + 2.0 * R.pol_w[p, C.W_FEST_CARD] if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
+                after = reference_hand_value(S, R, seat, p, with_batch)
+                assert pol.known_batch_value(S, R, seat, p, b) == after - before + hidden, (seat, b)
+                recounts[beer_counts(S, R, seat, with_batch) != beer_counts(S, R, seat, S.hand[seat])] += 1
+            assert S.auction[seat, pol.HELD] == before
+    assert min(recounts.values()) > 500  # batches that moved the beers' worth and batches that did not
+
+
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)

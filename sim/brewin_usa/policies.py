@@ -83,41 +83,124 @@ def hand_profile(S, R, hand):
     return profile
 
 
+# A seat's hand as the auction values it, in S.scratch[SC_SEAT + seat]: worked out with the value
+# of the hand alone (held_value) and read for each batch (batch_value), which adds the batch's
+# cards to it instead of valuing the whole hand again. The hand's four best cards' qualities
+# keep the best four of hand and batch; a beer's count of met requirements changes only when a
+# card raises a kind its recipe reads or adds Organic cards (rules.best_purchase reads nothing else).
+BASE_TOP = ru.PROFILE  # [0, PROFILE): rules.hand_profile; then the four best qualities, best first
+BASE_CARDS = BASE_TOP + C.MAX_COMMIT  # cards in hand
+BASE_BEERS = BASE_CARDS + 1  # beers in hand, the neutral card left out
+BASE_TYPE = BASE_BEERS + 1  # their beer types, in slot order
+BASE_MET = BASE_TYPE + C.MAX_BEER_HAND + 1  # each one's rules.profile_met with the hand alone
+assert BASE_MET + C.MAX_BEER_HAND + 1 <= C.SCRATCH  # beer_hand cards, and a treatment's copy
+
+
+@jit_inline
+def city_guess(S, R, p):
+    """The city a beer in hand is valued with: the mean Market Demand of the free cities plus
+    income."""
+    return mean_demand(S) + w(R, p, C.W_INCOME)
+
+
+@jit_inline
+def beer_worth(R, bt, city, met):
+    """A beer of type bt in hand, `met` of its five requirements met: (quality + city) x (met/5)^3."""
+    share = met / 5.0
+    return (R.beer[bt, C.BF_QUALITY] + city) * share * share * share
+
+
+@jit_inline
+def hand_worth(R, p, beers, base, cards):
+    """A hand's worth from its beers' (`beers`, beer_worth summed in slot order), its four best
+    qualities (in `base`) for Brewfests and its size."""
+    best = 0
+    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
+        best += base[i]
+    return beers + w(R, p, C.W_FEST_CARD) * best + w(R, p, C.W_CARD) * cards
+
+
+@jit_inline
+def add_to_best_four(base, q):
+    """A card of quality q among the four best qualities in `base` (best first; the lowest drops)."""
+    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
+        if q > base[i]:
+            base[i], q = q, base[i]
+
+
 @jit
-def hand_value(S, R, seat, p, hand):
-    """Heuristic worth of holding ingredient `hand` with `seat`'s beers in hand."""
-    profile = hand_profile(S, R, hand)
-    city = mean_demand(S) + w(R, p, C.W_INCOME)
-    v = 0.0
+def held_value(S, R, seat, p):
+    """Heuristic worth of the ingredient cards `seat` holds with its beers in hand (hand_worth);
+    leaves the hand's base in S.scratch[SC_SEAT + seat] for batch_value."""
+    base = S.scratch[C.SC_SEAT + seat]
+    hand = S.hand[seat]
+    ru.hand_profile(R, hand, base)
+    cards = 0
+    for t in range(R.ing.shape[0]):
+        cards += hand[t]
+    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
+        base[i] = 0
+    for t in range(R.ing.shape[0]):
+        for _ in range(min(hand[t], C.MAX_COMMIT)):
+            add_to_best_four(base, R.ing[t, C.IF_Q])
+    base[BASE_CARDS] = cards
+    city = city_guess(S, R, p)
+    v, k = 0.0, 0
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
             continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
         bt = S.beer[b, C.B_TYPE]
-        met = ru.profile_met(R, profile, bt, np.bool_(True)) / 5.0
-        v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
-    n = 0
-    for t in range(R.ing.shape[0]):
-        n += hand[t]
-    return v + w(R, p, C.W_FEST_CARD) * top_quality(R, hand, C.MAX_COMMIT) + w(R, p, C.W_CARD) * n
+        met = ru.profile_met(R, base, bt, np.bool_(True))
+        base[BASE_TYPE + k] = bt
+        base[BASE_MET + k] = met
+        k += 1
+        v += beer_worth(R, bt, city, met)
+    base[BASE_BEERS] = k
+    return hand_worth(R, p, v, base, cards)
 
 
 @jit_inline
-def held_value(S, R, seat, p):
-    """hand_value of the hand `seat` holds now."""
-    return hand_value(S, R, seat, p, S.hand[seat])
+def kinds_read(R, bt):
+    """The kinds whose best card rules.best_purchase reads for beer type bt (a bit each): the four
+    core kinds and the required adjunct."""
+    adj = R.beer[bt, C.BF_ADJ]
+    return 0b1111 | (1 << adj if adj >= 0 else 0)
 
 
 @jit
 def batch_value(S, R, seat, p, b, before):
     """Rise of the hand's value from batch b (its face-down card counted as an average card) over
-    `before`, held_value of the hand now (worked out once for all the batches)."""
-    tmp = S.scratch[C.SC_HAND]
-    for t in range(R.ing.shape[0]):
-        tmp[t] = S.hand[seat, t]
+    `before`, held_value of the hand now (worked out once for all the batches, with the hand's
+    base, to which the batch's face-up cards are added here)."""
+    base = S.scratch[C.SC_SEAT + seat]
+    row = S.scratch[C.SC_PROFILE]
+    for i in range(BASE_CARDS):
+        row[i] = base[i]
+    raised, organic = 0, False
+    cards = base[BASE_CARDS]
     for i in range(S.batch[b, C.BT_N]):
-        if i != S.batch[b, C.BT_HIDDEN]:
-            tmp[S.batch[b, i]] += 1
-    after = hand_value(S, R, seat, p, tmp)
+        if i == S.batch[b, C.BT_HIDDEN]:
+            continue
+        t = S.batch[b, i]
+        kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+        cards += 1
+        add_to_best_four(row, q)
+        if q > row[kind]:
+            row[kind] = q
+            raised |= 1 << kind
+        if kind == C.ORGANIC:
+            organic = True
+            for qq in range(1, q + 1):
+                row[ru.ORGANIC_AT_LEAST + qq] += 1
+    city = city_guess(S, R, p)
+    v = 0.0
+    for k in range(base[BASE_BEERS]):
+        bt = base[BASE_TYPE + k]
+        met = base[BASE_MET + k]
+        if organic or raised & kinds_read(R, bt):
+            met = ru.profile_met(R, row, bt, np.bool_(True))
+        v += beer_worth(R, bt, city, met)
+    after = hand_worth(R, p, v, row, cards)
     hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
     return after - before + hidden
 
@@ -125,7 +208,8 @@ def batch_value(S, R, seat, p, b, before):
 # Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
 # during an auction until the seat takes its batch, after which it neither nominates nor bids: so
 # each seat's value of its hand and of each batch is kept in S.auction from the first time it is
-# asked until the next auction opens (kernel.auction calls forget_auction_values).
+# asked until the next auction opens (kernel.auction calls forget_auction_values), and the hand's
+# base that held_value leaves serves each of its batches (known_batch_value asks for the hand first).
 HELD = C.MAX_PLAYERS  # S.auction column of a seat's hand alone
 
 
