@@ -234,11 +234,10 @@ def beer_counts(S, R, seat, hand):
 
 
 def test_batch_values_from_a_seats_hand_base_are_those_of_the_whole_hand():
-    """batch_value adds a batch's face-up cards to the seat's hand base (held_value) and counts a
-    beer's met requirements again only when a card raises a kind its recipe reads or adds
-    Organic cards: on random five-seat auctions (hands, beers in hand with the neutral card
-    among them, batches with and without a face-down card, Market Demand) every value is, bit
-    for bit, the whole hand valued afresh, with and without the batch."""
+    """batch_value adds a batch's face-up cards to the seat's hand base (held_value: its profile,
+    four best qualities, size and beers): on random five-seat auctions (hands, beers in hand
+    with the neutral card among them, batches with and without a face-down card, Market Demand)
+    every value is, bit for bit, the whole hand valued afresh, with and without the batch."""
     cfg, R, S = blank(n=C.MAX_PLAYERS)
     p = cfg.policy_index("greedy")
     rng = np.random.default_rng(23)

@@ -85,15 +85,14 @@ def hand_profile(S, R, hand):
 
 # A seat's hand as the auction values it, in S.scratch[SC_SEAT + seat]: worked out with the value
 # of the hand alone (held_value) and read for each batch (batch_value), which adds the batch's
-# cards to it instead of valuing the whole hand again. The hand's four best cards' qualities
-# keep the best four of hand and batch; a beer's count of met requirements changes only when a
-# card raises a kind its recipe reads or adds Organic cards (rules.best_purchase reads nothing else).
+# cards to it instead of valuing the whole hand again (the hand's four best cards' qualities keep
+# the best four of hand and batch). Each beer's count of met requirements is counted again: nearly
+# every batch raises a kind the beer's recipe lacks or brings Organic cards.
 BASE_TOP = ru.PROFILE  # [0, PROFILE): rules.hand_profile; then the four best qualities, best first
 BASE_CARDS = BASE_TOP + C.MAX_COMMIT  # cards in hand
 BASE_BEERS = BASE_CARDS + 1  # beers in hand, the neutral card left out
 BASE_TYPE = BASE_BEERS + 1  # their beer types, in slot order
-BASE_MET = BASE_TYPE + C.MAX_BEER_HAND + 1  # each one's rules.profile_met with the hand alone
-assert BASE_MET + C.MAX_BEER_HAND + 1 <= C.SCRATCH  # beer_hand cards, and a treatment's copy
+assert BASE_TYPE + C.MAX_BEER_HAND + 1 <= C.SCRATCH  # beer_hand cards, and a treatment's copy
 
 
 @jit_inline
@@ -152,19 +151,10 @@ def held_value(S, R, seat, p):
         bt = S.beer[b, C.B_TYPE]
         met = ru.profile_met(R, base, bt, np.bool_(True))
         base[BASE_TYPE + k] = bt
-        base[BASE_MET + k] = met
         k += 1
         v += beer_worth(R, bt, city, met)
     base[BASE_BEERS] = k
     return hand_worth(R, p, v, base, cards)
-
-
-@jit_inline
-def kinds_read(R, bt):
-    """The kinds whose best card rules.best_purchase reads for beer type bt (a bit each): the four
-    core kinds and the required adjunct."""
-    adj = R.beer[bt, C.BF_ADJ]
-    return 0b1111 | (1 << adj if adj >= 0 else 0)
 
 
 @jit
@@ -176,7 +166,6 @@ def batch_value(S, R, seat, p, b, before):
     row = S.scratch[C.SC_PROFILE]
     for i in range(BASE_CARDS):
         row[i] = base[i]
-    raised, organic = 0, False
     cards = base[BASE_CARDS]
     for i in range(S.batch[b, C.BT_N]):
         if i == S.batch[b, C.BT_HIDDEN]:
@@ -185,21 +174,15 @@ def batch_value(S, R, seat, p, b, before):
         kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
         cards += 1
         add_to_best_four(row, q)
-        if q > row[kind]:
-            row[kind] = q
-            raised |= 1 << kind
+        row[kind] = max(row[kind], q)
         if kind == C.ORGANIC:
-            organic = True
             for qq in range(1, q + 1):
                 row[ru.ORGANIC_AT_LEAST + qq] += 1
     city = city_guess(S, R, p)
     v = 0.0
     for k in range(base[BASE_BEERS]):
         bt = base[BASE_TYPE + k]
-        met = base[BASE_MET + k]
-        if organic or raised & kinds_read(R, bt):
-            met = ru.profile_met(R, row, bt, np.bool_(True))
-        v += beer_worth(R, bt, city, met)
+        v += beer_worth(R, bt, city, ru.profile_met(R, row, bt, np.bool_(True)))
     after = hand_worth(R, p, v, row, cards)
     hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
     return after - before + hidden
