@@ -532,8 +532,58 @@ def test_launch_on_a_held_city_is_a_challenge():
     ru.place_beer(S, b, 0, c)
     assert view(S).beer(b).loc == C.LOC_FEST and view(S).city(c).fest == 1
     assert view(S).seat(0).challenges == 1
-    assert not ru.legal_target(S, 0, c)  # one beer per player in a Brewfest
-    assert not ru.legal_target(S, 1, c)  # nobody challenges their own city
+    assert not ru.is_target(ru.legal_targets(S, 0), c)  # one beer per player in a Brewfest
+    assert not ru.is_target(ru.legal_targets(S, 1), c)  # nobody challenges their own city
+
+
+def reference_legal_target(S, seat, c):
+    """rules.legal_target as it was, one city at a time: active, and free or held by a rival
+    that no beer of the seat challenges yet."""
+    if S.city[c, C.CT_ACTIVE] == 0:
+        return False
+    b = S.city[c, C.CT_BEER]
+    if b < 0:
+        return True
+    if S.beer[b, C.B_OWNER] == seat:
+        return False
+    return not any(S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat
+                   for x in range(C.BEER_SLOTS))
+
+
+def test_the_legal_targets_worked_out_together_are_those_checked_city_by_city():
+    """legal_targets finds a seat's challenges in one pass over the beers: on random boards
+    (cities held, free or out of play, Brewfests pending with several challengers) its cities
+    and has_target are those of checking each city alone."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(41)
+    refused = {"own": 0, "challenged": 0, "none": 0}
+    for _ in range(400):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.8
+        beers = iter(rng.permutation(C.BEER_DECK))
+        boxed_in = rng.random() < 0.25  # every city in play held or challenged by seat 0
+        for c in range(C.N_CITIES):
+            if boxed_in or rng.random() < 0.8:
+                b = next(beers)
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+                challengers = list(rng.integers(C.MAX_PLAYERS, size=int(rng.integers(0, 2))))
+                if boxed_in and S.beer[b, C.B_OWNER] != 0:
+                    challengers.append(0)
+                for o in challengers:
+                    x = next(beers)
+                    S.beer[x, C.B_OWNER], S.beer[x, C.B_LOC], S.beer[x, C.B_CITY] = o, C.LOC_FEST, c
+        for seat in range(C.MAX_PLAYERS):
+            targets = ru.legal_targets(S, seat)
+            expect = [reference_legal_target(S, seat, c) for c in range(C.N_CITIES)]
+            assert [ru.is_target(targets, c) for c in range(C.N_CITIES)] == expect
+            assert ru.has_target(S, seat) == any(expect)
+            for c in range(C.N_CITIES):
+                b = S.city[c, C.CT_BEER]
+                if S.city[c, C.CT_ACTIVE] and b >= 0 and not expect[c]:
+                    refused["own" if S.beer[b, C.B_OWNER] == seat else "challenged"] += 1
+            refused["none"] += not any(expect)
+    assert min(refused.values()) > 20  # every reason a city is no target, and seats with none
 
 
 def test_relaunch_of_a_skunked_beer_costs_five_caps():
@@ -575,6 +625,54 @@ def test_berry_swaps_two_market_demand_stacks():
     demand(S, 7, 1)
     ru.berry(S, 2, 7)
     assert view(S).city(2).demand == 1 and view(S).city(7).demand == 5
+
+
+def reference_berry_gain(S, R, seat):
+    """policies.berry_gain as it was before it read each city's holder once: every pair of
+    active cities valued from the board, as (gain, the first best pair)."""
+    def held_worth(c, demand):
+        b = S.city[c, C.CT_BEER]
+        if b < 0:
+            return 0.0
+        style = R.beer[S.beer[b, C.B_TYPE], C.BF_STYLE]
+        mult = int(R.p[C.P_STYLE_MULT]) if style == R.city[c, C.CF_PREF] else 1
+        return demand * mult * (1.0 if S.beer[b, C.B_OWNER] == seat else -0.5)
+
+    best, pair = -1e18, None
+    active = [c for c in range(C.N_CITIES) if S.city[c, C.CT_ACTIVE]]
+    for i, c1 in enumerate(active):
+        for c2 in active[i + 1:]:
+            d1, d2 = S.city[c1, C.CT_DEMAND], S.city[c2, C.CT_DEMAND]
+            g = held_worth(c1, d2) + held_worth(c2, d1) - held_worth(c1, d1) - held_worth(c2, d2)
+            if g > best:
+                best, pair = g, (c1, c2)
+    return best, pair
+
+
+def test_berry_values_every_swap_as_valuing_each_pair_from_the_board_did():
+    """berry_gain reads each city's holder and style multiplier once (city_stakes): on random
+    boards (cities held by any seat, some inactive, some with no beer) its gain and pair are,
+    bit for bit, those of valuing each pair from the board."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(29)
+    own_gains = 0
+    for _ in range(400):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.85
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 7, C.N_CITIES)
+        beers = rng.permutation(C.BEER_DECK)
+        for c in range(C.N_CITIES):
+            if rng.random() < 0.7:
+                b = beers[c]
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        gain, pair = reference_berry_gain(S, R, seat)
+        assert pol.berry_gain(S, R, seat) == gain
+        if pair is not None:
+            assert tuple(S.seats[C.ROW_TMP, :2]) == pair
+            own_gains += gain > 0
+    assert own_gains > 200  # swaps worth making
 
 
 def test_citrus_moves_a_skunked_beer_back_onto_the_map():

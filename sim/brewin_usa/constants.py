@@ -94,8 +94,8 @@ PILE_IDECK, PILE_IDISC, PILE_BDECK, PILE_BDISC = range(4)
 ROW_ORDER, ROW_POLICY, ROW_RANK, ROW_TMP = range(4)
 
 # --- rows of State.scratch (width SCRATCH) ---------------------------------------------------------
-SC_HAND, SC_USE, SC_PROFILE, SC_TMP = range(4)  # SC_USE: a launch's fit; SC_PROFILE: rules.hand_profile
-SC_SEAT = 4  # SC_SEAT + seat: the seat's hand as its auction valuations read it (policies.held_value)
+SC_USE, SC_PROFILE, SC_TMP = range(3)  # SC_USE: a launch's fit; SC_PROFILE: rules.hand_profile
+SC_SEAT = 3  # SC_SEAT + seat: the seat's hand as its auction valuations read it (policies.held_value)
 SCRATCH_ROWS = SC_SEAT + MAX_PLAYERS
 SCRATCH = 64
 

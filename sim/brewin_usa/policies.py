@@ -389,8 +389,9 @@ def demand_city(S, R, seat, p):
 
 @jit_inline
 def can_launch_new(S, R, seat, b, profile):
-    """Beer card b (in seat's hand, whose hand_profile is `profile`) can be launched now."""
-    if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
+    """Beer card b (in seat's hand, whose hand_profile is `profile`) can be launched now, the seat
+    having a legal target (ru.has_target, asked once for all its beers)."""
+    if S.pl[seat, C.COLORED] == 0:
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
     return ru.profile_met(R, profile, S.beer[b, C.B_TYPE], can_buy) == 5
@@ -398,8 +399,9 @@ def can_launch_new(S, R, seat, b, profile):
 
 @jit_inline
 def can_relaunch(S, R, seat, b):
+    """Skunked beer b can be relaunched now, the seat having a legal target (as can_launch_new)."""
     return (S.beer[b, C.B_LOC] == C.LOC_SKUNKED and S.beer[b, C.B_OWNER] == seat
-            and S.pl[seat, C.BANK] >= ru.param(R, C.P_RELAUNCH_COST) and ru.has_target(S, seat))
+            and S.pl[seat, C.BANK] >= ru.param(R, C.P_RELAUNCH_COST))
 
 
 @jit
@@ -407,8 +409,9 @@ def best_target_value(S, R, p, seat, b):
     best = -1e18
     tally = S.scratch[C.SC_TMP]
     tally_targets(S, R, seat, tally)
+    targets = ru.legal_targets(S, seat)
     for c in range(C.N_CITIES):
-        if ru.legal_target(S, seat, c):
+        if ru.is_target(targets, c):
             best = max(best, target_value(S, R, p, seat, b, c, tally))
     return best
 
@@ -416,6 +419,8 @@ def best_target_value(S, R, p, seat, b):
 @jit
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
+    if not ru.has_target(S, seat):
+        return -1  # no beer can go anywhere: no option, as when none fits
     options = 0
     profile = hand_profile(S, R, S.hand[seat])
     for b in range(C.BEER_SLOTS):
@@ -447,14 +452,15 @@ def choose_launch(S, R, seat, p):
 @jit
 def choose_target(S, R, seat, p, b):
     """The city beer b claims or challenges (a legal target exists)."""
+    targets = ru.legal_targets(S, seat)
     if is_random(R, p):
         k = 0
         for c in range(C.N_CITIES):
-            if ru.legal_target(S, seat, c):
+            if ru.is_target(targets, c):
                 k += 1
         pick = rnd(S, seat, k)
         for c in range(C.N_CITIES):
-            if ru.legal_target(S, seat, c):
+            if ru.is_target(targets, c):
                 if pick == 0:
                     return c
                 pick -= 1
@@ -462,7 +468,7 @@ def choose_target(S, R, seat, p, b):
     tally = S.scratch[C.SC_TMP]
     tally_targets(S, R, seat, tally)
     for c in range(C.N_CITIES):
-        if ru.legal_target(S, seat, c):
+        if ru.is_target(targets, c):
             v = target_value(S, R, p, seat, b, c, tally)
             if v > best_v:
                 best, best_v = c, v
@@ -545,27 +551,45 @@ def citrus_beer(S, R, seat, p):
 
 
 @jit_inline
-def own_city_value(S, R, seat, c, demand):
-    b = S.city[c, C.CT_BEER]
-    if b < 0:
+def city_stakes(S, R, seat, stakes):
+    """What own_city_value reads of each city, into the scratch row `stakes`: the style multiplier
+    of the beer holding it (-1: none) and, N_CITIES on, 1 if the beer is `seat`'s."""
+    for c in range(C.N_CITIES):
+        b = S.city[c, C.CT_BEER]
+        stakes[c] = -1
+        if b >= 0:
+            stakes[c] = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
+            stakes[C.N_CITIES + c] = S.beer[b, C.B_OWNER] == seat
+
+
+@jit_inline
+def own_city_value(stakes, c, demand):
+    """Worth to the seat of city_stakes `stakes` of `demand` caps on city c: its own city's,
+    a rival's city's at -1/2."""
+    mult = stakes[c]
+    if mult < 0:
         return 0.0
-    mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
-    return demand * mult * (1.0 if S.beer[b, C.B_OWNER] == seat else -0.5)
+    return demand * mult * (1.0 if stakes[C.N_CITIES + c] else -0.5)
 
 
 @jit
 def berry_gain(S, R, seat):
-    """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2]."""
+    """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2].
+    The cities' holders are read once (city_stakes), not once a pair."""
+    stakes = S.scratch[C.SC_TMP]
+    city_stakes(S, R, seat, stakes)
     best = -1e18
     for c1 in range(C.N_CITIES):
         if S.city[c1, C.CT_ACTIVE] == 0:
             continue
+        d1 = S.city[c1, C.CT_DEMAND]
+        kept1 = own_city_value(stakes, c1, d1)
         for c2 in range(c1 + 1, C.N_CITIES):
             if S.city[c2, C.CT_ACTIVE] == 0:
                 continue
-            d1, d2 = S.city[c1, C.CT_DEMAND], S.city[c2, C.CT_DEMAND]
-            g = (own_city_value(S, R, seat, c1, d2) + own_city_value(S, R, seat, c2, d1)
-                 - own_city_value(S, R, seat, c1, d1) - own_city_value(S, R, seat, c2, d2))
+            d2 = S.city[c2, C.CT_DEMAND]
+            g = (own_city_value(stakes, c1, d2) + own_city_value(stakes, c2, d1)
+                 - kept1 - own_city_value(stakes, c2, d2))
             if g > best:
                 best = g
                 S.seats[C.ROW_TMP, 0] = c1

@@ -646,29 +646,41 @@ def place_beer(S, b, seat, c):
         S.pl[seat, C.ST_CHALLENGES] += 1
 
 
+@jit_inline
+def legal_targets(S, seat):
+    """The cities (a bit each) a beer of `seat` may go to: free, or held by a rival and not
+    already challenged by another beer of this seat."""
+    return open_cities(S.city, S.beer, seat)
+
+
 @jit
-def legal_target(S, seat, c):
-    """A city a beer of `seat` may go to: free, or held by a rival (and not already challenged
-    by another beer of this seat)."""
-    if S.city[c, C.CT_ACTIVE] == 0:
-        return False
-    b = S.city[c, C.CT_BEER]
-    if b < 0:
-        return True
-    if S.beer[b, C.B_OWNER] == seat:
-        return False
+def open_cities(city, beer, seat):
+    """legal_targets from the city and beer tables, all they read (a compiled call copies every
+    array it is passed): one pass over the beers finds the cities `seat` challenges already."""
+    challenged = 0
     for x in range(C.BEER_SLOTS):
-        if S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat:
-            return False
-    return True
+        if beer[x, C.B_LOC] == C.LOC_FEST and beer[x, C.B_OWNER] == seat:
+            challenged |= 1 << beer[x, C.B_CITY]
+    targets = 0
+    for c in range(C.N_CITIES):
+        b = city[c, C.CT_BEER]
+        if city[c, C.CT_ACTIVE] != 0 and (b < 0 or (beer[b, C.B_OWNER] != seat and not challenged & (1 << c))):
+            targets |= 1 << c
+    return targets
+
+
+@jit_inline
+def is_target(targets, c):
+    """City c is among legal_targets `targets`."""
+    return targets & (1 << c) != 0
 
 
 @jit_inline
 def has_target(S, seat):
     for c in range(C.N_CITIES):
-        if legal_target(S, seat, c):
-            return True
-    return False
+        if is_unclaimed(S, c):
+            return True  # a free city: no need to look for the seat's challenges
+    return legal_targets(S, seat) != 0
 
 
 @jit_inline

@@ -13,7 +13,7 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   batch    int64[N, N_BT]          this round's ingredient batches: cards, size, face-down card, buyer, price
   fest     int64[N, N_F]           brewfest scratch per seat: taking part, beer, committed cards, score
   seats    int64[4, N]             rows ROW_*: turn order from the left of the dealer, bot per seat, rank, scratch
-  scratch  int64[4 + N, SCRATCH]   rows SC_*: a hypothetical hand, a launch's recipe fit, a hand's profile,
+  scratch  int64[3 + N, SCRATCH]   rows SC_*: a launch's recipe fit, a hand's profile, a decision's tallies,
                                    then per seat its hand as the auction values it (policies.held_value)
   rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
                                    2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
