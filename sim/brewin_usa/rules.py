@@ -535,6 +535,8 @@ def organic_met(recipe, profile, buy_slot, floor, mask):
     Its greedy fill is a largest matching of slots to cards good enough for them, and with such
     thresholds the slots left unfilled are the largest shortfall, over each slot's need q, of
     the cards reaching q against the slots needing q or more (Hall's theorem)."""
+    if profile[ORGANIC_AT_LEAST + 1] == 0:
+        return 0  # no Organic card (a third of the counts): nothing to fill with
     slots, shortfall = 0, 0
     for i in range(4):
         if mask & (1 << i):
