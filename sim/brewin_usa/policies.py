@@ -337,28 +337,7 @@ def raise_to(S, R, seat, p, b, high):
     return -1
 
 
-# demand_city's tallies for its seat, in S.scratch[SC_TMP]: its beers in hand or skunked of each
-# style, its cities in each region (counted once, not once a city).
-STYLE_BEERS = 0
-REGION_CITIES = STYLE_BEERS + len(C.STYLES)
-
-
 @jit_inline
-def tally_claims(S, R, seat):
-    row = S.scratch[C.SC_TMP]
-    for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
-        row[i] = 0
-    for b in range(C.BEER_SLOTS):
-        if (S.beer[b, C.B_OWNER] == seat and not ru.is_neutral(S, R, b)
-                and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED)):
-            row[STYLE_BEERS + ru.beer_style(S, R, b)] += 1
-    for c in range(C.N_CITIES):
-        if ru.owner_of_city(S, c) == seat:
-            row[REGION_CITIES + R.city[c, C.CF_REGION]] += 1
-    return row
-
-
-@jit
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
     k = ru.count_unclaimed(S)
@@ -371,15 +350,46 @@ def demand_city(S, R, seat, p):
                 if pick == 0:
                     return c
                 pick -= 1
-    best, best_v = -1, -1e18
-    tally = tally_claims(S, R, seat)
+    return claim_spot(S.city, S.beer, S.scratch[C.SC_TMP], R.city, R.beer, seat, w(R, p, C.W_REGION),
+                      w(R, p, C.W_SPREAD))
+
+
+# claim_spot's tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
+# style, its cities in each region (counted once, not once a city).
+STYLE_BEERS = 0
+REGION_CITIES = STYLE_BEERS + len(C.STYLES)
+
+
+@jit_inline
+def tally_claims(city, beer, tally, rcity, rbeer, seat):
+    for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
+        tally[i] = 0
+    neutral = rbeer.shape[0] - 1  # rules.neutral_type
+    for b in range(C.BEER_SLOTS):
+        if (beer[b, C.B_OWNER] == seat and beer[b, C.B_TYPE] != neutral
+                and (beer[b, C.B_LOC] == C.LOC_HAND or beer[b, C.B_LOC] == C.LOC_SKUNKED)):
+            tally[STYLE_BEERS + rbeer[beer[b, C.B_TYPE], C.BF_STYLE]] += 1
     for c in range(C.N_CITIES):
-        if not ru.is_unclaimed(S, c):
-            continue
-        v = w(R, p, C.W_REGION) * tally[REGION_CITIES + R.city[c, C.CF_REGION]]
-        for _ in range(tally[STYLE_BEERS + R.city[c, C.CF_PREF]]):
+        d = city[c, C.CT_BEER]
+        if d >= 0 and beer[d, C.B_OWNER] == seat:
+            tally[REGION_CITIES + rcity[c, C.CF_REGION]] += 1
+
+
+@jit
+def claim_spot(city, beer, tally, rcity, rbeer, seat, w_region, w_spread):
+    """The greedy demand_city: the free city `seat` is best placed to claim (2 VP per beer of its
+    preferred style in hand or skunked, `w_region` per city held in its region), less `w_spread`
+    per cap already there. Reads the city and beer tables alone: a compiled call copies every
+    array it is passed, and a pile of caps makes one call a cap."""
+    tally_claims(city, beer, tally, rcity, rbeer, seat)
+    best, best_v = -1, -1e18
+    for c in range(C.N_CITIES):
+        if city[c, C.CT_ACTIVE] != 1 or city[c, C.CT_BEER] >= 0:
+            continue  # not free (rules.is_unclaimed)
+        v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
+        for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
             v += 2.0  # one at a time, as the sum has always been taken
-        v -= (w(R, p, C.W_SPREAD) + 0.01) * S.city[c, C.CT_DEMAND]  # rivals may claim it first
+        v -= (w_spread + 0.01) * city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
     return best
