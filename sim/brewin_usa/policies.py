@@ -103,20 +103,21 @@ def city_guess(S, R, p):
 
 
 @jit_inline
-def beer_worth(R, bt, city, met):
-    """A beer of type bt in hand, `met` of its five requirements met: (quality + city) x (met/5)^3."""
+def beer_worth(beer, bt, city, met):
+    """A beer of type bt (a row of the table `beer`, Rules.beer) in hand, `met` of its five
+    requirements met: (quality + city) x (met/5)^3."""
     share = met / 5.0
-    return (R.beer[bt, C.BF_QUALITY] + city) * share * share * share
+    return (beer[bt, C.BF_QUALITY] + city) * share * share * share
 
 
 @jit_inline
-def hand_worth(R, p, beers, base, cards):
+def hand_worth(beers, base, cards, w_fest, w_card):
     """A hand's worth from its beers' (`beers`, beer_worth summed in slot order), its four best
-    qualities (in `base`) for Brewfests and its size."""
+    qualities (in `base`) for Brewfests at `w_fest` a point, and its size at `w_card` a card."""
     best = 0
     for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
         best += base[i]
-    return beers + w(R, p, C.W_FEST_CARD) * best + w(R, p, C.W_CARD) * cards
+    return beers + w_fest * best + w_card * cards
 
 
 @jit_inline
@@ -152,40 +153,48 @@ def held_value(S, R, seat, p):
         met = ru.profile_met(R, base, bt, np.bool_(True))
         base[BASE_TYPE + k] = bt
         k += 1
-        v += beer_worth(R, bt, city, met)
+        v += beer_worth(R.beer, bt, city, met)
     base[BASE_BEERS] = k
-    return hand_worth(R, p, v, base, cards)
+    return hand_worth(v, base, cards, w(R, p, C.W_FEST_CARD), w(R, p, C.W_CARD))
 
 
-@jit
+@jit_inline
 def batch_value(S, R, seat, p, b, before):
     """Rise of the hand's value from batch b (its face-down card counted as an average card) over
     `before`, held_value of the hand now (worked out once for all the batches, with the hand's
-    base, to which the batch's face-up cards are added here)."""
-    base = S.scratch[C.SC_SEAT + seat]
-    row = S.scratch[C.SC_PROFILE]
+    base, to which batch_hand_worth adds the batch's face-up cards)."""
+    after = batch_hand_worth(S.scratch[C.SC_SEAT + seat], S.scratch[C.SC_PROFILE], S.batch[b], R.ing, R.beer,
+                             ru.param(R, C.P_QUALITY_PURCHASE), city_guess(S, R, p), w(R, p, C.W_FEST_CARD),
+                             w(R, p, C.W_CARD))
+    hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
+    return after - before + hidden
+
+
+@jit
+def batch_hand_worth(base, row, batch, ing, beer, mode, city, w_fest, w_card):
+    """held_value's worth of the hand in `base` with the face-up cards of `batch` (a row of
+    S.batch) added, `row` a scratch row (purchase reading `mode`, beers valued with `city`).
+    Reads the hand base, the batch and the card tables alone: a compiled call copies every
+    array it is passed."""
     for i in range(BASE_CARDS):
         row[i] = base[i]
     cards = base[BASE_CARDS]
-    for i in range(S.batch[b, C.BT_N]):
-        if i == S.batch[b, C.BT_HIDDEN]:
+    for i in range(batch[C.BT_N]):
+        if i == batch[C.BT_HIDDEN]:
             continue
-        t = S.batch[b, i]
-        kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+        kind, q = ing[batch[i], C.IF_KIND], ing[batch[i], C.IF_Q]
         cards += 1
         add_to_best_four(row, q)
         row[kind] = max(row[kind], q)
         if kind == C.ORGANIC:
             for qq in range(1, q + 1):
                 row[ru.ORGANIC_AT_LEAST + qq] += 1
-    city = city_guess(S, R, p)
     v = 0.0
     for k in range(base[BASE_BEERS]):
         bt = base[BASE_TYPE + k]
-        v += beer_worth(R, bt, city, ru.profile_met(R, row, bt, np.bool_(True)))
-    after = hand_worth(R, p, v, row, cards)
-    hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
-    return after - before + hidden
+        met, _ = ru.recipe_purchase(beer[bt], mode, row, np.bool_(True))
+        v += beer_worth(beer, bt, city, met)
+    return hand_worth(v, row, cards, w_fest, w_card)
 
 
 # Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
