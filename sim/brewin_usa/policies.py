@@ -66,12 +66,13 @@ def top_quality(R, hand, k):
 
 
 @jit_inline
-def mean_demand(S):
+def mean_demand(city):
+    """The mean Market Demand of the free cities of the city table `city` (S.city), 0 if none."""
     k, d = 0, 0
     for c in range(C.N_CITIES):
-        if ru.is_unclaimed(S, c):
+        if city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0:  # rules.is_unclaimed
             k += 1
-            d += S.city[c, C.CT_DEMAND]
+            d += city[c, C.CT_DEMAND]
     return d / k if k else 0.0
 
 
@@ -96,10 +97,10 @@ assert BASE_TYPE + C.MAX_BEER_HAND + 1 <= C.SCRATCH  # beer_hand cards, and a tr
 
 
 @jit_inline
-def city_guess(S, R, p):
+def city_guess(city, weights):
     """The city a beer in hand is valued with: the mean Market Demand of the free cities plus
-    income."""
-    return mean_demand(S) + w(R, p, C.W_INCOME)
+    income (`weights`: the bot's row of Rules.pol_w)."""
+    return mean_demand(city) + weights[C.W_INCOME]
 
 
 @jit_inline
@@ -144,7 +145,7 @@ def held_value(S, R, seat, p):
         for _ in range(min(hand[t], C.MAX_COMMIT)):
             add_to_best_four(base, R.ing[t, C.IF_Q])
     base[BASE_CARDS] = cards
-    city = city_guess(S, R, p)
+    city = city_guess(S.city, R.pol_w[p])
     v, k = 0.0, 0
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
@@ -162,20 +163,16 @@ def held_value(S, R, seat, p):
 def batch_value(S, R, seat, p, b, before):
     """Rise of the hand's value from batch b (its face-down card counted as an average card) over
     `before`, held_value of the hand now (worked out once for all the batches, with the hand's
-    base, to which batch_hand_worth adds the batch's face-up cards)."""
-    after = batch_hand_worth(S.scratch[C.SC_SEAT + seat], S.scratch[C.SC_PROFILE], S.batch[b], R.ing, R.beer,
-                             ru.param(R, C.P_QUALITY_PURCHASE), city_guess(S, R, p), w(R, p, C.W_FEST_CARD),
-                             w(R, p, C.W_CARD))
-    hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
-    return after - before + hidden
+    base, to which batch_rise adds the batch's face-up cards)."""
+    return batch_rise(S.scratch[C.SC_SEAT + seat], S.scratch[C.SC_PROFILE], S.batch[b], S.city, R.ing, R.beer,
+                      ru.param(R, C.P_QUALITY_PURCHASE), R.pol_w[p], before)
 
 
 @jit
-def batch_hand_worth(base, row, batch, ing, beer, mode, city, w_fest, w_card):
-    """held_value's worth of the hand in `base` with the face-up cards of `batch` (a row of
-    S.batch) added, `row` a scratch row (purchase reading `mode`, beers valued with `city`).
-    Reads the hand base, the batch and the card tables alone: a compiled call copies every
-    array it is passed."""
+def batch_rise(base, row, batch, city, ing, beer, mode, weights, before):
+    """batch_value of the hand in `base` and `batch` (a row of S.batch), `row` a scratch row,
+    `mode` the purchase reading, `weights` the bot's row of Rules.pol_w. Reads these and the
+    city and card tables alone: a compiled call copies every array it is passed."""
     for i in range(BASE_CARDS):
         row[i] = base[i]
     cards = base[BASE_CARDS]
@@ -190,11 +187,14 @@ def batch_hand_worth(base, row, batch, ing, beer, mode, city, w_fest, w_card):
             for qq in range(1, q + 1):
                 row[ru.ORGANIC_AT_LEAST + qq] += 1
     v = 0.0
+    value_city = city_guess(city, weights)
     for k in range(base[BASE_BEERS]):
         bt = base[BASE_TYPE + k]
         met, _ = ru.recipe_purchase(beer[bt], mode, row, np.bool_(True))
-        v += beer_worth(beer, bt, city, met)
-    return hand_worth(v, row, cards, w_fest, w_card)
+        v += beer_worth(beer, bt, value_city, met)
+    after = hand_worth(v, row, cards, weights[C.W_FEST_CARD], weights[C.W_CARD])
+    hidden = weights[C.W_CARD] + 2.0 * weights[C.W_FEST_CARD] if batch[C.BT_HIDDEN] >= 0 else 0.0
+    return after - before + hidden
 
 
 # Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
@@ -349,18 +349,33 @@ def raise_to(S, R, seat, p, b, high):
 @jit_inline
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
-    k = ru.count_unclaimed(S)
+    return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], R.city, R.beer, R.pol_kind[p], R.pol_w[p], seat)
+
+
+@jit
+def demand_spot(city, beer, rng, tally, rcity, rbeer, kind, weights, seat):
+    """demand_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `tally` a scratch
+    row. Reads these and the city and beer tables alone: a compiled call copies every array it
+    is passed, and a pile of caps makes one call a cap."""
+    k = 0
+    for c in range(C.N_CITIES):
+        k += is_free(city, c)
     if k == 0:
         return -1
-    if is_random(R, p):
-        pick = rnd(S, seat, k)
+    if kind == C.KIND_RANDOM:
+        pick = randint(rng, ru.policy_stream(seat), k)  # rnd
         for c in range(C.N_CITIES):
-            if ru.is_unclaimed(S, c):
+            if is_free(city, c):
                 if pick == 0:
                     return c
                 pick -= 1
-    return claim_spot(S.city, S.beer, S.scratch[C.SC_TMP], R.city, R.beer, seat, w(R, p, C.W_REGION),
-                      w(R, p, C.W_SPREAD))
+    return claim_spot(city, beer, tally, rcity, rbeer, seat, weights[C.W_REGION], weights[C.W_SPREAD])
+
+
+@jit_inline
+def is_free(city, c):
+    """rules.is_unclaimed on the city table."""
+    return city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0
 
 
 # claim_spot's tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
@@ -384,17 +399,16 @@ def tally_claims(city, beer, tally, rcity, rbeer, seat):
             tally[REGION_CITIES + rcity[c, C.CF_REGION]] += 1
 
 
-@jit
+@jit_inline
 def claim_spot(city, beer, tally, rcity, rbeer, seat, w_region, w_spread):
     """The greedy demand_city: the free city `seat` is best placed to claim (2 VP per beer of its
     preferred style in hand or skunked, `w_region` per city held in its region), less `w_spread`
-    per cap already there. Reads the city and beer tables alone: a compiled call copies every
-    array it is passed, and a pile of caps makes one call a cap."""
+    per cap already there."""
     tally_claims(city, beer, tally, rcity, rbeer, seat)
     best, best_v = -1, -1e18
     for c in range(C.N_CITIES):
-        if city[c, C.CT_ACTIVE] != 1 or city[c, C.CT_BEER] >= 0:
-            continue  # not free (rules.is_unclaimed)
+        if not is_free(city, c):
+            continue
         v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
         for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
             v += 2.0  # one at a time, as the sum has always been taken
