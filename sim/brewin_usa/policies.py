@@ -449,7 +449,7 @@ def best_target_value(S, R, p, seat, b):
     return best
 
 
-@jit
+@jit_inline
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
     if not ru.has_target(S, seat):
