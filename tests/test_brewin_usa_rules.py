@@ -911,6 +911,59 @@ def test_a_tied_region_scores_for_nobody_and_skunked_beers_keep_their_quality():
 
 # --- the end ------------------------------------------------------------------------------------------------
 
+def reference_scores(S, R, n):
+    """rules.final_score as it was, each region's holders counted city by city for every seat:
+    the VP parts (cities, regions, beers, bank) and the score of each seat."""
+    owner = [S.beer[S.city[c, C.CT_BEER], C.B_OWNER] if S.city[c, C.CT_BEER] >= 0 else -1 for c in range(C.N_CITIES)]
+    region = [R.city[c, C.CF_REGION] for c in range(C.N_CITIES)]
+    vp = [[0, 0, 0, int(S.pl[s, C.BANK])] for s in range(n)]
+    for c in range(C.N_CITIES):
+        if owner[c] >= 0:
+            style = R.beer[S.beer[S.city[c, C.CT_BEER], C.B_TYPE], C.BF_STYLE]
+            vp[owner[c]][0] += S.city[c, C.CT_DEMAND] * (int(R.p[C.P_STYLE_MULT]) if style == R.city[c, C.CF_PREF] else 1)
+    for r in range(C.N_REGIONS):
+        held = [sum(owner[c] == s and region[c] == r for c in range(C.N_CITIES)) for s in range(n)]
+        top = max(held)
+        if top > 0 and held.count(top) == 1:
+            vp[held.index(top)][1] += sum(S.city[c, C.CT_DEMAND] for c in range(C.N_CITIES) if region[c] == r)
+    for b in range(C.BEER_SLOTS):
+        if S.beer[b, C.B_LOC] in (C.LOC_CITY, C.LOC_SKUNKED, C.LOC_FEST):
+            vp[S.beer[b, C.B_OWNER]][2] += R.beer[S.beer[b, C.B_TYPE], C.BF_QUALITY]
+    return [[*v, sum(v)] for v in vp]
+
+
+def test_final_scores_from_one_count_of_the_cities_are_those_of_counting_each_region():
+    """final_score counts each seat's cities per region and each region's Market Demand in one
+    pass over the cities: on random boards of 2-5 seats (cities held, free or out of play,
+    beers skunked and challenging) every seat's VP parts are those of counting every region
+    city by city; regions won outright and tied both occur."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(47)
+    outcomes = {"won": 0, "tied": 0}
+    cols = [C.VP_CITIES, C.VP_REGIONS, C.VP_BEERS, C.VP_BANK, C.SCORE]
+    for _ in range(400):
+        n = int(rng.integers(2, C.MAX_PLAYERS + 1))
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.9
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 6, C.N_CITIES)
+        S.pl[:, C.BANK] = rng.integers(0, 20, C.MAX_PLAYERS)
+        beers = iter(rng.permutation(C.BEER_DECK))
+        for c in range(C.N_CITIES):
+            if rng.random() < 0.7:
+                b = next(beers)
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(n), C.LOC_CITY, c
+        for _ in range(int(rng.integers(0, 6))):
+            b = next(beers)
+            S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC] = rng.integers(n), rng.choice([C.LOC_SKUNKED, C.LOC_FEST])
+        expect = reference_scores(S, R, n)
+        ru.final_score(S, R, n)
+        assert [[int(S.pl[s, k]) for k in cols] for s in range(n)] == expect
+        outcomes["won"] += sum(v[1] > 0 for v in expect)
+        outcomes["tied"] += sum(v[1] for v in expect) < S.city[:, C.CT_DEMAND].sum()
+    assert min(outcomes.values()) > 100  # regions scored for a seat, and regions scored for nobody
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_third_beer_triggers_the_end_after_one_more_round(seed):
     cfg = config()

@@ -869,15 +869,18 @@ def income(S, R, n):
             S.pl[o, C.ST_INCOME] += got
 
 
+# final_score's tallies, in S.scratch[SC_TMP], counted in one pass over the cities: each seat's
+# cities in each region, then each region's Market Demand.
+HELD_IN = 0  # HELD_IN + seat * N_REGIONS + region
+REGION_DEMAND = HELD_IN + C.MAX_PLAYERS * C.N_REGIONS
+
+
 @jit_inline
-def region_winner(S, R, region, n):
+def region_winner(tally, region, n):
     """The seat holding strictly the most cities of the region, or -1 (nobody or a tie)."""
     best, best_k, tied = -1, 0, False
     for s in range(n):
-        k = 0
-        for c in range(C.N_CITIES):
-            if R.city[c, C.CF_REGION] == region and owner_of_city(S, c) == s:
-                k += 1
+        k = tally[HELD_IN + s * C.N_REGIONS + region]
         if k > best_k:
             best, best_k, tied = s, k, False
         elif k == best_k and k > 0:
@@ -892,7 +895,12 @@ def final_score(S, R, n):
         S.pl[s, C.VP_REGIONS] = 0
         S.pl[s, C.VP_BEERS] = 0
         S.pl[s, C.ST_CITIES] = 0
+    tally = S.scratch[C.SC_TMP]
+    for i in range(REGION_DEMAND + C.N_REGIONS):
+        tally[i] = 0
     for c in range(C.N_CITIES):
+        region = R.city[c, C.CF_REGION]
+        tally[REGION_DEMAND + region] += S.city[c, C.CT_DEMAND]
         b = S.city[c, C.CT_BEER]
         if b < 0:
             continue
@@ -900,13 +908,11 @@ def final_score(S, R, n):
         mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
         S.pl[o, C.VP_CITIES] += S.city[c, C.CT_DEMAND] * mult
         S.pl[o, C.ST_CITIES] += 1
+        tally[HELD_IN + o * C.N_REGIONS + region] += 1
     for region in range(C.N_REGIONS):
-        w = region_winner(S, R, region, n)
-        if w < 0:
-            continue
-        for c in range(C.N_CITIES):
-            if R.city[c, C.CF_REGION] == region:
-                S.pl[w, C.VP_REGIONS] += S.city[c, C.CT_DEMAND]
+        w = region_winner(tally, region, n)
+        if w >= 0:
+            S.pl[w, C.VP_REGIONS] += tally[REGION_DEMAND + region]
     for b in range(C.BEER_SLOTS):
         loc = S.beer[b, C.B_LOC]
         if loc == C.LOC_CITY or loc == C.LOC_SKUNKED or loc == C.LOC_FEST:
