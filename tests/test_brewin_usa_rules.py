@@ -206,6 +206,78 @@ def test_a_greedy_seat_values_each_batch_once_an_auction():
     assert pol.known_batch_value(S, R, 1, greedy, 2) == now != fresh[1][2]
 
 
+def reference_hand_value(S, R, seat, p, hand):
+    """policies.hand_value as it was before the auction kept each seat's hand base: the whole
+    hand valued afresh, its profile, four best cards and size counted again."""
+    profile = np.zeros(C.SCRATCH, np.int64)
+    ru.hand_profile(R, hand, profile)
+    free = [c for c in range(C.N_CITIES) if S.city[c, C.CT_ACTIVE] == 1 and S.city[c, C.CT_BEER] < 0]
+    demand = sum(int(S.city[c, C.CT_DEMAND]) for c in free)
+    city = (demand / len(free) if free else 0.0) + R.pol_w[p, C.W_INCOME]
+    v = 0.0
+    for b in range(C.BEER_SLOTS):
+        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
+            continue
+        bt = S.beer[b, C.B_TYPE]
+        met = ru.profile_met(R, profile, bt, True) / 5.0
+        v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
+    best = sorted((int(R.ing[t, C.IF_Q]) for t in range(len(hand)) for _ in range(hand[t])), reverse=True)
+    return v + R.pol_w[p, C.W_FEST_CARD] * sum(best[:C.MAX_COMMIT]) + R.pol_w[p, C.W_CARD] * int(hand.sum())
+
+
+def beer_counts(S, R, seat, hand):
+    """The met requirements of each beer `seat` holds, against `hand`."""
+    profile = np.zeros(C.SCRATCH, np.int64)
+    ru.hand_profile(R, hand, profile)
+    return [ru.profile_met(R, profile, S.beer[b, C.B_TYPE], True) for b in range(C.BEER_SLOTS)
+            if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat]
+
+
+def test_batch_values_from_a_seats_hand_base_are_those_of_the_whole_hand():
+    """batch_value adds a batch's face-up cards to the seat's hand base (held_value: its profile,
+    four best qualities, size and beers): on random five-seat auctions (hands, beers in hand
+    with the neutral card among them, batches with and without a face-down card, Market Demand)
+    every value is, bit for bit, the whole hand valued afresh, with and without the batch."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    p = cfg.policy_index("greedy")
+    rng = np.random.default_rng(23)
+    n_ing = len(cfg.ing_ids)
+    recounts = {True: 0, False: 0}  # (seat, batch) pairs whose beers' counts moved, or did not
+    for _ in range(300):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC] = -1, C.LOC_DECK
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.9
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 6, C.N_CITIES)
+        S.city[rng.random(C.N_CITIES) < 0.3, C.CT_BEER] = C.BEER_DECK - 1  # held: not free
+        S.hand[:] = 0
+        beers = iter(rng.permutation(C.BEER_DECK - 1))
+        for seat in range(C.MAX_PLAYERS):
+            for t in rng.choice(n_ing, size=int(rng.integers(0, 10))):
+                S.hand[seat, t] += 1
+            for _ in range(int(rng.integers(0, 5))):
+                b = next(beers)
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC] = seat, C.LOC_HAND
+                S.beer[b, C.B_TYPE] = rng.integers(R.beer.shape[0])  # the neutral card is the last row
+        for b in range(C.MAX_PLAYERS):
+            size = int(rng.integers(1, C.MAX_BATCH + 1))
+            S.batch[b, :size] = rng.choice(n_ing, size=size)
+            S.batch[b, C.BT_N] = size
+            S.batch[b, C.BT_HIDDEN] = 2 if size == 3 and rng.random() < 0.5 else -1
+        pol.forget_auction_values(S)
+        for seat in range(C.MAX_PLAYERS):
+            before = reference_hand_value(S, R, seat, p, S.hand[seat])
+            for b in range(C.MAX_PLAYERS):
+                with_batch = S.hand[seat].copy()
+                for i in range(S.batch[b, C.BT_N]):
+                    if i != S.batch[b, C.BT_HIDDEN]:
+                        with_batch[S.batch[b, i]] += 1
+                hidden = R.pol_w[p, C.W_CARD] + 2.0 * R.pol_w[p, C.W_FEST_CARD] if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
+                after = reference_hand_value(S, R, seat, p, with_batch)
+                assert pol.known_batch_value(S, R, seat, p, b) == after - before + hidden, (seat, b)
+                recounts[beer_counts(S, R, seat, with_batch) != beer_counts(S, R, seat, S.hand[seat])] += 1
+            assert S.auction[seat, pol.HELD] == before
+    assert min(recounts.values()) > 500  # batches that moved the beers' worth and batches that did not
+
+
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)
@@ -460,8 +532,58 @@ def test_launch_on_a_held_city_is_a_challenge():
     ru.place_beer(S, b, 0, c)
     assert view(S).beer(b).loc == C.LOC_FEST and view(S).city(c).fest == 1
     assert view(S).seat(0).challenges == 1
-    assert not ru.legal_target(S, 0, c)  # one beer per player in a Brewfest
-    assert not ru.legal_target(S, 1, c)  # nobody challenges their own city
+    assert not ru.is_target(ru.legal_targets(S, 0), c)  # one beer per player in a Brewfest
+    assert not ru.is_target(ru.legal_targets(S, 1), c)  # nobody challenges their own city
+
+
+def reference_legal_target(S, seat, c):
+    """rules.legal_target as it was, one city at a time: active, and free or held by a rival
+    that no beer of the seat challenges yet."""
+    if S.city[c, C.CT_ACTIVE] == 0:
+        return False
+    b = S.city[c, C.CT_BEER]
+    if b < 0:
+        return True
+    if S.beer[b, C.B_OWNER] == seat:
+        return False
+    return not any(S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat
+                   for x in range(C.BEER_SLOTS))
+
+
+def test_the_legal_targets_worked_out_together_are_those_checked_city_by_city():
+    """legal_targets finds a seat's challenges in one pass over the beers: on random boards
+    (cities held, free or out of play, Brewfests pending with several challengers) its cities
+    and has_target are those of checking each city alone."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(41)
+    refused = {"own": 0, "challenged": 0, "none": 0}
+    for _ in range(400):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.8
+        beers = iter(rng.permutation(C.BEER_DECK))
+        boxed_in = rng.random() < 0.25  # every city in play held or challenged by seat 0
+        for c in range(C.N_CITIES):
+            if boxed_in or rng.random() < 0.8:
+                b = next(beers)
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+                challengers = list(rng.integers(C.MAX_PLAYERS, size=int(rng.integers(0, 2))))
+                if boxed_in and S.beer[b, C.B_OWNER] != 0:
+                    challengers.append(0)
+                for o in challengers:
+                    x = next(beers)
+                    S.beer[x, C.B_OWNER], S.beer[x, C.B_LOC], S.beer[x, C.B_CITY] = o, C.LOC_FEST, c
+        for seat in range(C.MAX_PLAYERS):
+            targets = ru.legal_targets(S, seat)
+            expect = [reference_legal_target(S, seat, c) for c in range(C.N_CITIES)]
+            assert [ru.is_target(targets, c) for c in range(C.N_CITIES)] == expect
+            assert ru.has_target(S, seat) == any(expect)
+            for c in range(C.N_CITIES):
+                b = S.city[c, C.CT_BEER]
+                if S.city[c, C.CT_ACTIVE] and b >= 0 and not expect[c]:
+                    refused["own" if S.beer[b, C.B_OWNER] == seat else "challenged"] += 1
+            refused["none"] += not any(expect)
+    assert min(refused.values()) > 20  # every reason a city is no target, and seats with none
 
 
 def test_relaunch_of_a_skunked_beer_costs_five_caps():
@@ -503,6 +625,54 @@ def test_berry_swaps_two_market_demand_stacks():
     demand(S, 7, 1)
     ru.berry(S, 2, 7)
     assert view(S).city(2).demand == 1 and view(S).city(7).demand == 5
+
+
+def reference_berry_gain(S, R, seat):
+    """policies.berry_gain as it was before it read each city's holder once: every pair of
+    active cities valued from the board, as (gain, the first best pair)."""
+    def held_worth(c, demand):
+        b = S.city[c, C.CT_BEER]
+        if b < 0:
+            return 0.0
+        style = R.beer[S.beer[b, C.B_TYPE], C.BF_STYLE]
+        mult = int(R.p[C.P_STYLE_MULT]) if style == R.city[c, C.CF_PREF] else 1
+        return demand * mult * (1.0 if S.beer[b, C.B_OWNER] == seat else -0.5)
+
+    best, pair = -1e18, None
+    active = [c for c in range(C.N_CITIES) if S.city[c, C.CT_ACTIVE]]
+    for i, c1 in enumerate(active):
+        for c2 in active[i + 1:]:
+            d1, d2 = S.city[c1, C.CT_DEMAND], S.city[c2, C.CT_DEMAND]
+            g = held_worth(c1, d2) + held_worth(c2, d1) - held_worth(c1, d1) - held_worth(c2, d2)
+            if g > best:
+                best, pair = g, (c1, c2)
+    return best, pair
+
+
+def test_berry_values_every_swap_as_valuing_each_pair_from_the_board_did():
+    """berry_gain reads each city's holder and style multiplier once (city_stakes): on random
+    boards (cities held by any seat, some inactive, some with no beer) its gain and pair are,
+    bit for bit, those of valuing each pair from the board."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(29)
+    own_gains = 0
+    for _ in range(400):
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.85
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 7, C.N_CITIES)
+        beers = rng.permutation(C.BEER_DECK)
+        for c in range(C.N_CITIES):
+            if rng.random() < 0.7:
+                b = beers[c]
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        gain, pair = reference_berry_gain(S, R, seat)
+        assert pol.berry_gain(S, R, seat) == gain
+        if pair is not None:
+            assert tuple(S.seats[C.ROW_TMP, :2]) == pair
+            own_gains += gain > 0
+    assert own_gains > 200  # swaps worth making
 
 
 def test_citrus_moves_a_skunked_beer_back_onto_the_map():
@@ -740,6 +910,59 @@ def test_a_tied_region_scores_for_nobody_and_skunked_beers_keep_their_quality():
 
 
 # --- the end ------------------------------------------------------------------------------------------------
+
+def reference_scores(S, R, n):
+    """rules.final_score as it was, each region's holders counted city by city for every seat:
+    the VP parts (cities, regions, beers, bank) and the score of each seat."""
+    owner = [S.beer[S.city[c, C.CT_BEER], C.B_OWNER] if S.city[c, C.CT_BEER] >= 0 else -1 for c in range(C.N_CITIES)]
+    region = [R.city[c, C.CF_REGION] for c in range(C.N_CITIES)]
+    vp = [[0, 0, 0, int(S.pl[s, C.BANK])] for s in range(n)]
+    for c in range(C.N_CITIES):
+        if owner[c] >= 0:
+            style = R.beer[S.beer[S.city[c, C.CT_BEER], C.B_TYPE], C.BF_STYLE]
+            vp[owner[c]][0] += S.city[c, C.CT_DEMAND] * (int(R.p[C.P_STYLE_MULT]) if style == R.city[c, C.CF_PREF] else 1)
+    for r in range(C.N_REGIONS):
+        held = [sum(owner[c] == s and region[c] == r for c in range(C.N_CITIES)) for s in range(n)]
+        top = max(held)
+        if top > 0 and held.count(top) == 1:
+            vp[held.index(top)][1] += sum(S.city[c, C.CT_DEMAND] for c in range(C.N_CITIES) if region[c] == r)
+    for b in range(C.BEER_SLOTS):
+        if S.beer[b, C.B_LOC] in (C.LOC_CITY, C.LOC_SKUNKED, C.LOC_FEST):
+            vp[S.beer[b, C.B_OWNER]][2] += R.beer[S.beer[b, C.B_TYPE], C.BF_QUALITY]
+    return [[*v, sum(v)] for v in vp]
+
+
+def test_final_scores_from_one_count_of_the_cities_are_those_of_counting_each_region():
+    """final_score counts each seat's cities per region and each region's Market Demand in one
+    pass over the cities: on random boards of 2-5 seats (cities held, free or out of play,
+    beers skunked and challenging) every seat's VP parts are those of counting every region
+    city by city; regions won outright and tied both occur."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(47)
+    outcomes = {"won": 0, "tied": 0}
+    cols = [C.VP_CITIES, C.VP_REGIONS, C.VP_BEERS, C.VP_BANK, C.SCORE]
+    for _ in range(400):
+        n = int(rng.integers(2, C.MAX_PLAYERS + 1))
+        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.9
+        S.city[:, C.CT_DEMAND] = rng.integers(0, 6, C.N_CITIES)
+        S.pl[:, C.BANK] = rng.integers(0, 20, C.MAX_PLAYERS)
+        beers = iter(rng.permutation(C.BEER_DECK))
+        for c in range(C.N_CITIES):
+            if rng.random() < 0.7:
+                b = next(beers)
+                S.city[c, C.CT_BEER] = b
+                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(n), C.LOC_CITY, c
+        for _ in range(int(rng.integers(0, 6))):
+            b = next(beers)
+            S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC] = rng.integers(n), rng.choice([C.LOC_SKUNKED, C.LOC_FEST])
+        expect = reference_scores(S, R, n)
+        ru.final_score(S, R, n)
+        assert [[int(S.pl[s, k]) for k in cols] for s in range(n)] == expect
+        outcomes["won"] += sum(v[1] > 0 for v in expect)
+        outcomes["tied"] += sum(v[1] for v in expect) < S.city[:, C.CT_DEMAND].sum()
+    assert min(outcomes.values()) > 100  # regions scored for a seat, and regions scored for nobody
+
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_third_beer_triggers_the_end_after_one_more_round(seed):

@@ -11,6 +11,7 @@ N_REGIONS = 4
 MAX_Q = 9  # highest ingredient quality the data may use
 MAX_BATCH = 6  # hard array bound; the rule's limit is the parameter batch_max
 MAX_COMMIT = 4  # hard array bound; the rule's limit is the parameter brewfest_cards
+MAX_BEER_HAND = 8  # hard array bound; the rule's limit is the parameter beer_hand
 INGREDIENT_DECK = 116
 BEER_DECK = 36
 INJECT_SLOT = BEER_DECK  # the physical beer slot of a treatment's injected copy (outside the deck)
@@ -93,7 +94,9 @@ PILE_IDECK, PILE_IDISC, PILE_BDECK, PILE_BDISC = range(4)
 ROW_ORDER, ROW_POLICY, ROW_RANK, ROW_TMP = range(4)
 
 # --- rows of State.scratch (width SCRATCH) ---------------------------------------------------------
-SC_HAND, SC_USE, SC_PROFILE, SC_TMP = range(4)  # SC_USE: a launch's fit; SC_PROFILE: rules.hand_profile
+SC_USE, SC_PROFILE, SC_TMP = range(3)  # SC_USE: a launch's fit; SC_PROFILE: rules.hand_profile
+SC_SEAT = 3  # SC_SEAT + seat: the seat's hand as its auction valuations read it (policies.held_value)
+SCRATCH_ROWS = SC_SEAT + MAX_PLAYERS
 SCRATCH = 64
 
 # --- game counters: State.g -------------------------------------------------------------------------

@@ -159,7 +159,7 @@ def _parse_params(tree: dict):
     check_range(p["batch_max"], 2, C.MAX_BATCH, where, "batch_max")
     check_range(p["brewfest_cards"], 0, C.MAX_COMMIT, where, "brewfest_cards")
     check_range(p["colored_caps"], 1, C.BEER_DECK, where, "colored_caps")
-    check_range(p["beer_hand"], 1, 8, where, "beer_hand")
+    check_range(p["beer_hand"], 1, C.MAX_BEER_HAND, where, "beer_hand")
     check_range(p["max_rounds"], 1, 200, where, "max_rounds")
     check_range(p["cities_removed_small"], 0, 2, where, "cities_removed_small")
     check_range(p["quality_purchase"], C.BUY_POINT, C.BUY_INGREDIENT, where, "quality_purchase")

@@ -233,14 +233,21 @@ def relaunch(S, R, seat, pols, b, target, game_id):
     ru.trace(S, C.TR_RELAUNCH, seat, b, c, cost, S.city[c, C.CT_FEST], 0)
 
 
-@jit
+@jit_inline
 def launch(S, R, n, pols, seat, b, target, game_id):
     """The turn's launch decision carried out: beer b (-1: stop launching this turn) to city
-    `target` (-1: the bot chooses); moves the resume point (S.g[G_TURN], S.g[G_TURN_LAUNCH]) on."""
+    `target` (-1: the bot chooses); moves the resume point (S.g[G_TURN], S.g[G_TURN_LAUNCH]) on.
+    Stopping, most of the decisions, is done here: a compiled call copies every array of S and R."""
     if b < 0:
         S.g[C.G_TURN] += 1
         S.g[C.G_TURN_LAUNCH] = 0
-        return
+    else:
+        launch_beer(S, R, n, pols, seat, b, target, game_id)
+
+
+@jit
+def launch_beer(S, R, n, pols, seat, b, target, game_id):
+    """launch of beer b (b >= 0)."""
     if S.beer[b, C.B_LOC] == C.LOC_HAND:
         launch_new(S, R, n, pols, seat, b, target, game_id)
     else:

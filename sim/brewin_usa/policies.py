@@ -66,12 +66,13 @@ def top_quality(R, hand, k):
 
 
 @jit_inline
-def mean_demand(S):
+def mean_demand(city):
+    """The mean Market Demand of the free cities of the city table `city` (S.city), 0 if none."""
     k, d = 0, 0
     for c in range(C.N_CITIES):
-        if ru.is_unclaimed(S, c):
+        if city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0:  # rules.is_unclaimed
             k += 1
-            d += S.city[c, C.CT_DEMAND]
+            d += city[c, C.CT_DEMAND]
     return d / k if k else 0.0
 
 
@@ -83,49 +84,124 @@ def hand_profile(S, R, hand):
     return profile
 
 
+# A seat's hand as the auction values it, in S.scratch[SC_SEAT + seat]: worked out with the value
+# of the hand alone (held_value) and read for each batch (batch_value), which adds the batch's
+# cards to it instead of valuing the whole hand again (the hand's four best cards' qualities keep
+# the best four of hand and batch). Each beer's count of met requirements is counted again: nearly
+# every batch raises a kind the beer's recipe lacks or brings Organic cards.
+BASE_TOP = ru.PROFILE  # [0, PROFILE): rules.hand_profile; then the four best qualities, best first
+BASE_CARDS = BASE_TOP + C.MAX_COMMIT  # cards in hand
+BASE_BEERS = BASE_CARDS + 1  # beers in hand, the neutral card left out
+BASE_TYPE = BASE_BEERS + 1  # their beer types, in slot order
+assert BASE_TYPE + C.MAX_BEER_HAND + 1 <= C.SCRATCH  # beer_hand cards, and a treatment's copy
+
+
+@jit_inline
+def city_guess(city, weights):
+    """The city a beer in hand is valued with: the mean Market Demand of the free cities plus
+    income (`weights`: the bot's row of Rules.pol_w)."""
+    return mean_demand(city) + weights[C.W_INCOME]
+
+
+@jit_inline
+def beer_worth(beer, bt, city, met):
+    """A beer of type bt (a row of the table `beer`, Rules.beer) in hand, `met` of its five
+    requirements met: (quality + city) x (met/5)^3."""
+    share = met / 5.0
+    return (beer[bt, C.BF_QUALITY] + city) * share * share * share
+
+
+@jit_inline
+def hand_worth(beers, base, cards, w_fest, w_card):
+    """A hand's worth from its beers' (`beers`, beer_worth summed in slot order), its four best
+    qualities (in `base`) for Brewfests at `w_fest` a point, and its size at `w_card` a card."""
+    best = 0
+    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
+        best += base[i]
+    return beers + w_fest * best + w_card * cards
+
+
+@jit_inline
+def add_to_best_four(base, q):
+    """A card of quality q among the four best qualities in `base` (best first; the lowest drops)."""
+    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
+        if q > base[i]:
+            base[i], q = q, base[i]
+
+
 @jit
-def hand_value(S, R, seat, p, hand):
-    """Heuristic worth of holding ingredient `hand` with `seat`'s beers in hand."""
-    profile = hand_profile(S, R, hand)
-    city = mean_demand(S) + w(R, p, C.W_INCOME)
-    v = 0.0
+def held_value(S, R, seat, p):
+    """Heuristic worth of the ingredient cards `seat` holds with its beers in hand (hand_worth);
+    leaves the hand's base in S.scratch[SC_SEAT + seat] for batch_value."""
+    base = S.scratch[C.SC_SEAT + seat]
+    hand = S.hand[seat]
+    ru.hand_profile(R, hand, base)
+    cards = 0
+    for t in range(R.ing.shape[0]):
+        cards += hand[t]
+    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
+        base[i] = 0
+    for t in range(R.ing.shape[0]):
+        for _ in range(min(hand[t], C.MAX_COMMIT)):
+            add_to_best_four(base, R.ing[t, C.IF_Q])
+    base[BASE_CARDS] = cards
+    city = city_guess(S.city, R.pol_w[p])
+    v, k = 0.0, 0
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
             continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
         bt = S.beer[b, C.B_TYPE]
-        met = ru.profile_met(R, profile, bt, np.bool_(True)) / 5.0
-        v += (R.beer[bt, C.BF_QUALITY] + city) * met * met * met
-    n = 0
-    for t in range(R.ing.shape[0]):
-        n += hand[t]
-    return v + w(R, p, C.W_FEST_CARD) * top_quality(R, hand, C.MAX_COMMIT) + w(R, p, C.W_CARD) * n
+        met = ru.profile_met(R, base, bt, np.bool_(True))
+        base[BASE_TYPE + k] = bt
+        k += 1
+        v += beer_worth(R.beer, bt, city, met)
+    base[BASE_BEERS] = k
+    return hand_worth(v, base, cards, w(R, p, C.W_FEST_CARD), w(R, p, C.W_CARD))
 
 
 @jit_inline
-def held_value(S, R, seat, p):
-    """hand_value of the hand `seat` holds now."""
-    return hand_value(S, R, seat, p, S.hand[seat])
+def batch_value(S, R, seat, p, b, before):
+    """Rise of the hand's value from batch b (its face-down card counted as an average card) over
+    `before`, held_value of the hand now (worked out once for all the batches, with the hand's
+    base, to which batch_rise adds the batch's face-up cards)."""
+    return batch_rise(S.scratch[C.SC_SEAT + seat], S.scratch[C.SC_PROFILE], S.batch[b], S.city, R.ing, R.beer,
+                      ru.param(R, C.P_QUALITY_PURCHASE), R.pol_w[p], before)
 
 
 @jit
-def batch_value(S, R, seat, p, b, before):
-    """Rise of the hand's value from batch b (its face-down card counted as an average card) over
-    `before`, held_value of the hand now (worked out once for all the batches)."""
-    tmp = S.scratch[C.SC_HAND]
-    for t in range(R.ing.shape[0]):
-        tmp[t] = S.hand[seat, t]
-    for i in range(S.batch[b, C.BT_N]):
-        if i != S.batch[b, C.BT_HIDDEN]:
-            tmp[S.batch[b, i]] += 1
-    after = hand_value(S, R, seat, p, tmp)
-    hidden = w(R, p, C.W_CARD) + 2.0 * w(R, p, C.W_FEST_CARD) if S.batch[b, C.BT_HIDDEN] >= 0 else 0.0
+def batch_rise(base, row, batch, city, ing, beer, mode, weights, before):
+    """batch_value of the hand in `base` and `batch` (a row of S.batch), `row` a scratch row,
+    `mode` the purchase reading, `weights` the bot's row of Rules.pol_w. Reads these and the
+    city and card tables alone: a compiled call copies every array it is passed."""
+    for i in range(BASE_CARDS):
+        row[i] = base[i]
+    cards = base[BASE_CARDS]
+    for i in range(batch[C.BT_N]):
+        if i == batch[C.BT_HIDDEN]:
+            continue
+        kind, q = ing[batch[i], C.IF_KIND], ing[batch[i], C.IF_Q]
+        cards += 1
+        add_to_best_four(row, q)
+        row[kind] = max(row[kind], q)
+        if kind == C.ORGANIC:
+            for qq in range(1, q + 1):
+                row[ru.ORGANIC_AT_LEAST + qq] += 1
+    v = 0.0
+    value_city = city_guess(city, weights)
+    for k in range(base[BASE_BEERS]):
+        bt = base[BASE_TYPE + k]
+        met, _ = ru.recipe_purchase(beer[bt], mode, row, np.bool_(True))
+        v += beer_worth(beer, bt, value_city, met)
+    after = hand_worth(v, row, cards, weights[C.W_FEST_CARD], weights[C.W_CARD])
+    hidden = weights[C.W_CARD] + 2.0 * weights[C.W_FEST_CARD] if batch[C.BT_HIDDEN] >= 0 else 0.0
     return after - before + hidden
 
 
 # Nothing batch_value reads (a seat's hand and beers in hand, Market Demand, the batches) changes
 # during an auction until the seat takes its batch, after which it neither nominates nor bids: so
 # each seat's value of its hand and of each batch is kept in S.auction from the first time it is
-# asked until the next auction opens (kernel.auction calls forget_auction_values).
+# asked until the next auction opens (kernel.auction calls forget_auction_values), and the hand's
+# base that held_value leaves serves each of its batches (known_batch_value asks for the hand first).
 HELD = C.MAX_PLAYERS  # S.auction column of a seat's hand alone
 
 
@@ -270,49 +346,73 @@ def raise_to(S, R, seat, p, b, high):
     return -1
 
 
-# demand_city's tallies for its seat, in S.scratch[SC_TMP]: its beers in hand or skunked of each
+@jit_inline
+def demand_city(S, R, seat, p):
+    """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
+    return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], R.city, R.beer, R.pol_kind[p], R.pol_w[p], seat)
+
+
+@jit
+def demand_spot(city, beer, rng, tally, rcity, rbeer, kind, weights, seat):
+    """demand_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `tally` a scratch
+    row. Reads these and the city and beer tables alone: a compiled call copies every array it
+    is passed, and a pile of caps makes one call a cap."""
+    k = 0
+    for c in range(C.N_CITIES):
+        k += is_free(city, c)
+    if k == 0:
+        return -1
+    if kind == C.KIND_RANDOM:
+        pick = randint(rng, ru.policy_stream(seat), k)  # rnd
+        for c in range(C.N_CITIES):
+            if is_free(city, c):
+                if pick == 0:
+                    return c
+                pick -= 1
+    return claim_spot(city, beer, tally, rcity, rbeer, seat, weights[C.W_REGION], weights[C.W_SPREAD])
+
+
+@jit_inline
+def is_free(city, c):
+    """rules.is_unclaimed on the city table."""
+    return city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0
+
+
+# claim_spot's tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
 # style, its cities in each region (counted once, not once a city).
 STYLE_BEERS = 0
 REGION_CITIES = STYLE_BEERS + len(C.STYLES)
 
 
 @jit_inline
-def tally_claims(S, R, seat):
-    row = S.scratch[C.SC_TMP]
+def tally_claims(city, beer, tally, rcity, rbeer, seat):
     for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
-        row[i] = 0
+        tally[i] = 0
+    neutral = rbeer.shape[0] - 1  # rules.neutral_type
     for b in range(C.BEER_SLOTS):
-        if (S.beer[b, C.B_OWNER] == seat and not ru.is_neutral(S, R, b)
-                and (S.beer[b, C.B_LOC] == C.LOC_HAND or S.beer[b, C.B_LOC] == C.LOC_SKUNKED)):
-            row[STYLE_BEERS + ru.beer_style(S, R, b)] += 1
+        if (beer[b, C.B_OWNER] == seat and beer[b, C.B_TYPE] != neutral
+                and (beer[b, C.B_LOC] == C.LOC_HAND or beer[b, C.B_LOC] == C.LOC_SKUNKED)):
+            tally[STYLE_BEERS + rbeer[beer[b, C.B_TYPE], C.BF_STYLE]] += 1
     for c in range(C.N_CITIES):
-        if ru.owner_of_city(S, c) == seat:
-            row[REGION_CITIES + R.city[c, C.CF_REGION]] += 1
-    return row
+        d = city[c, C.CT_BEER]
+        if d >= 0 and beer[d, C.B_OWNER] == seat:
+            tally[REGION_CITIES + rcity[c, C.CF_REGION]] += 1
 
 
-@jit
-def demand_city(S, R, seat, p):
-    """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
-    k = ru.count_unclaimed(S)
-    if k == 0:
-        return -1
-    if is_random(R, p):
-        pick = rnd(S, seat, k)
-        for c in range(C.N_CITIES):
-            if ru.is_unclaimed(S, c):
-                if pick == 0:
-                    return c
-                pick -= 1
+@jit_inline
+def claim_spot(city, beer, tally, rcity, rbeer, seat, w_region, w_spread):
+    """The greedy demand_city: the free city `seat` is best placed to claim (2 VP per beer of its
+    preferred style in hand or skunked, `w_region` per city held in its region), less `w_spread`
+    per cap already there."""
+    tally_claims(city, beer, tally, rcity, rbeer, seat)
     best, best_v = -1, -1e18
-    tally = tally_claims(S, R, seat)
     for c in range(C.N_CITIES):
-        if not ru.is_unclaimed(S, c):
+        if not is_free(city, c):
             continue
-        v = w(R, p, C.W_REGION) * tally[REGION_CITIES + R.city[c, C.CF_REGION]]
-        for _ in range(tally[STYLE_BEERS + R.city[c, C.CF_PREF]]):
+        v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
+        for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
             v += 2.0  # one at a time, as the sum has always been taken
-        v -= (w(R, p, C.W_SPREAD) + 0.01) * S.city[c, C.CT_DEMAND]  # rivals may claim it first
+        v -= (w_spread + 0.01) * city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
     return best
@@ -322,8 +422,9 @@ def demand_city(S, R, seat, p):
 
 @jit_inline
 def can_launch_new(S, R, seat, b, profile):
-    """Beer card b (in seat's hand, whose hand_profile is `profile`) can be launched now."""
-    if S.pl[seat, C.COLORED] == 0 or not ru.has_target(S, seat):
+    """Beer card b (in seat's hand, whose hand_profile is `profile`) can be launched now, the seat
+    having a legal target (ru.has_target, asked once for all its beers)."""
+    if S.pl[seat, C.COLORED] == 0:
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
     return ru.profile_met(R, profile, S.beer[b, C.B_TYPE], can_buy) == 5
@@ -331,8 +432,9 @@ def can_launch_new(S, R, seat, b, profile):
 
 @jit_inline
 def can_relaunch(S, R, seat, b):
+    """Skunked beer b can be relaunched now, the seat having a legal target (as can_launch_new)."""
     return (S.beer[b, C.B_LOC] == C.LOC_SKUNKED and S.beer[b, C.B_OWNER] == seat
-            and S.pl[seat, C.BANK] >= ru.param(R, C.P_RELAUNCH_COST) and ru.has_target(S, seat))
+            and S.pl[seat, C.BANK] >= ru.param(R, C.P_RELAUNCH_COST))
 
 
 @jit
@@ -340,15 +442,18 @@ def best_target_value(S, R, p, seat, b):
     best = -1e18
     tally = S.scratch[C.SC_TMP]
     tally_targets(S, R, seat, tally)
+    targets = ru.legal_targets(S, seat)
     for c in range(C.N_CITIES):
-        if ru.legal_target(S, seat, c):
+        if ru.is_target(targets, c):
             best = max(best, target_value(S, R, p, seat, b, c, tally))
     return best
 
 
-@jit
+@jit_inline
 def choose_launch(S, R, seat, p):
     """A beer to launch (a card in hand or a skunked beer to relaunch), or -1 to stop."""
+    if not ru.has_target(S, seat):
+        return -1  # no beer can go anywhere: no option, as when none fits
     options = 0
     profile = hand_profile(S, R, S.hand[seat])
     for b in range(C.BEER_SLOTS):
@@ -380,14 +485,15 @@ def choose_launch(S, R, seat, p):
 @jit
 def choose_target(S, R, seat, p, b):
     """The city beer b claims or challenges (a legal target exists)."""
+    targets = ru.legal_targets(S, seat)
     if is_random(R, p):
         k = 0
         for c in range(C.N_CITIES):
-            if ru.legal_target(S, seat, c):
+            if ru.is_target(targets, c):
                 k += 1
         pick = rnd(S, seat, k)
         for c in range(C.N_CITIES):
-            if ru.legal_target(S, seat, c):
+            if ru.is_target(targets, c):
                 if pick == 0:
                     return c
                 pick -= 1
@@ -395,7 +501,7 @@ def choose_target(S, R, seat, p, b):
     tally = S.scratch[C.SC_TMP]
     tally_targets(S, R, seat, tally)
     for c in range(C.N_CITIES):
-        if ru.legal_target(S, seat, c):
+        if ru.is_target(targets, c):
             v = target_value(S, R, p, seat, b, c, tally)
             if v > best_v:
                 best, best_v = c, v
@@ -478,27 +584,45 @@ def citrus_beer(S, R, seat, p):
 
 
 @jit_inline
-def own_city_value(S, R, seat, c, demand):
-    b = S.city[c, C.CT_BEER]
-    if b < 0:
+def city_stakes(S, R, seat, stakes):
+    """What own_city_value reads of each city, into the scratch row `stakes`: the style multiplier
+    of the beer holding it (-1: none) and, N_CITIES on, 1 if the beer is `seat`'s."""
+    for c in range(C.N_CITIES):
+        b = S.city[c, C.CT_BEER]
+        stakes[c] = -1
+        if b >= 0:
+            stakes[c] = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
+            stakes[C.N_CITIES + c] = S.beer[b, C.B_OWNER] == seat
+
+
+@jit_inline
+def own_city_value(stakes, c, demand):
+    """Worth to the seat of city_stakes `stakes` of `demand` caps on city c: its own city's,
+    a rival's city's at -1/2."""
+    mult = stakes[c]
+    if mult < 0:
         return 0.0
-    mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
-    return demand * mult * (1.0 if S.beer[b, C.B_OWNER] == seat else -0.5)
+    return demand * mult * (1.0 if stakes[C.N_CITIES + c] else -0.5)
 
 
 @jit
 def berry_gain(S, R, seat):
-    """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2]."""
+    """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2].
+    The cities' holders are read once (city_stakes), not once a pair."""
+    stakes = S.scratch[C.SC_TMP]
+    city_stakes(S, R, seat, stakes)
     best = -1e18
     for c1 in range(C.N_CITIES):
         if S.city[c1, C.CT_ACTIVE] == 0:
             continue
+        d1 = S.city[c1, C.CT_DEMAND]
+        kept1 = own_city_value(stakes, c1, d1)
         for c2 in range(c1 + 1, C.N_CITIES):
             if S.city[c2, C.CT_ACTIVE] == 0:
                 continue
-            d1, d2 = S.city[c1, C.CT_DEMAND], S.city[c2, C.CT_DEMAND]
-            g = (own_city_value(S, R, seat, c1, d2) + own_city_value(S, R, seat, c2, d1)
-                 - own_city_value(S, R, seat, c1, d1) - own_city_value(S, R, seat, c2, d2))
+            d2 = S.city[c2, C.CT_DEMAND]
+            g = (own_city_value(stakes, c1, d2) + own_city_value(stakes, c2, d1)
+                 - kept1 - own_city_value(stakes, c2, d2))
             if g > best:
                 best = g
                 S.seats[C.ROW_TMP, 0] = c1

@@ -488,8 +488,13 @@ def fit_adjunct(R, hand, use, bt):
 def bought_floor(R, bt, slot):
     """What slot still needs when its purchase is made (quality_purchase reading), or -1 when
     buying there gains nothing."""
-    req = R.beer[bt, C.BF_REQ + slot]
-    mode = param(R, C.P_QUALITY_PURCHASE)
+    return recipe_floor(R.beer[bt], param(R, C.P_QUALITY_PURCHASE), slot)
+
+
+@jit_inline
+def recipe_floor(recipe, mode, slot):
+    """bought_floor of a beer's row of Rules.beer under purchase reading `mode`."""
+    req = recipe[C.BF_REQ + slot]
     if mode == C.BUY_INGREDIENT:
         return np.int64(0)
     floor = req - 1 if mode == C.BUY_POINT else np.int64(1)
@@ -522,62 +527,76 @@ def hand_profile(R, hand, profile):
 
 
 @jit_inline
-def organic_met(R, profile, bt, buy_slot, floor, mask):
+def recipe_need(recipe, slot, buy_slot, floor):
+    """slot_need of a beer's row of Rules.beer."""
+    return floor if slot == buy_slot else recipe[C.BF_REQ + slot]
+
+
+@jit_inline
+def organic_met(recipe, profile, buy_slot, floor, mask):
     """How many of the slots in `mask` fit_organic fills with the profiled hand's Organic cards.
     Its greedy fill is a largest matching of slots to cards good enough for them, and with such
     thresholds the slots left unfilled are the largest shortfall, over each slot's need q, of
     the cards reaching q against the slots needing q or more (Hall's theorem)."""
+    if profile[ORGANIC_AT_LEAST + 1] == 0:
+        return 0  # no Organic card (a third of the counts): nothing to fill with
     slots, shortfall = 0, 0
     for i in range(4):
         if mask & (1 << i):
             slots += 1
-            need = slot_need(R, bt, i, buy_slot, floor)
+            need = recipe_need(recipe, i, buy_slot, floor)
             wanting = 0
             for j in range(4):
-                if mask & (1 << j) and slot_need(R, bt, j, buy_slot, floor) >= need:
+                if mask & (1 << j) and recipe_need(recipe, j, buy_slot, floor) >= need:
                     wanting += 1
             shortfall = max(shortfall, wanting - profile[ORGANIC_AT_LEAST + need])
     return slots - shortfall
 
 
-@jit
+@jit_inline
 def best_purchase(R, profile, bt, can_buy):
+    """recipe_purchase of beer type bt: its row of Rules.beer and the purchase reading are all
+    it reads of R, and a compiled call copies every array of R it is passed."""
+    return recipe_purchase(R.beer[bt], param(R, C.P_QUALITY_PURCHASE), profile, can_buy)
+
+
+@jit
+def recipe_purchase(recipe, mode, profile, can_buy):
     """The most of the five requirements (four slots and the adjunct) that the profiled hand
-    meets for beer type bt (fit_recipe's count), without a purchase or, if that falls short and
-    `can_buy`, with the one purchase a launch allows, tried on each slot in turn; returns (met,
-    the first slot whose purchase reaches it, or -1).
+    meets for the beer of row `recipe` (fit_recipe's count), without a purchase or, if that
+    falls short and `can_buy`, with the one purchase a launch allows (reading `mode`), tried on
+    each slot in turn; returns (met, the first slot whose purchase reaches it, or -1).
 
     Only slots that found no card of their own kind are tried, and only while a core slot stays
     unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
     the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
     cannot raise the count. A purchase at a lacking slot changes only its own lookup (its kind
-    serves no other slot) and the Organic fill."""
+    serves no other slot) and the Organic fill; it changes one slot's need, which moves a
+    largest matching by one at most, so it meets one requirement more at best: the first slot
+    that does cannot be beaten, and the search stops there (ties went to the first anyway)."""
     own_met, lacking = 0, 0
     for slot in range(4):
-        if profile[slot] >= R.beer[bt, C.BF_REQ + slot]:
+        if profile[slot] >= recipe[C.BF_REQ + slot]:
             own_met += 1
         else:
             lacking |= 1 << slot
-    core_met = own_met + organic_met(R, profile, bt, np.int64(-1), np.int64(0), lacking)
-    adj = R.beer[bt, C.BF_ADJ]
+    core_met = own_met + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking)
+    adj = recipe[C.BF_ADJ]
     adjunct = 1 if adj < 0 or profile[adj] > 0 else 0
     met = core_met + adjunct
-    best_slot = np.int64(-1)
     if met == 5 or not can_buy or core_met == 4:
-        return met, best_slot
+        return met, np.int64(-1)
     for slot in range(4):
-        floor = bought_floor(R, bt, slot)
+        floor = recipe_floor(recipe, mode, slot)
         if floor < 0 or not lacking & (1 << slot):
             continue
         if profile[slot] >= floor:  # its own kind now reaches it (floor 0: no card needed)
-            k = own_met + 1 + organic_met(R, profile, bt, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
+            k = own_met + 1 + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
         else:
-            k = own_met + organic_met(R, profile, bt, np.int64(slot), floor, lacking)
-        if k + adjunct > met:
-            met, best_slot = k + adjunct, np.int64(slot)
-            if met == 5:
-                break
-    return met, best_slot
+            k = own_met + organic_met(recipe, profile, np.int64(slot), floor, lacking)
+        if k > core_met:
+            return met + 1, np.int64(slot)
+    return met, np.int64(-1)
 
 
 @jit_inline
@@ -632,29 +651,41 @@ def place_beer(S, b, seat, c):
         S.pl[seat, C.ST_CHALLENGES] += 1
 
 
+@jit_inline
+def legal_targets(S, seat):
+    """The cities (a bit each) a beer of `seat` may go to: free, or held by a rival and not
+    already challenged by another beer of this seat."""
+    return open_cities(S.city, S.beer, seat)
+
+
 @jit
-def legal_target(S, seat, c):
-    """A city a beer of `seat` may go to: free, or held by a rival (and not already challenged
-    by another beer of this seat)."""
-    if S.city[c, C.CT_ACTIVE] == 0:
-        return False
-    b = S.city[c, C.CT_BEER]
-    if b < 0:
-        return True
-    if S.beer[b, C.B_OWNER] == seat:
-        return False
+def open_cities(city, beer, seat):
+    """legal_targets from the city and beer tables, all they read (a compiled call copies every
+    array it is passed): one pass over the beers finds the cities `seat` challenges already."""
+    challenged = 0
     for x in range(C.BEER_SLOTS):
-        if S.beer[x, C.B_LOC] == C.LOC_FEST and S.beer[x, C.B_CITY] == c and S.beer[x, C.B_OWNER] == seat:
-            return False
-    return True
+        if beer[x, C.B_LOC] == C.LOC_FEST and beer[x, C.B_OWNER] == seat:
+            challenged |= 1 << beer[x, C.B_CITY]
+    targets = 0
+    for c in range(C.N_CITIES):
+        b = city[c, C.CT_BEER]
+        if city[c, C.CT_ACTIVE] != 0 and (b < 0 or (beer[b, C.B_OWNER] != seat and not challenged & (1 << c))):
+            targets |= 1 << c
+    return targets
+
+
+@jit_inline
+def is_target(targets, c):
+    """City c is among legal_targets `targets`."""
+    return targets & (1 << c) != 0
 
 
 @jit_inline
 def has_target(S, seat):
     for c in range(C.N_CITIES):
-        if legal_target(S, seat, c):
-            return True
-    return False
+        if is_unclaimed(S, c):
+            return True  # a free city: no need to look for the seat's challenges
+    return legal_targets(S, seat) != 0
 
 
 @jit_inline
@@ -841,15 +872,18 @@ def income(S, R, n):
             S.pl[o, C.ST_INCOME] += got
 
 
+# final_score's tallies, in S.scratch[SC_TMP], counted in one pass over the cities: each seat's
+# cities in each region, then each region's Market Demand.
+HELD_IN = 0  # HELD_IN + seat * N_REGIONS + region
+REGION_DEMAND = HELD_IN + C.MAX_PLAYERS * C.N_REGIONS
+
+
 @jit_inline
-def region_winner(S, R, region, n):
+def region_winner(tally, region, n):
     """The seat holding strictly the most cities of the region, or -1 (nobody or a tie)."""
     best, best_k, tied = -1, 0, False
     for s in range(n):
-        k = 0
-        for c in range(C.N_CITIES):
-            if R.city[c, C.CF_REGION] == region and owner_of_city(S, c) == s:
-                k += 1
+        k = tally[HELD_IN + s * C.N_REGIONS + region]
         if k > best_k:
             best, best_k, tied = s, k, False
         elif k == best_k and k > 0:
@@ -864,7 +898,12 @@ def final_score(S, R, n):
         S.pl[s, C.VP_REGIONS] = 0
         S.pl[s, C.VP_BEERS] = 0
         S.pl[s, C.ST_CITIES] = 0
+    tally = S.scratch[C.SC_TMP]
+    for i in range(REGION_DEMAND + C.N_REGIONS):
+        tally[i] = 0
     for c in range(C.N_CITIES):
+        region = R.city[c, C.CF_REGION]
+        tally[REGION_DEMAND + region] += S.city[c, C.CT_DEMAND]
         b = S.city[c, C.CT_BEER]
         if b < 0:
             continue
@@ -872,13 +911,11 @@ def final_score(S, R, n):
         mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
         S.pl[o, C.VP_CITIES] += S.city[c, C.CT_DEMAND] * mult
         S.pl[o, C.ST_CITIES] += 1
+        tally[HELD_IN + o * C.N_REGIONS + region] += 1
     for region in range(C.N_REGIONS):
-        w = region_winner(S, R, region, n)
-        if w < 0:
-            continue
-        for c in range(C.N_CITIES):
-            if R.city[c, C.CF_REGION] == region:
-                S.pl[w, C.VP_REGIONS] += S.city[c, C.CT_DEMAND]
+        w = region_winner(tally, region, n)
+        if w >= 0:
+            S.pl[w, C.VP_REGIONS] += tally[REGION_DEMAND + region]
     for b in range(C.BEER_SLOTS):
         loc = S.beer[b, C.B_LOC]
         if loc == C.LOC_CITY or loc == C.LOC_SKUNKED or loc == C.LOC_FEST:

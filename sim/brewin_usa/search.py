@@ -180,6 +180,7 @@ def launch_candidates(S, R, seat, p, cand):
     profile = pol.hand_profile(S, R, S.hand[seat])
     tally = S.scratch[C.SC_TMP]
     pol.tally_targets(S, R, seat, tally)
+    targets = ru.legal_targets(S, seat)  # none: no beer below finds a city
     for b in range(C.BEER_SLOTS):
         if S.beer[b, C.B_OWNER] != seat:
             continue
@@ -189,7 +190,7 @@ def launch_candidates(S, R, seat, p, cand):
             continue
         base = launch_score(S, R, p, seat, b)
         for c in range(C.N_CITIES):
-            if ru.legal_target(S, seat, c) and not (b == gb and c == skip_c):
+            if ru.is_target(targets, c) and not (b == gb and c == skip_c):
                 k = add_candidate(cand, k, limit, b, c, base + pol.target_value(S, R, p, seat, b, c, tally))
     for i in range(k):
         cand[i, CAND_SUM] = 0.0

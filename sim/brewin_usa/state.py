@@ -13,7 +13,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   batch    int64[N, N_BT]          this round's ingredient batches: cards, size, face-down card, buyer, price
   fest     int64[N, N_F]           brewfest scratch per seat: taking part, beer, committed cards, score
   seats    int64[4, N]             rows ROW_*: turn order from the left of the dealer, bot per seat, rank, scratch
-  scratch  int64[4, SCRATCH]       rows SC_*: a hypothetical hand, a launch's recipe fit, a hand's profile
+  scratch  int64[3 + N, SCRATCH]   rows SC_*: a launch's recipe fit, a hand's profile, a decision's tallies,
+                                   then per seat its hand as the auction values it (policies.held_value)
   rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
                                    2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
   ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
@@ -102,7 +103,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         batch=np.zeros((n, C.N_BT), np.int64),
         fest=np.zeros((n, C.N_F), np.int64),
         seats=np.zeros((4, n), np.int64),
-        scratch=np.zeros((4, C.SCRATCH), np.int64),
+        scratch=np.zeros((C.SCRATCH_ROWS, C.SCRATCH), np.int64),
         rng=np.zeros(1 + 3 * n, np.uint64),
         ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
