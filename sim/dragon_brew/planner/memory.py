@@ -133,11 +133,11 @@ def magic_need(B, seat):
 
 
 @jit_inline
-def req(B, seat, i):
-    """How many of ingredient i the plan's beers use."""
+def req(mem, plan, seat, i):
+    """How many of ingredient i the plan's beers use (B.mem, B.plan)."""
     s = 0
-    for b in range(B.mem[seat, M_NPLAN]):
-        s += B.plan[seat, b, PB_NEED + i]
+    for b in range(mem[seat, M_NPLAN]):
+        s += plan[seat, b, PB_NEED + i]
     return s
 
 
