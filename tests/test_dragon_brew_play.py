@@ -447,11 +447,14 @@ def test_the_beer_search_step_in_one_pass_matches_the_two_pass_step():
         want_active = active.copy()
         want = two_pass_first_live(stale, want_active, live)
         found = np.zeros(n, np.int64)
-        listed = np.arange(n)  # every beer, the inactive ones too: a superset
+        listed = np.arange(n)  # every beer, the inactive ones too (at -inf): a superset
+        lval = np.where(active != 0, stale, -np.inf)
         was_active = np.flatnonzero(active)
-        got = first_live(np.zeros((n, 16), np.int64), stale, active, dead, found, listed, n, epoch,
-                         np.zeros(1, np.int64), np.zeros(C.N_INGS, np.int64), True,
-                         np.zeros(C.N_INGS), 0.0)
-        assert (got[0], got[1]) == want, f"case {case}"
-        assert (active == want_active).all(), f"case {case}: active beers differ"
-        assert (listed[:got[2]] == was_active).all(), f"case {case}: the pass kept other beers"
+        pos, top_v, n_kept = first_live(np.zeros((n, 16), np.int64), lval, listed, n, dead, found, epoch,
+                                        np.zeros(1, np.int64), np.zeros(C.N_INGS, np.int64), True,
+                                        np.zeros(C.N_INGS), 0.0)
+        assert ((listed[pos] if pos >= 0 else -1), top_v) == want, f"case {case}"
+        assert (listed[:n_kept] == was_active).all(), f"case {case}: the pass kept other beers"
+        still = lval[:n_kept] != -np.inf
+        assert (still == (want_active[was_active] != 0)).all(), f"case {case}: active beers differ"
+        assert (lval[:n_kept][still] == stale[was_active][still]).all(), f"case {case}: stale values moved"

@@ -321,54 +321,63 @@ def is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
 
 
 @jit_inline
-def first_live(cand, stale, active, dead, found, listed, n_listed, epoch, used, inv, feasible_only, acquire,
-               budget):
+def first_live(cand, lval, listed, n_listed, dead, found, epoch, used, inv, feasible_only, acquire, budget):
     """One pass over the active beers: the first live beer in stale order (highest stale value,
     ties to the lowest index), taken out of the active set, and the highest stale value of the
     active beers behind it (-inf if none), once the beers ahead of it are dropped (all dead: a
-    live one would have been first), and the new length of `listed` (below). Returns -1 and
-    -inf when no beer is live.
+    live one would have been first). Returns the live beer's position in `listed` (-1 when no
+    beer is live), that value and the new length of `listed`.
+
+    The beers are listed[:n_listed] in index order (so the order and the ties are those of a
+    scan over all beers) with their stale values beside them in lval, -inf for a beer dropped or
+    taken out (stale values are finite): the pass reads both rows in order, no per-beer lookup,
+    and keeps only the active beers, so a dropped or chosen beer is passed over once more at
+    most.
 
     Every beer ahead of the best so far is checked; a beer that is not ahead of it is behind the
     first live beer too, as is each best so far that a later beer displaces. Dead beers found
-    are noted in `found` and sorted out at the end: those ahead of the first live beer are
-    dropped, the others count as behind it (they stay active, as dead beers behind it always
-    have).
-
-    The pass reads the beers from listed[:n_listed], a superset of the active beers in index
-    order (so the order and the ties are those of a scan over all beers), and keeps only the
-    beers still active in it: a dropped or chosen beer is passed over once more at most, not in
-    every later pass."""
-    ci = -1
+    are noted in `found` (by position) and sorted out at the end: those ahead of the first live
+    beer are dropped, the others count as behind it (they stay active, as dead beers behind it
+    always have)."""
+    pos = -1
+    sv = 0.0  # stale value of the best live beer so far (read only once pos >= 0)
     top_v = -np.inf
     n_found = 0
     n_kept = 0
     for p in range(n_listed):
-        j = listed[p]
-        if active[j] == 0.0:
+        s = lval[p]
+        if s == -np.inf:
             continue
+        j = listed[p]
         listed[n_kept] = j
-        n_kept += 1
-        if ci >= 0 and not stale[j] > stale[ci]:
-            top_v = max(top_v, stale[j])
+        lval[n_kept] = s
+        if pos >= 0 and not s > sv:
+            top_v = max(top_v, s)
         elif is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
-            found[n_found] = j
+            found[n_found] = n_kept
             n_found += 1
         else:
-            if ci >= 0:
-                top_v = max(top_v, stale[ci])
-            ci = j
-    if ci < 0:
-        return ci, -np.inf, n_kept
-    sv = stale[ci]
-    active[ci] = 0.0
+            if pos >= 0:
+                top_v = max(top_v, sv)
+            pos, sv = n_kept, s
+        n_kept += 1
+    if pos < 0:
+        return pos, -np.inf, n_kept
+    return pos, settle_pass(lval, found, n_found, pos, sv, top_v), n_kept
+
+
+@jit_inline
+def settle_pass(lval, found, n_found, pos, sv, top_v):
+    """The end of a pass whose first live beer is at pos (stale value sv): that beer taken out,
+    the dead beers found ahead of it dropped, those behind it counted in top_v (returned)."""
+    lval[pos] = -np.inf
     for f in range(n_found):
-        j = found[f]
-        if stale[j] > sv or (stale[j] == sv and j < ci):
-            active[j] = 0.0
+        q = found[f]
+        if lval[q] > sv or (lval[q] == sv and q < pos):  # positions keep the index order
+            lval[q] = -np.inf
         else:
-            top_v = max(top_v, stale[j])
-    return ci, top_v, n_kept
+            top_v = max(top_v, lval[q])
+    return top_v
 
 
 @jit
@@ -385,11 +394,10 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     nj = S.g[C.G_N_JUDGES]
     cand = B.cand[seat]
     jv = B.jv[seat]
-    stale = B.fsc[0]
-    active = B.fsc[1]
-    dead = B.fsc[2]
-    found = B.fsc[3].view(np.int64)  # beer indices as int64 (a float index costs two conversions)
-    listed = B.fsc[4].view(np.int64)
+    lval = B.fsc[0]
+    dead = B.fsc[1]
+    found = B.fsc[2].view(np.int64)  # indices as int64 (a float index costs two conversions)
+    listed = B.fsc[3].view(np.int64)
     claimed = B.isc[I_CLAIMED]
     used = B.isc[I_USED]
     inv = B.isc[I_SELINV]
@@ -409,14 +417,14 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
     any_claimed = False
     epoch = 1.0
     n_listed = 0
+    # The first valuation lists the beers and makes the first pass as it goes (first_live's
+    # visits, each beer's life known already), so the first step reads no beer again.
+    pos, sv, top_v, n_found = -1, 0.0, -np.inf, 0
     for ci in range(nc):
         if feasible_only and not can_pay_cand(cand, ci, inv):
             continue  # never listed, so never read again
-        active[ci] = 1.0
-        listed[n_listed] = ci
-        n_listed += 1
         # Its life in the first epoch, as is_dead would find it (no recipe used yet; payable, or
-        # lacking no more than the budget): the first passes need not cost the beer again.
+        # lacking no more than the budget): the later passes need not cost the beer again.
         dead[ci] = epoch
         v = beer_value(cand, jv, ci, nj, claimed, False, wvp, wj)
         if not feasible_only:
@@ -424,21 +432,37 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
             v -= waction * lack
             if lack > budget:
                 dead[ci] = -1.0
-        stale[ci] = v
+        listed[n_listed] = ci
+        lval[n_listed] = v
+        if pos >= 0 and not v > sv:
+            top_v = max(top_v, v)
+        elif dead[ci] < 0.0:
+            found[n_found] = n_listed
+            n_found += 1
+        else:
+            if pos >= 0:
+                top_v = max(top_v, sv)
+            pos, sv = n_listed, v
+        n_listed += 1
+    if pos >= 0:
+        top_v = settle_pass(lval, found, n_found, pos, sv, top_v)
     chosen = 0
+    passed = True  # the first step's pass is made
     while chosen < maxn:
-        ci, top_v, n_listed = first_live(cand, stale, active, dead, found, listed, n_listed, epoch, used,
-                                         inv, feasible_only, acquire, budget)
-        if ci < 0:
+        if not passed:
+            pos, top_v, n_listed = first_live(cand, lval, listed, n_listed, dead, found, epoch, used, inv,
+                                              feasible_only, acquire, budget)
+        passed = False
+        if pos < 0:
             break
+        ci = listed[pos]
         v = beer_value(cand, jv, ci, nj, claimed, any_claimed, wvp, wj)
         acts = 0.0
         if not feasible_only:
             acts = lack_cost(cand, ci, inv, acquire)
             v -= waction * acts
         if v < top_v:
-            stale[ci] = v
-            active[ci] = 1.0
+            lval[pos] = v  # put back with its new value
             continue
         if v <= 0 and not feasible_only:
             break

@@ -5,7 +5,7 @@ wort to mash, Free Gnomes hiring, a recipe deck or offering card, a free draft c
 target, the draft cards to clear.
 """
 
-from sim.core.jit import jit
+from sim.core.jit import jit, jit_inline
 
 from .. import constants as C
 from ..state import (
@@ -74,30 +74,38 @@ from .move_values import move_value
 
 # ----------------------------------------------------------------------------- the interface
 
-@jit
+@jit_inline
 def refresh_need(S, R, B, seat):
-    """What the plan still lacks: worts it lacks become grain needs (two grains each); mana weed
+    """What the plan still lacks (plan_lacks), then the Naga's mana weed bonus, which values
+    ingredients against that need. Inlined (choose asks it at every greedy decision): a compiled
+    call passes every array of S, R and B field by field, plan_lacks only the four it reads."""
+    plan_lacks(S.pl, B.mem, B.plan, B.isc, seat)
+    B.fv[seat, FV_MANA_EXTRA] = mana_spell_bonus(S, R, B, seat)
+
+
+@jit
+def plan_lacks(pl, mem, plan, isc, seat):
+    """The seat's need vector: worts it lacks become grain needs (two grains each); mana weed
     covers the rest."""
-    reqv = B.isc[I_REQ]
+    reqv = isc[I_REQ]
     for i in range(C.N_INGS):
-        reqv[i] = req(B, seat, i)
+        reqv[i] = req(mem, plan, seat, i)
     for i in range(C.N_INGS):
-        B.mem[seat, M_NEED + i] = max(reqv[i] - S.pl[seat, C.PL_INV + i], 0)
+        mem[seat, M_NEED + i] = max(reqv[i] - pl[seat, C.PL_INV + i], 0)
     for w in range(C.GREEN, C.PURPLE + 1):
-        nw = B.mem[seat, M_NEED + w]
+        nw = mem[seat, M_NEED + w]
         if nw:
             a, b = wort_grains(w)
             reqv[a] += nw
             reqv[b] += nw
     for gr in range(3):
-        B.mem[seat, M_NEED + gr] = max(reqv[gr] - S.pl[seat, C.PL_INV + gr], 0)
-    spare = S.pl[seat, C.PL_INV + C.MANA]
+        mem[seat, M_NEED + gr] = max(reqv[gr] - pl[seat, C.PL_INV + gr], 0)
+    spare = pl[seat, C.PL_INV + C.MANA]
     for a in range(9):  # mana weed covers what is short: magic, then worts, then grains
         i = 6 + a if a < 3 else (a if a < 6 else a - 6)
-        d = min(B.mem[seat, M_NEED + i], spare)
-        B.mem[seat, M_NEED + i] -= d
+        d = min(mem[seat, M_NEED + i], spare)
+        mem[seat, M_NEED + i] -= d
         spare -= d
-    B.fv[seat, FV_MANA_EXTRA] = mana_spell_bonus(S, R, B, seat)
 
 
 @jit

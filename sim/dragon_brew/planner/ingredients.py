@@ -107,7 +107,7 @@ def spend_picks(S, R, B, seat, lo, hi, n, out):
         best, bkey = -1, 0
         for i in range(lo, hi):
             if inv[i] > 0:
-                key = inv[i] - req(B, seat, i)
+                key = inv[i] - req(B.mem, B.plan, seat, i)
                 if best < 0 or key > bkey:
                     best, bkey = i, key
         if best < 0:
@@ -130,7 +130,7 @@ def lose_value(S, R, B, seat, lo, hi, n):
     tot = 0.0
     for a in range(k):
         i = picks[a]
-        surplus = inv[i] - req(B, seat, i)
+        surplus = inv[i] - req(B.mem, B.plan, seat, i)
         tot += base_value(S, R, seat, i) + (0.0 if surplus > 0 else nb)
         inv[i] -= 1
     tot += (n - k) * (1.2 + nb)

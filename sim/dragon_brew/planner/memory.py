@@ -10,9 +10,10 @@ Memory (BotState, one row per seat; kernels never allocate, so every buffer is h
                                  gold, spices, distinct needs in first-need order with counts
   jv    float64[4, MAX_CANDS, 1 + MAX_ROW]  per beer its best judge value, then per shown judge
                                  (cached per book, judges and policy)
-  fsc   float64[5, MAX_CANDS]    selection scratch: stale values, active and dead flags, the
-                                 dead beers one pass found, the beers a pass reads (these two
-                                 rows hold int64 indices, read through .view)
+  fsc   float64[4, MAX_CANDS]    selection scratch: the stale values of the beers a pass reads
+                                 (-inf once dropped), the dead flags, the positions of the dead
+                                 beers one pass found, the beers a pass reads (these two rows
+                                 hold int64 indices, read through .view)
   isc   int64[22, 256]           small integer scratch rows (I_*), "registers": one row per helper
                                  that returns a list, so that nested helpers never share one
   fsm   float64[4, 256]          small float scratch rows (F_*), the same way
@@ -89,7 +90,7 @@ def make_bot_state(cfg, R) -> BotState:
     return BotState(mem=mem, plan=np.zeros((n, MAX_PLAN, PW), np.int64), fv=np.zeros((n, 4), np.float64),
                     cand=np.zeros((n, C.MAX_CANDS, CW), np.int64),
                     jv=np.zeros((n, C.MAX_CANDS, 1 + C.MAX_ROW), np.float64),
-                    fsc=np.zeros((5, C.MAX_CANDS), np.float64), isc=np.zeros((N_ISC, SCR_W), np.int64),
+                    fsc=np.zeros((4, C.MAX_CANDS), np.float64), isc=np.zeros((N_ISC, SCR_W), np.int64),
                     fsm=np.zeros((4, SCR_W), np.float64))
 
 
@@ -132,11 +133,11 @@ def magic_need(B, seat):
 
 
 @jit_inline
-def req(B, seat, i):
-    """How many of ingredient i the plan's beers use."""
+def req(mem, plan, seat, i):
+    """How many of ingredient i the plan's beers use (B.mem, B.plan)."""
     s = 0
-    for b in range(B.mem[seat, M_NPLAN]):
-        s += B.plan[seat, b, PB_NEED + i]
+    for b in range(mem[seat, M_NPLAN]):
+        s += plan[seat, b, PB_NEED + i]
     return s
 
 

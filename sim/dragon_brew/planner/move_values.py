@@ -155,6 +155,32 @@ def best_plan_pwin(R, B, seat, j):
 
 
 @jit_inline
+def action_move_value(S, R, B, seat, mv):
+    """The value of a brewer (own card), guest or servant move (another seat's card): one
+    inlined action_value for the three, as each copy of it is typed again."""
+    k = mv[0]
+    if k == C.M_BREWER:
+        q, ci = seat, mv[1]
+    else:
+        q, ci = mv[2], mv[3]
+    cost = 0.0
+    if k == C.M_SERVANT:
+        b = S.est[seat, mv[1], C.CF_BC]
+        sc = R.bc[b, BC_SPELL_COST]
+        cost = lose_value(S, R, B, seat, sc, sc + 1, R.bc[b, BC_SPELL_N])
+    v = action_value(S, R, B, seat, q, ci)
+    if k == C.M_SERVANT:
+        return v - cost - wt(S, R, seat, W_MIN_GAIN)
+    if k == C.M_GUEST:
+        return v + 0.2
+    if on_race_card(S, seat) == 1 and v > 0 and not completes(S, R, B, seat, ci):
+        # the last brewer: ingredients that finish no planned beer wait a year in the
+        # stores at best, so a race power or a sure small gain is worth more
+        v *= wt(S, R, seat, W_UNFINISHED)
+    return v
+
+
+@jit_inline
 def move_value(S, R, B, seat, m):
     """Inlined into its callers' loops over the legal moves (about 10 a greedy decision, 1,750
     a 4-player game): as a call, passing S, R and B field by field cost more than most moves'
@@ -180,12 +206,8 @@ def move_value(S, R, B, seat, m):
                 - wt(S, R, seat, W_RESERVE) * short - 1.5 * guild_short)
     if k == C.M_SPELL:
         return spell_value(S, R, B, seat, seat, mv[1], False) - wt(S, R, seat, W_MIN_GAIN)
-    if k == C.M_SERVANT:
-        q = mv[2]
-        b = S.est[seat, mv[1], C.CF_BC]
-        sc = R.bc[b, BC_SPELL_COST]
-        cost = lose_value(S, R, B, seat, sc, sc + 1, R.bc[b, BC_SPELL_N])
-        return action_value(S, R, B, seat, q, mv[3]) - cost - wt(S, R, seat, W_MIN_GAIN)
+    if k == C.M_BREWER or k == C.M_GUEST or k == C.M_SERVANT:
+        return action_move_value(S, R, B, seat, mv)
     if k == C.M_FREE:
         return free_value(S, R, B, seat, mv[1]) - wt(S, R, seat, W_MIN_GAIN)
     if k == C.M_BRIBE:
@@ -195,16 +217,6 @@ def move_value(S, R, B, seat, m):
                 - mv[2])
     if k == C.M_HOUSE:
         return 0.1 if S.g[C.G_YEAR] < R.p[P_YEARS] else -1.0
-    if k == C.M_BREWER:
-        ci = mv[1]
-        v = action_value(S, R, B, seat, seat, ci)
-        if on_race_card(S, seat) == 1 and v > 0 and not completes(S, R, B, seat, ci):
-            # the last brewer: ingredients that finish no planned beer wait a year in the
-            # stores at best, so a race power or a sure small gain is worth more
-            v *= wt(S, R, seat, W_UNFINISHED)
-        return v
-    if k == C.M_GUEST:
-        return action_value(S, R, B, seat, mv[2], mv[3]) + 0.2
     if k == C.M_SACRIFICE:
         tci = mv[2]
         freed = S.est[seat, tci, C.CF_OWN] + S.est[seat, tci, C.CF_GNOME]
