@@ -427,7 +427,7 @@ def fit_recipe(R, hand, use, bt, buy_slot, floor):
 
 @jit_inline
 def slot_need(R, bt, slot, buy_slot, floor):
-    return floor if slot == buy_slot else R.beer[bt, C.BF_REQ + slot]
+    return recipe_need(R.beer[bt], slot, buy_slot, floor)
 
 
 @jit_inline
