@@ -353,17 +353,26 @@ def first_live(cand, lval, listed, n_listed, dead, found, epoch, used, inv, feas
         lval[n_kept] = s
         if pos >= 0 and not s > sv:
             top_v = max(top_v, s)
-        elif is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget):
-            found[n_found] = n_kept
-            n_found += 1
         else:
-            if pos >= 0:
-                top_v = max(top_v, sv)
-            pos, sv = n_kept, s
+            dead_now = is_dead(cand, j, dead, epoch, used, inv, feasible_only, acquire, budget)
+            pos, sv, top_v, n_found = visit_ahead(n_kept, s, dead_now, pos, sv, top_v, found, n_found)
         n_kept += 1
     if pos < 0:
         return pos, -np.inf, n_kept
     return pos, settle_pass(lval, found, n_found, pos, sv, top_v), n_kept
+
+
+@jit_inline
+def visit_ahead(k, v, dead_now, pos, sv, top_v, found, n_found):
+    """A pass's visit of a beer ahead of the best live one so far (at position k, stale value v):
+    a dead one is noted in `found`; a live one becomes the best, the old best then behind it.
+    Returns the new (pos, sv, top_v, n_found). Shared by first_live and the first valuation."""
+    if dead_now:
+        found[n_found] = k
+        return pos, sv, top_v, n_found + 1
+    if pos >= 0:
+        top_v = max(top_v, sv)
+    return k, v, top_v, n_found
 
 
 @jit_inline
@@ -436,13 +445,8 @@ def select(S, R, B, seat, maxn, feasible_only, budget):
         lval[n_listed] = v
         if pos >= 0 and not v > sv:
             top_v = max(top_v, v)
-        elif dead[ci] < 0.0:
-            found[n_found] = n_listed
-            n_found += 1
         else:
-            if pos >= 0:
-                top_v = max(top_v, sv)
-            pos, sv = n_listed, v
+            pos, sv, top_v, n_found = visit_ahead(n_listed, v, dead[ci] < 0.0, pos, sv, top_v, found, n_found)
         n_listed += 1
     if pos >= 0:
         top_v = settle_pass(lval, found, n_found, pos, sv, top_v)
