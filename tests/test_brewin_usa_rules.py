@@ -649,6 +649,22 @@ def reference_berry_gain(S, R, seat):
     return best, pair
 
 
+def random_cities(S, rng, active, held, demand_below):
+    """A random board: every beer back in the deck, each city active with probability `active`,
+    a Market Demand below `demand_below`, and with probability `held` a random beer of a random
+    seat on it. Returns the beers in the random order they were placed from."""
+    S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
+    S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < active
+    S.city[:, C.CT_DEMAND] = rng.integers(0, demand_below, C.N_CITIES)
+    beers = rng.permutation(C.BEER_DECK)
+    for c in range(C.N_CITIES):
+        if rng.random() < held:
+            b = beers[c]
+            S.city[c, C.CT_BEER] = b
+            S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+    return beers
+
+
 def test_berry_values_every_swap_as_valuing_each_pair_from_the_board_did():
     """berry_gain reads each city's holder and style multiplier once (city_stakes): on random
     boards (cities held by any seat, some inactive, some with no beer) its gain and pair are,
@@ -657,15 +673,7 @@ def test_berry_values_every_swap_as_valuing_each_pair_from_the_board_did():
     rng = np.random.default_rng(29)
     own_gains = 0
     for _ in range(400):
-        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
-        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.85
-        S.city[:, C.CT_DEMAND] = rng.integers(0, 7, C.N_CITIES)
-        beers = rng.permutation(C.BEER_DECK)
-        for c in range(C.N_CITIES):
-            if rng.random() < 0.7:
-                b = beers[c]
-                S.city[c, C.CT_BEER] = b
-                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
+        random_cities(S, rng, active=0.85, held=0.7, demand_below=7)
         seat = int(rng.integers(C.MAX_PLAYERS))
         gain, pair = reference_berry_gain(S, R, seat)
         assert pol.berry_gain(S, R, seat) == gain
@@ -1036,16 +1044,8 @@ def test_a_decisions_tallies_value_every_city_as_counting_afresh_did():
     n_ing = len(cfg.ing_ids)
     rivals_held = 0
     for _ in range(400):
-        S.beer[:, C.B_OWNER], S.beer[:, C.B_LOC], S.beer[:, C.B_CITY] = -1, C.LOC_DECK, -1
-        S.city[:, C.CT_BEER], S.city[:, C.CT_ACTIVE] = -1, rng.random(C.N_CITIES) < 0.9
-        S.city[:, C.CT_DEMAND] = rng.integers(0, 6, C.N_CITIES)
+        beers = random_cities(S, rng, active=0.9, held=0.6, demand_below=6)
         S.hand[:] = 0
-        beers = rng.permutation(C.BEER_DECK)
-        for c in range(C.N_CITIES):
-            if rng.random() < 0.6:
-                b = beers[c]
-                S.city[c, C.CT_BEER] = b
-                S.beer[b, C.B_OWNER], S.beer[b, C.B_LOC], S.beer[b, C.B_CITY] = rng.integers(C.MAX_PLAYERS), C.LOC_CITY, c
         for o in range(C.MAX_PLAYERS):
             for t in rng.choice(n_ing, size=int(rng.integers(0, 9))):
                 S.hand[o, t] += 1
