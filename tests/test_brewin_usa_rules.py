@@ -524,6 +524,76 @@ def test_launch_claims_a_free_city_spends_cards_and_refills_the_beer_hand():
     assert ev[4] == C.LOG_PLAY and ev[3] == cfg.beer_ids.index("golden_pils") and ev[5] == 3
 
 
+def random_beers(S, rng, seat, in_hand):
+    """Every beer slot at a random location with a random owner, then `in_hand` beers in
+    `seat`'s hand; the beers left in the deck make up the deck pile, in slot order."""
+    locs = rng.choice([C.LOC_DECK, C.LOC_DISC, C.LOC_HAND, C.LOC_CITY, C.LOC_SKUNKED, C.LOC_FEST], C.BEER_SLOTS)
+    S.beer[:, C.B_LOC] = locs
+    S.beer[:, C.B_OWNER] = np.where(locs == C.LOC_DECK, -1, rng.integers(C.MAX_PLAYERS, size=C.BEER_SLOTS))
+    S.beer[rng.choice(C.BEER_SLOTS, in_hand, replace=False), C.B_LOC:C.B_OWNER + 1] = C.LOC_HAND, seat
+    deck = np.flatnonzero(S.beer[:, C.B_LOC] == C.LOC_DECK)
+    S.piles[C.PILE_BDECK, :len(deck)] = deck
+    S.g[C.G_BDECK], S.g[C.G_BDISC] = len(deck), 0
+
+
+def test_a_seats_beers_listed_without_branches_are_those_of_scanning_each_slot():
+    """seat_beers lists a seat's beers at a set of locations with no branch per beer: on random
+    beer tables (every location and owner, the inject slot too) its list is, slot for slot,
+    that of testing each slot in turn, for the hand alone and for the hand with skunked beers."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(31)
+    for _ in range(300):
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        random_beers(S, rng, seat, int(rng.integers(0, 7)))
+        for locs, wanted in ((ru.IN_HAND, {C.LOC_HAND}), (ru.IN_HAND_OR_SKUNKED, {C.LOC_HAND, C.LOC_SKUNKED})):
+            listed = [b for b in range(C.BEER_SLOTS) if S.beer[b, C.B_OWNER] == seat and S.beer[b, C.B_LOC] in wanted]
+            k = ru.seat_beers(S.beer, seat, locs, S.vals)
+            assert list(S.vals[:k]) == listed
+
+
+def reference_beer_to_discard(S, R, seat, p):
+    """policies.beer_to_discard as it was when each discard scanned the beer slots again."""
+    held = [b for b in range(C.BEER_SLOTS) if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat]
+    if pol.is_random(R, p):
+        return held[pol.rnd(S, seat, len(held))]
+    best, best_v = -1, 1e18
+    profile = S.scratch[C.SC_PROFILE]
+    ru.hand_profile(R, S.hand[seat], profile)
+    for b in held:
+        met = ru.profile_met(R, profile, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
+        v = ru.beer_quality(S, R, b) * (0.2 + met * met * met)
+        if v < best_v:
+            best, best_v = b, v
+    return best
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_a_refill_discards_as_counting_the_hand_before_each_discard_did(bot):
+    """refill_beers lists the hand once and drops each discarded beer from the list: on random
+    hands of 1-6 beers and random ingredient cards, the beers discarded (and the random draws
+    made) are those of counting the hand and choosing from it afresh for each discard."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    pols = seats_policy(cfg, bot)
+    rng = np.random.default_rng(37)
+    discards = 0
+    for game in range(200):
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        random_beers(S, rng, seat, int(rng.integers(1, 7)))
+        S.hand[seat] = rng.integers(0, 3, S.hand.shape[1]) * (rng.random(S.hand.shape[1]) < 0.3)
+        K.seed_streams(S, np.uint64(game), game)
+        T = S._replace(**{f: getattr(S, f).copy() for f in ("g", "beer", "piles", "rng")})
+        K.refill_beers(S, R, seat, pols, 0)
+        for _ in range(int(R.p[C.P_BEERS_DRAWN])):
+            ru.draw_beer(T, seat)
+        while ru.beers_in_hand(T, seat) > int(R.p[C.P_BEER_HAND]):
+            T.g[C.G_DECISIONS] += 1
+            ru.discard_beer(T, reference_beer_to_discard(T, R, seat, pols[seat]))
+            discards += 1
+        for f in ("g", "beer", "piles", "rng"):
+            assert np.array_equal(getattr(S, f), getattr(T, f))
+    assert discards > 300  # most refills discard, many more than once
+
+
 def test_launch_on_a_held_city_is_a_challenge():
     cfg, R, S = blank(2)
     c = city(cfg, "denver")

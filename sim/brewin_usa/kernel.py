@@ -176,11 +176,18 @@ def adjunct_action(S, R, n, pols, seat, kind):
 
 @jit_inline
 def refill_beers(S, R, seat, pols, game_id):
+    """Draw, then discard down to the beer hand: the beers in hand are found once (in S.vals,
+    slot order) and each discard leaves that list."""
     for _ in range(ru.param(R, C.P_BEERS_DRAWN)):
         ru.draw_beer(S, seat)
-    while ru.beers_in_hand(S, seat) > ru.param(R, C.P_BEER_HAND):
+    k = ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)
+    while k > ru.param(R, C.P_BEER_HAND):
         decided(S)
-        ru.discard_beer(S, pol.beer_to_discard(S, R, seat, pols[seat]))
+        i = pol.discard_choice(S, R, seat, pols[seat], k)
+        ru.discard_beer(S, np.int64(S.vals[i]))
+        k -= 1
+        for j in range(i, k):
+            S.vals[j] = S.vals[j + 1]
 
 
 @jit

@@ -147,8 +147,9 @@ def held_value(S, R, seat, p):
     base[BASE_CARDS] = cards
     city = city_guess(S.city, R.pol_w[p])
     v, k = 0.0, 0
-    for b in range(C.BEER_SLOTS):
-        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
+    for i in range(ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)):
+        b = np.int64(S.vals[i])
+        if ru.is_neutral(S, R, b):
             continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
         bt = S.beer[b, C.B_TYPE]
         met = ru.profile_met(R, base, bt, np.bool_(True))
@@ -379,20 +380,23 @@ def is_free(city, c):
 
 
 # claim_spot's tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
-# style, its cities in each region (counted once, not once a city).
+# style, its cities in each region (counted once, not once a city); then the list of those beers.
 STYLE_BEERS = 0
 REGION_CITIES = STYLE_BEERS + len(C.STYLES)
+CLAIM_BEERS = REGION_CITIES + C.N_REGIONS
+assert CLAIM_BEERS + C.BEER_SLOTS + 1 <= C.SCRATCH
 
 
 @jit_inline
 def tally_claims(city, beer, tally, rcity, rbeer, seat):
-    for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
+    for i in range(STYLE_BEERS, CLAIM_BEERS):
         tally[i] = 0
     neutral = rbeer.shape[0] - 1  # rules.neutral_type
-    for b in range(C.BEER_SLOTS):
-        if (beer[b, C.B_OWNER] == seat and beer[b, C.B_TYPE] != neutral
-                and (beer[b, C.B_LOC] == C.LOC_HAND or beer[b, C.B_LOC] == C.LOC_SKUNKED)):
-            tally[STYLE_BEERS + rbeer[beer[b, C.B_TYPE], C.BF_STYLE]] += 1
+    beers = tally[CLAIM_BEERS:]
+    for i in range(ru.seat_beers(beer, seat, ru.IN_HAND_OR_SKUNKED, beers)):
+        bt = beer[beers[i], C.B_TYPE]
+        if bt != neutral:
+            tally[STYLE_BEERS + rbeer[bt, C.BF_STYLE]] += 1
     for c in range(C.N_CITIES):
         d = city[c, C.CT_BEER]
         if d >= 0 and beer[d, C.B_OWNER] == seat:
@@ -456,12 +460,11 @@ def choose_launch(S, R, seat, p):
         return -1  # no beer can go anywhere: no option, as when none fits
     options = 0
     profile = hand_profile(S, R, S.hand[seat])
-    for b in range(C.BEER_SLOTS):
-        if S.beer[b, C.B_OWNER] != seat:
-            continue
+    for i in range(ru.seat_beers(S.beer, seat, ru.IN_HAND_OR_SKUNKED, S.vals)):
+        b = np.int64(S.vals[i])
         loc = S.beer[b, C.B_LOC]
         if (loc == C.LOC_HAND and can_launch_new(S, R, seat, b, profile)) or (loc == C.LOC_SKUNKED and can_relaunch(S, R, seat, b)):
-            S.vals[options] = b
+            S.vals[options] = b  # options <= i: the list is read ahead of what it keeps
             options += 1
     if options == 0:
         return -1
@@ -654,13 +657,16 @@ def berry_pair(S, R, seat, p):
 
 @jit_inline
 def beer_to_discard(S, R, seat, p):
-    k = 0
-    for b in range(C.BEER_SLOTS):
-        if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat:
-            S.vals[k] = b
-            k += 1
+    """The beer card `seat` discards from its hand."""
+    k = ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)
+    return np.int64(S.vals[discard_choice(S, R, seat, p, k)])
+
+
+@jit_inline
+def discard_choice(S, R, seat, p, k):
+    """beer_to_discard among the k beers in hand listed in S.vals (slot order): their index."""
     if is_random(R, p):
-        return np.int64(S.vals[rnd(S, seat, k)])
+        return rnd(S, seat, k)
     best, best_v = -1, 1e18
     profile = hand_profile(S, R, S.hand[seat])
     for i in range(k):
@@ -668,7 +674,7 @@ def beer_to_discard(S, R, seat, p):
         met = ru.profile_met(R, profile, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
         v = ru.beer_quality(S, R, b) * (0.2 + met * met * met)
         if v < best_v:
-            best, best_v = b, v
+            best, best_v = i, v
     return best
 
 

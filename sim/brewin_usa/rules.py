@@ -148,6 +148,23 @@ def beers_in_hand(S, seat):
     return k
 
 
+IN_HAND = 1 << C.LOC_HAND  # seat_beers' location sets
+IN_HAND_OR_SKUNKED = IN_HAND | 1 << C.LOC_SKUNKED
+
+
+@jit_inline
+def seat_beers(beer, seat, locs, slots):
+    """The slots of `seat`'s beers lying at a location of the set `locs` (bits 1 << LOC_*), in
+    slot order, into the scratch row `slots` (BEER_SLOTS + 1 long); returns how many. Without a
+    branch per beer: every slot is written and the count moves on only at a match, since a
+    branch on the owner and location mispredicted on about every other beer."""
+    k = 0
+    for b in range(C.BEER_SLOTS):
+        slots[k] = b
+        k += (beer[b, C.B_OWNER] == seat) & (locs >> beer[b, C.B_LOC]) & 1
+    return k
+
+
 # --- decks --------------------------------------------------------------------------------------
 
 @jit_inline
