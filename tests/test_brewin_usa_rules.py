@@ -736,9 +736,11 @@ def random_cities(S, rng, active, held, demand_below):
 
 
 def test_berry_values_every_swap_as_valuing_each_pair_from_the_board_did():
-    """berry_gain reads each city's holder and style multiplier once (city_stakes): on random
-    boards (cities held by any seat, some inactive, some with no beer) its gain and pair are,
-    bit for bit, those of valuing each pair from the board."""
+    """berry_gain reads each city's holder and style multiplier once (city_stakes) and values a
+    swap as the difference of the two cities' doubled integer worths of a cap times the
+    difference of their Market Demand: on random boards (cities held by any seat, some
+    inactive, some with no beer) its gain and pair are those of valuing each pair from the
+    board (the gain equal as a number: it is only ever compared)."""
     cfg, R, S = blank(n=C.MAX_PLAYERS)
     rng = np.random.default_rng(29)
     own_gains = 0

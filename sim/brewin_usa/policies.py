@@ -588,49 +588,38 @@ def citrus_beer(S, R, seat, p):
 
 @jit_inline
 def city_stakes(S, R, seat, stakes):
-    """What own_city_value reads of each city, into the scratch row `stakes`: the style multiplier
-    of the beer holding it (-1: none) and, N_CITIES on, 1 if the beer is `seat`'s."""
+    """Twice the worth to `seat` of a cap of Market Demand on each city, into the scratch row
+    `stakes`: the style multiplier of the beer holding it, times 1 for `seat`'s beer and -1/2
+    for a rival's, 0 for a city nobody holds (doubled, every worth is an integer)."""
     for c in range(C.N_CITIES):
         b = S.city[c, C.CT_BEER]
-        stakes[c] = -1
+        stakes[c] = 0
         if b >= 0:
-            stakes[c] = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
-            stakes[C.N_CITIES + c] = S.beer[b, C.B_OWNER] == seat
-
-
-@jit_inline
-def own_city_value(stakes, c, demand):
-    """Worth to the seat of city_stakes `stakes` of `demand` caps on city c: its own city's,
-    a rival's city's at -1/2."""
-    mult = stakes[c]
-    if mult < 0:
-        return 0.0
-    return demand * mult * (1.0 if stakes[C.N_CITIES + c] else -0.5)
+            mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
+            stakes[c] = 2 * mult if S.beer[b, C.B_OWNER] == seat else -mult
 
 
 @jit
 def berry_gain(S, R, seat):
     """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2].
-    The cities' holders are read once (city_stakes), not once a pair."""
+    A swap of c1's d1 caps and c2's d2 gains (worth of a cap on c1 - on c2) x (d2 - d1): counted
+    in city_stakes' doubled integer worths, it is exactly twice the gain valued city by city
+    (halves and integers, exact in floating point too), so the same pair is the first best."""
     stakes = S.scratch[C.SC_TMP]
     city_stakes(S, R, seat, stakes)
-    best = -1e18
+    best, found = 0, False
     for c1 in range(C.N_CITIES):
         if S.city[c1, C.CT_ACTIVE] == 0:
             continue
-        d1 = S.city[c1, C.CT_DEMAND]
-        kept1 = own_city_value(stakes, c1, d1)
         for c2 in range(c1 + 1, C.N_CITIES):
             if S.city[c2, C.CT_ACTIVE] == 0:
                 continue
-            d2 = S.city[c2, C.CT_DEMAND]
-            g = (own_city_value(stakes, c1, d2) + own_city_value(stakes, c2, d1)
-                 - kept1 - own_city_value(stakes, c2, d2))
-            if g > best:
-                best = g
+            g = (stakes[c1] - stakes[c2]) * (S.city[c2, C.CT_DEMAND] - S.city[c1, C.CT_DEMAND])
+            if not found or g > best:
+                best, found = g, True
                 S.seats[C.ROW_TMP, 0] = c1
                 S.seats[C.ROW_TMP, 1] = c2
-    return best
+    return best / 2.0 if found else -1e18
 
 
 @jit_inline
