@@ -473,6 +473,33 @@ def test_the_count_from_a_hand_profile_matches_the_fit_on_organic_heavy_hands(mo
     assert organic_filled > 500  # fills where Organic cards served two slots or more
 
 
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_the_launch_check_stops_early_only_for_beers_that_cannot_meet_all_five(mode):
+    """may_meet_all's bounds (the adjunct in hand; the core slots short of their own kind no
+    more than the Organic cards plus a purchase) never turn away a beer the full count meets in
+    all five requirements: on random hands of every kind, for every beer, with and without a
+    purchase, so can_launch_new answers as the count alone did. Most hands are turned away."""
+    cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
+    profile = S.scratch[C.SC_PROFILE]
+    rng = np.random.default_rng(41 + mode)
+    kinds = cfg.ing[:, C.IF_KIND]
+    organic = np.flatnonzero(kinds == C.ORGANIC)
+    turned_away, launchable = 0, 0
+    for _ in range(400):
+        held = np.zeros(len(cfg.ing_ids), np.int64)
+        for t in [*rng.choice(len(held), size=int(rng.integers(0, 9))), *rng.choice(organic, size=int(rng.integers(0, 4)))]:
+            held[t] += 1
+        ru.hand_profile(R, held, profile)
+        for bt in range(R.beer.shape[0]):
+            for can_buy in (False, True):
+                met, _ = ru.best_purchase(R, profile, bt, can_buy)
+                may = ru.may_meet_all(R.beer[bt], profile, can_buy)
+                assert may or met < 5, (list(held), bt, can_buy)
+                turned_away += not may
+                launchable += met == 5
+    assert launchable > 1000 and turned_away > 10000
+
+
 def test_purchase_readings_differ_as_the_rulebook_words_allow():
     # Golden Pils yeast 2 with Yeast 1: every reading buys it. Dark Bock (3/3/3/3) with Water 1:
     # one point is not enough, raising the card is; with no Water card, only buying the

@@ -431,7 +431,8 @@ def can_launch_new(S, R, seat, b, profile):
     if S.pl[seat, C.COLORED] == 0:
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    return ru.profile_met(R, profile, S.beer[b, C.B_TYPE], can_buy) == 5
+    bt = S.beer[b, C.B_TYPE]
+    return ru.may_meet_all(R.beer[bt], profile, can_buy) and ru.profile_met(R, profile, bt, can_buy) == 5
 
 
 @jit_inline

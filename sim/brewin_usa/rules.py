@@ -617,6 +617,22 @@ def recipe_purchase(recipe, mode, profile, can_buy):
 
 
 @jit_inline
+def may_meet_all(recipe, profile, can_buy):
+    """False when the profiled hand cannot meet all five requirements of the beer of row
+    `recipe` (recipe_purchase would count fewer), from two bounds worked out without the call:
+    the adjunct, a kind of its own, must be in hand; and the core slots whose own kind falls
+    short can be met only by Organic cards (no more than the hand holds) and the one purchase.
+    True says nothing: recipe_purchase decides. About half of the bots' launch checks stop here."""
+    adj = recipe[C.BF_ADJ]
+    if adj >= 0 and profile[adj] == 0:
+        return False
+    lacking = 0
+    for slot in range(4):
+        lacking += profile[slot] < recipe[C.BF_REQ + slot]
+    return lacking <= profile[ORGANIC_AT_LEAST + 1] + can_buy
+
+
+@jit_inline
 def profile_met(R, profile, bt, can_buy):
     """match_recipe's count alone from the hand's profile, for the bots' valuations."""
     met, _ = best_purchase(R, profile, bt, can_buy)
