@@ -473,6 +473,33 @@ def test_the_count_from_a_hand_profile_matches_the_fit_on_organic_heavy_hands(mo
     assert organic_filled > 500  # fills where Organic cards served two slots or more
 
 
+def reference_hand_profile(R, hand):
+    """rules.hand_profile as it was when it branched on each card type held."""
+    profile = np.zeros(ru.PROFILE, np.int64)
+    for t in range(R.ing.shape[0]):
+        if hand[t] > 0:
+            kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+            profile[kind] = max(profile[kind], q)
+            if kind == C.ORGANIC:
+                profile[ru.ORGANIC_AT_LEAST + q] += hand[t]
+    for q in range(C.MAX_Q - 1, 0, -1):
+        profile[ru.ORGANIC_AT_LEAST + q] += profile[ru.ORGANIC_AT_LEAST + q + 1]
+    return profile
+
+
+def test_a_hand_profile_worked_out_without_branches_is_that_of_branching_on_each_card_type():
+    """hand_profile takes every card type's quality times whether it is held instead of
+    branching on it: on random hands (empty ones, several copies of a card, every kind) the
+    profile is, cell for cell, that of branching on each type."""
+    cfg, R, S = blank()
+    profile = S.scratch[C.SC_PROFILE]
+    rng = np.random.default_rng(43)
+    for _ in range(500):
+        held = rng.integers(0, 4, len(cfg.ing_ids)) * (rng.random(len(cfg.ing_ids)) < rng.random())
+        ru.hand_profile(R, held, profile)
+        assert list(profile[:ru.PROFILE]) == list(reference_hand_profile(R, held))
+
+
 @pytest.mark.parametrize("mode", [0, 1, 2])
 def test_the_launch_check_stops_early_only_for_beers_that_cannot_meet_all_five(mode):
     """may_meet_all's bounds (the adjunct in hand; the core slots short of their own kind no

@@ -533,12 +533,11 @@ def hand_profile(R, hand, profile):
     Organic cards of at least each quality (ORGANIC_AT_LEAST)."""
     for i in range(PROFILE):
         profile[i] = 0
-    for t in range(R.ing.shape[0]):
-        if hand[t] > 0:
-            kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
-            profile[kind] = max(profile[kind], q)
-            if kind == C.ORGANIC:
-                profile[ORGANIC_AT_LEAST + q] += hand[t]
+    for t in range(R.ing.shape[0]):  # no branch on the hand (one per card type mispredicted)
+        kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+        profile[kind] = max(profile[kind], q * (hand[t] > 0))
+        if kind == C.ORGANIC:  # the same types every call: well predicted
+            profile[ORGANIC_AT_LEAST + q] += hand[t]
     for q in range(C.MAX_Q - 1, 0, -1):
         profile[ORGANIC_AT_LEAST + q] += profile[ORGANIC_AT_LEAST + q + 1]
 
