@@ -984,6 +984,40 @@ def test_a_short_bag_pays_income_in_turn_from_the_left_of_the_dealer(dealer, pai
     assert view(S).column("seat", "bank", 3).tolist() == paid
 
 
+def reference_income(S, R, n):
+    """rules.income as it was when each seat scanned the cities, paid one city at a time."""
+    for k in range(n):
+        o = (S.g[C.G_DEALER] + 1 + k) % n
+        for c in range(C.N_CITIES):
+            b = S.city[c, C.CT_BEER]
+            if b >= 0 and S.beer[b, C.B_OWNER] == o:
+                got = min(int(R.p[C.P_INCOME]), S.g[C.G_BAG])
+                S.g[C.G_BAG] -= got
+                S.pl[o, C.BANK] += got
+                S.pl[o, C.ST_INCOME] += got
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_income_paid_a_seat_at_a_time_is_that_of_paying_city_by_city(n):
+    """income counts each seat's cities once and pays them at once: on random boards, dealers
+    and bags (many too small for every city) banks, income statistics and bag are those of
+    paying city by city."""
+    cfg, R, S = blank(n=n)
+    rng = np.random.default_rng(47 + n)
+    short = 0
+    for _ in range(300):
+        random_cities(S, rng, active=0.9, held=0.6, demand_below=3)
+        S.beer[:, C.B_OWNER] = np.where(S.beer[:, C.B_OWNER] >= 0, S.beer[:, C.B_OWNER] % n, -1)
+        S.g[C.G_DEALER], S.g[C.G_BAG] = rng.integers(n), rng.integers(0, 12)
+        S.pl[:, C.BANK], S.pl[:, C.ST_INCOME] = rng.integers(0, 20, C.MAX_PLAYERS), 0
+        T = S._replace(g=S.g.copy(), pl=S.pl.copy())
+        ru.income(S, R, n)
+        reference_income(T, R, n)
+        assert np.array_equal(S.g, T.g) and np.array_equal(S.pl, T.pl)
+        short += S.g[C.G_BAG] == 0
+    assert short > 50  # bags that ran out
+
+
 def test_rulebook_city_example_pilsner_on_a_city_preferring_another_style():
     # A Pilsner/Lager of quality 7 on a city that prefers another style, 4 Market Demand:
     # 4 VP for the city, 7 for the beer.

@@ -890,18 +890,23 @@ def settle_fest(S, R, c, n, winner, game_id):
 @jit_inline
 def income(S, R, n):
     """One cap per city-holding beer from the bag. The rulebook gives no order for a bag that
-    runs short; players are paid in turn from the left of the dealer, as every phase is played."""
+    runs short; players are paid in turn from the left of the dealer, as every phase is played.
+    A seat's cities are counted in one pass over the cities (S.scratch[SC_TMP]), and paid at
+    once: a cap a city while the bag lasts adds up to the smaller of the two totals."""
+    held = S.scratch[C.SC_TMP]
+    for s in range(C.MAX_PLAYERS + 1):
+        held[s] = 0
+    for c in range(C.N_CITIES):  # a free city counts for nobody (cell MAX_PLAYERS); no branch
+        b = S.city[c, C.CT_BEER]
+        o = S.beer[max(b, 0), C.B_OWNER]
+        held[o if b >= 0 else C.MAX_PLAYERS] += 1
     dealer = S.g[C.G_DEALER]
     for k in range(n):
         o = (dealer + 1 + k) % n
-        for c in range(C.N_CITIES):
-            b = S.city[c, C.CT_BEER]
-            if b < 0 or S.beer[b, C.B_OWNER] != o:
-                continue
-            got = min(param(R, C.P_INCOME), S.g[C.G_BAG])
-            S.g[C.G_BAG] -= got
-            S.pl[o, C.BANK] += got
-            S.pl[o, C.ST_INCOME] += got
+        got = min(param(R, C.P_INCOME) * held[o], S.g[C.G_BAG])
+        S.g[C.G_BAG] -= got
+        S.pl[o, C.BANK] += got
+        S.pl[o, C.ST_INCOME] += got
 
 
 # final_score's tallies, in S.scratch[SC_TMP], counted in one pass over the cities: each seat's
