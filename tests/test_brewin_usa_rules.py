@@ -278,6 +278,63 @@ def test_batch_values_from_a_seats_hand_base_are_those_of_the_whole_hand():
     assert min(recounts.values()) > 500  # batches that moved the beers' worth and batches that did not
 
 
+def reference_demand_city(S, R, seat, p):
+    """policies.demand_city as it was when each cap of a pile tallied the seat's beers and cities
+    and valued every free city afresh."""
+    free = [c for c in range(C.N_CITIES) if S.city[c, C.CT_ACTIVE] == 1 and S.city[c, C.CT_BEER] < 0]
+    if not free:
+        return -1
+    if pol.is_random(R, p):
+        return free[pol.rnd(S, seat, len(free))]
+    styles, regions = [0] * len(C.STYLES), [0] * C.N_REGIONS
+    for b in range(C.BEER_SLOTS):
+        bt = S.beer[b, C.B_TYPE]
+        if S.beer[b, C.B_OWNER] == seat and bt != R.beer.shape[0] - 1 and S.beer[b, C.B_LOC] in (C.LOC_HAND, C.LOC_SKUNKED):
+            styles[R.beer[bt, C.BF_STYLE]] += 1
+    for c in range(C.N_CITIES):
+        d = S.city[c, C.CT_BEER]
+        if d >= 0 and S.beer[d, C.B_OWNER] == seat:
+            regions[R.city[c, C.CF_REGION]] += 1
+    best, best_v = -1, -1e18
+    for c in free:
+        v = R.pol_w[p, C.W_REGION] * regions[R.city[c, C.CF_REGION]]
+        for _ in range(styles[R.city[c, C.CF_PREF]]):
+            v += 2.0
+        v -= (R.pol_w[p, C.W_SPREAD] + 0.01) * S.city[c, C.CT_DEMAND]
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_a_pile_of_caps_goes_where_valuing_every_cap_afresh_put_it(bot):
+    """A pile of caps shares the worths open_pile works out (a cap changes Market Demand alone):
+    on random boards (cities held or not, beers in hand and skunked of every seat, the neutral
+    card among them) every cap of piles of 1-9 goes to the city, and makes the random draws, of
+    valuing each cap afresh."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    p = cfg.policy_index(bot)
+    rng = np.random.default_rng(53)
+    spread = 0  # piles whose caps went to two cities or more
+    for game in range(300):
+        beers = random_cities(S, rng, active=0.9, held=0.5, demand_below=4)
+        for b in beers[C.N_CITIES:C.N_CITIES + int(rng.integers(0, 16))]:
+            S.beer[b, C.B_OWNER] = rng.integers(C.MAX_PLAYERS)
+            S.beer[b, C.B_LOC] = rng.choice([C.LOC_HAND, C.LOC_SKUNKED])
+        S.beer[:C.BEER_DECK, C.B_TYPE] = np.where(rng.random(C.BEER_DECK) < 0.05, R.beer.shape[0] - 1, cfg.beer_phys)
+        seat, caps = int(rng.integers(C.MAX_PLAYERS)), int(rng.integers(1, 10))
+        K.seed_streams(S, np.uint64(game), game)
+        T = S._replace(g=S.g.copy(), city=S.city.copy(), rng=S.rng.copy())
+        before = S.city[:, C.CT_DEMAND].copy()
+        K.spread_pile(S, R, seat, p, caps)
+        for _ in range(caps):
+            T.g[C.G_DECISIONS] += 1
+            ru.add_demand(T, reference_demand_city(T, R, seat, p), 1)
+        assert np.array_equal(S.city, T.city) and np.array_equal(S.g, T.g) and np.array_equal(S.rng, T.rng)
+        spread += np.count_nonzero(S.city[:, C.CT_DEMAND] != before) >= 2
+    assert spread > 100
+
+
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)

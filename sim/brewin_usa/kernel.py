@@ -132,11 +132,20 @@ def auction(S, R, n, pols, game_id):
         nominator = next_without_batch(S, n, winner)
     pot = S.g[C.G_POT]
     S.g[C.G_POT] = 0
-    for _ in range(pot):
+    spread_pile(S, R, dealer, pols[dealer], pot)
+
+
+@jit_inline
+def spread_pile(S, R, seat, p, caps):
+    """`seat` spreads `caps` caps of Market Demand one at a time onto free cities (the bag when
+    there is none)."""
+    if caps > 0:
+        pol.open_pile(S, R, seat, p)
+    for _ in range(caps):
         decided(S)
-        c = pol.demand_city(S, R, dealer, pols[dealer])
+        c = pol.pile_city(S, R, seat, p)
         ru.add_demand(S, c, 1)
-        ru.trace(S, C.TR_DEMAND, dealer, c, 1, 0, 0, 0)
+        ru.trace(S, C.TR_DEMAND, seat, c, 1, 0, 0, 0)
 
 
 # --- launch ----------------------------------------------------------------------------------------
@@ -327,11 +336,7 @@ def brewfest(S, R, n, pols, c, game_id):
     ru.trace(S, C.TR_FEST_END, winner, c, pile, keep, 0, 0)
     for s in range(n):
         if S.fest[s, C.F_IN] and s != winner:
-            for _ in range(S.fest[s, C.F_SCORE]):
-                decided(S)
-                c2 = pol.demand_city(S, R, s, pols[s])
-                ru.add_demand(S, c2, 1)
-                ru.trace(S, C.TR_DEMAND, s, c2, 1, 0, 0, 0)
+            spread_pile(S, R, s, pols[s], S.fest[s, C.F_SCORE])
     S.g[C.G_FESTS] += 1
 
 

@@ -353,14 +353,31 @@ def raise_to(S, R, seat, p, b, high):
 @jit_inline
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
-    return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], R.city, R.beer, R.pol_kind[p], R.pol_w[p], seat)
+    open_pile(S, R, seat, p)
+    return pile_city(S, R, seat, p)
+
+
+@jit_inline
+def open_pile(S, R, seat, p):
+    """Before `seat` spreads a pile of caps one at a time (pile_city each): what the greedy choice
+    reads that a cap leaves as it was, each free city's worth but for its Market Demand
+    (claim_worths), into S.vals. A cap changes one city's Market Demand alone, so the caps of a
+    pile share the worths (about six caps a pile)."""
+    if not is_random(R, p):
+        claim_worths(S.city, S.beer, S.scratch[C.SC_TMP], S.vals, R.city, R.beer, seat, w(R, p, C.W_REGION))
+
+
+@jit_inline
+def pile_city(S, R, seat, p):
+    """demand_city for one cap of the pile open_pile opened."""
+    return demand_spot(S.city, S.rng, S.vals, R.pol_kind[p], R.pol_w[p], seat)
 
 
 @jit
-def demand_spot(city, beer, rng, tally, rcity, rbeer, kind, weights, seat):
-    """demand_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `tally` a scratch
-    row. Reads these and the city and beer tables alone: a compiled call copies every array it
-    is passed, and a pile of caps makes one call a cap."""
+def demand_spot(city, rng, worths, kind, weights, seat):
+    """pile_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `worths` open_pile's
+    row. Reads these and the city table alone: a compiled call copies every array it is passed,
+    and a pile of caps makes one call a cap."""
     k = 0
     for c in range(C.N_CITIES):
         k += is_free(city, c)
@@ -373,7 +390,7 @@ def demand_spot(city, beer, rng, tally, rcity, rbeer, kind, weights, seat):
                 if pick == 0:
                     return c
                 pick -= 1
-    return claim_spot(city, beer, tally, rcity, rbeer, seat, weights[C.W_REGION], weights[C.W_SPREAD])
+    return claim_spot(city, worths, weights[C.W_SPREAD])
 
 
 @jit_inline
@@ -382,7 +399,7 @@ def is_free(city, c):
     return city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0
 
 
-# claim_spot's tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
+# claim_worths' tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
 # style, its cities in each region (counted once, not once a city); then the list of those beers.
 STYLE_BEERS = 0
 REGION_CITIES = STYLE_BEERS + len(C.STYLES)
@@ -406,19 +423,29 @@ def tally_claims(city, beer, tally, rcity, rbeer, seat):
             tally[REGION_CITIES + rcity[c, C.CF_REGION]] += 1
 
 
-@jit_inline
-def claim_spot(city, beer, tally, rcity, rbeer, seat, w_region, w_spread):
-    """The greedy demand_city: the free city `seat` is best placed to claim (2 VP per beer of its
-    preferred style in hand or skunked, `w_region` per city held in its region), less `w_spread`
-    per cap already there."""
+@jit
+def claim_worths(city, beer, tally, worths, rcity, rbeer, seat, w_region):
+    """Into `worths`, each free city's worth to `seat` before its Market Demand (claim_spot):
+    `w_region` per city it holds in the region, 2 VP per beer of the city's preferred style it
+    holds in hand or skunked. `tally` is a scratch row (tally_claims)."""
     tally_claims(city, beer, tally, rcity, rbeer, seat)
+    for c in range(C.N_CITIES):
+        if is_free(city, c):
+            v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
+            for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
+                v += 2.0  # one at a time, as the sum has always been taken
+            worths[c] = v
+
+
+@jit_inline
+def claim_spot(city, worths, w_spread):
+    """The greedy demand_city: the free city its seat is best placed to claim (claim_worths), less
+    `w_spread` per cap already there."""
     best, best_v = -1, -1e18
     for c in range(C.N_CITIES):
         if not is_free(city, c):
             continue
-        v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
-        for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
-            v += 2.0  # one at a time, as the sum has always been taken
+        v = worths[c]
         v -= (w_spread + 0.01) * city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
