@@ -335,6 +335,11 @@ def test_a_pile_of_caps_goes_where_valuing_every_cap_afresh_put_it(bot):
     assert spread > 100
 
 
+def test_the_seat_k_places_after_another_is_counted_without_a_division():
+    assert all(K.seat_after(s, k, n) == (s + k) % n for n in range(2, C.MAX_PLAYERS + 1)
+               for s in range(n) for k in range(n + 1))
+
+
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)

@@ -68,9 +68,17 @@ def redraws(S, R, n, pols, game_id):
 # --- auction -----------------------------------------------------------------------------------------
 
 @jit_inline
+def seat_after(s, k, n):
+    """(s + k) % n for seats 0 <= s < n and 0 <= k <= n, without a division (its latency
+    weighed on every bid)."""
+    o = s + k
+    return o - n if o >= n else o
+
+
+@jit_inline
 def next_without_batch(S, n, after):
     for k in range(1, n + 1):
-        s = (after + k) % n
+        s = seat_after(after, k, n)
         if S.pl[s, C.HAS_BATCH] == 0:
             return s
     return -1
@@ -86,7 +94,7 @@ def bidding(S, R, n, pols, b, opener, open_bid):
     while True:
         nxt = -1
         for k in range(1, n):
-            o = (s + k) % n
+            o = seat_after(s, k, n)
             if o != leader and S.pl[o, C.HAS_BATCH] == 0 and S.pl[o, C.PASSED] == 0:
                 nxt = o
                 break
