@@ -308,7 +308,7 @@ def reference_demand_city(S, R, seat, p):
 
 @pytest.mark.parametrize("bot", ["greedy", "random"])
 def test_a_pile_of_caps_goes_where_valuing_every_cap_afresh_put_it(bot):
-    """A pile of caps shares the worths open_pile works out (a cap changes Market Demand alone):
+    """A pile of caps shares the worths its first cap works out (a cap changes Market Demand alone):
     on random boards (cities held or not, beers in hand and skunked of every seat, the neutral
     card among them) every cap of piles of 1-9 goes to the city, and makes the random draws, of
     valuing each cap afresh."""

@@ -147,11 +147,9 @@ def auction(S, R, n, pols, game_id):
 def spread_pile(S, R, seat, p, caps):
     """`seat` spreads `caps` caps of Market Demand one at a time onto free cities (the bag when
     there is none)."""
-    if caps > 0:
-        pol.open_pile(S, R, seat, p)
-    for _ in range(caps):
+    for i in range(caps):
         decided(S)
-        c = pol.pile_city(S, R, seat, p)
+        c = pol.pile_city(S, R, seat, p, i == 0)
         ru.add_demand(S, c, 1)
         ru.trace(S, C.TR_DEMAND, seat, c, 1, 0, 0, 0)
 

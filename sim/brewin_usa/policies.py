@@ -353,36 +353,29 @@ def raise_to(S, R, seat, p, b, high):
 @jit_inline
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
-    open_pile(S, R, seat, p)
-    return pile_city(S, R, seat, p)
+    return pile_city(S, R, seat, p, True)
 
 
 @jit_inline
-def open_pile(S, R, seat, p):
-    """Before `seat` spreads a pile of caps one at a time (pile_city each): what the greedy choice
-    reads that a cap leaves as it was, each free city's worth but for its Market Demand
-    (claim_worths), into S.vals. A cap changes one city's Market Demand alone, so the caps of a
-    pile share the worths (about six caps a pile)."""
-    if not is_random(R, p):
-        claim_worths(S.city, S.beer, S.scratch[C.SC_TMP], S.vals, R.city, R.beer, seat, w(R, p, C.W_REGION))
-
-
-@jit_inline
-def pile_city(S, R, seat, p):
-    """demand_city for one cap of the pile open_pile opened."""
-    return demand_spot(S.city, S.rng, S.vals, R.pol_kind[p], R.pol_w[p], seat)
+def pile_city(S, R, seat, p, first):
+    """demand_city for a cap of a pile `seat` spreads one cap at a time; `first` for its first
+    cap, which works out what the greedy choice reads that a cap leaves as it was, each free
+    city's worth but for its Market Demand (claim_worths, into S.vals). A cap changes one city's
+    Market Demand alone, so the pile's other caps share the worths (about six caps a pile)."""
+    return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], S.vals, R.city, R.beer, R.pol_kind[p],
+                       R.pol_w[p], seat, first)
 
 
 @jit
-def demand_spot(city, rng, worths, kind, weights, seat):
-    """pile_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `worths` open_pile's
-    row. Reads these and the city table alone: a compiled call copies every array it is passed,
-    and a pile of caps makes one call a cap."""
+def demand_spot(city, beer, rng, tally, worths, rcity, rbeer, kind, weights, seat, first):
+    """pile_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `tally` and `worths`
+    scratch rows. Reads these and the city and beer tables alone: a compiled call copies every
+    array it is passed, and a pile of caps makes one call a cap."""
     k = 0
     for c in range(C.N_CITIES):
         k += is_free(city, c)
     if k == 0:
-        return -1
+        return -1  # and none for the pile's other caps either: no worth is read
     if kind == C.KIND_RANDOM:
         pick = randint(rng, ru.policy_stream(seat), k)  # rnd
         for c in range(C.N_CITIES):
@@ -390,6 +383,8 @@ def demand_spot(city, rng, worths, kind, weights, seat):
                 if pick == 0:
                     return c
                 pick -= 1
+    if first:
+        claim_worths(city, beer, tally, worths, rcity, rbeer, seat, weights[C.W_REGION])
     return claim_spot(city, worths, weights[C.W_SPREAD])
 
 
@@ -423,7 +418,7 @@ def tally_claims(city, beer, tally, rcity, rbeer, seat):
             tally[REGION_CITIES + rcity[c, C.CF_REGION]] += 1
 
 
-@jit
+@jit_inline
 def claim_worths(city, beer, tally, worths, rcity, rbeer, seat, w_region):
     """Into `worths`, each free city's worth to `seat` before its Market Demand (claim_spot):
     `w_region` per city it holds in the region, 2 VP per beer of the city's preferred style it
