@@ -278,6 +278,68 @@ def test_batch_values_from_a_seats_hand_base_are_those_of_the_whole_hand():
     assert min(recounts.values()) > 500  # batches that moved the beers' worth and batches that did not
 
 
+def reference_demand_city(S, R, seat, p):
+    """policies.demand_city as it was when each cap of a pile tallied the seat's beers and cities
+    and valued every free city afresh."""
+    free = [c for c in range(C.N_CITIES) if S.city[c, C.CT_ACTIVE] == 1 and S.city[c, C.CT_BEER] < 0]
+    if not free:
+        return -1
+    if pol.is_random(R, p):
+        return free[pol.rnd(S, seat, len(free))]
+    styles, regions = [0] * len(C.STYLES), [0] * C.N_REGIONS
+    for b in range(C.BEER_SLOTS):
+        bt = S.beer[b, C.B_TYPE]
+        if S.beer[b, C.B_OWNER] == seat and bt != R.beer.shape[0] - 1 and S.beer[b, C.B_LOC] in (C.LOC_HAND, C.LOC_SKUNKED):
+            styles[R.beer[bt, C.BF_STYLE]] += 1
+    for c in range(C.N_CITIES):
+        d = S.city[c, C.CT_BEER]
+        if d >= 0 and S.beer[d, C.B_OWNER] == seat:
+            regions[R.city[c, C.CF_REGION]] += 1
+    best, best_v = -1, -1e18
+    for c in free:
+        v = R.pol_w[p, C.W_REGION] * regions[R.city[c, C.CF_REGION]]
+        for _ in range(styles[R.city[c, C.CF_PREF]]):
+            v += 2.0
+        v -= (R.pol_w[p, C.W_SPREAD] + 0.01) * S.city[c, C.CT_DEMAND]
+        if v > best_v:
+            best, best_v = c, v
+    return best
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_a_pile_of_caps_goes_where_valuing_every_cap_afresh_put_it(bot):
+    """A pile of caps shares the worths its first cap works out (a cap changes Market Demand alone):
+    on random boards (cities held or not, beers in hand and skunked of every seat, the neutral
+    card among them) every cap of piles of 1-9 goes to the city, and makes the random draws, of
+    valuing each cap afresh."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    p = cfg.policy_index(bot)
+    rng = np.random.default_rng(53)
+    spread = 0  # piles whose caps went to two cities or more
+    for game in range(300):
+        beers = random_cities(S, rng, active=0.9, held=0.5, demand_below=4)
+        for b in beers[C.N_CITIES:C.N_CITIES + int(rng.integers(0, 16))]:
+            S.beer[b, C.B_OWNER] = rng.integers(C.MAX_PLAYERS)
+            S.beer[b, C.B_LOC] = rng.choice([C.LOC_HAND, C.LOC_SKUNKED])
+        S.beer[:C.BEER_DECK, C.B_TYPE] = np.where(rng.random(C.BEER_DECK) < 0.05, R.beer.shape[0] - 1, cfg.beer_phys)
+        seat, caps = int(rng.integers(C.MAX_PLAYERS)), int(rng.integers(1, 10))
+        K.seed_streams(S, np.uint64(game), game)
+        T = S._replace(g=S.g.copy(), city=S.city.copy(), rng=S.rng.copy())
+        before = S.city[:, C.CT_DEMAND].copy()
+        K.spread_pile(S, R, seat, p, caps)
+        for _ in range(caps):
+            T.g[C.G_DECISIONS] += 1
+            ru.add_demand(T, reference_demand_city(T, R, seat, p), 1)
+        assert np.array_equal(S.city, T.city) and np.array_equal(S.g, T.g) and np.array_equal(S.rng, T.rng)
+        spread += np.count_nonzero(S.city[:, C.CT_DEMAND] != before) >= 2
+    assert spread > 100
+
+
+def test_the_seat_k_places_after_another_is_counted_without_a_division():
+    assert all(K.seat_after(s, k, n) == (s + k) % n for n in range(2, C.MAX_PLAYERS + 1)
+               for s in range(n) for k in range(n + 1))
+
+
 def test_bids_never_exceed_the_bank_and_a_penniless_player_cannot_win_a_bid():
     cfg, R, S = blank(3)
     K.seed_streams(S, np.uint64(3), 3)
@@ -473,6 +535,60 @@ def test_the_count_from_a_hand_profile_matches_the_fit_on_organic_heavy_hands(mo
     assert organic_filled > 500  # fills where Organic cards served two slots or more
 
 
+def reference_hand_profile(R, hand):
+    """rules.hand_profile as it was when it branched on each card type held."""
+    profile = np.zeros(ru.PROFILE, np.int64)
+    for t in range(R.ing.shape[0]):
+        if hand[t] > 0:
+            kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+            profile[kind] = max(profile[kind], q)
+            if kind == C.ORGANIC:
+                profile[ru.ORGANIC_AT_LEAST + q] += hand[t]
+    for q in range(C.MAX_Q - 1, 0, -1):
+        profile[ru.ORGANIC_AT_LEAST + q] += profile[ru.ORGANIC_AT_LEAST + q + 1]
+    return profile
+
+
+def test_a_hand_profile_worked_out_without_branches_is_that_of_branching_on_each_card_type():
+    """hand_profile takes every card type's quality times whether it is held instead of
+    branching on it: on random hands (empty ones, several copies of a card, every kind) the
+    profile is, cell for cell, that of branching on each type."""
+    cfg, R, S = blank()
+    profile = S.scratch[C.SC_PROFILE]
+    rng = np.random.default_rng(43)
+    for _ in range(500):
+        held = rng.integers(0, 4, len(cfg.ing_ids)) * (rng.random(len(cfg.ing_ids)) < rng.random())
+        ru.hand_profile(R, held, profile)
+        assert list(profile[:ru.PROFILE]) == list(reference_hand_profile(R, held))
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_the_launch_check_stops_early_only_for_beers_that_cannot_meet_all_five(mode):
+    """may_meet_all's bounds (the adjunct in hand; the core slots short of their own kind no
+    more than the Organic cards plus a purchase) never turn away a beer the full count meets in
+    all five requirements: on random hands of every kind, for every beer, with and without a
+    purchase, so can_launch_new answers as the count alone did. Most hands are turned away."""
+    cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
+    profile = S.scratch[C.SC_PROFILE]
+    rng = np.random.default_rng(41 + mode)
+    kinds = cfg.ing[:, C.IF_KIND]
+    organic = np.flatnonzero(kinds == C.ORGANIC)
+    turned_away, launchable = 0, 0
+    for _ in range(400):
+        held = np.zeros(len(cfg.ing_ids), np.int64)
+        for t in [*rng.choice(len(held), size=int(rng.integers(0, 9))), *rng.choice(organic, size=int(rng.integers(0, 4)))]:
+            held[t] += 1
+        ru.hand_profile(R, held, profile)
+        for bt in range(R.beer.shape[0]):
+            for can_buy in (False, True):
+                met, _ = ru.best_purchase(R, profile, bt, can_buy)
+                may = ru.may_meet_all(R.beer[bt], profile, can_buy)
+                assert may or met < 5, (list(held), bt, can_buy)
+                turned_away += not may
+                launchable += met == 5
+    assert launchable > 1000 and turned_away > 10000
+
+
 def test_purchase_readings_differ_as_the_rulebook_words_allow():
     # Golden Pils yeast 2 with Yeast 1: every reading buys it. Dark Bock (3/3/3/3) with Water 1:
     # one point is not enough, raising the card is; with no Water card, only buying the
@@ -522,6 +638,76 @@ def test_launch_claims_a_free_city_spends_cards_and_refills_the_beer_hand():
     assert view(S).game.beer_discards == 1
     ev = S.ev[0]
     assert ev[4] == C.LOG_PLAY and ev[3] == cfg.beer_ids.index("golden_pils") and ev[5] == 3
+
+
+def random_beers(S, rng, seat, in_hand):
+    """Every beer slot at a random location with a random owner, then `in_hand` beers in
+    `seat`'s hand; the beers left in the deck make up the deck pile, in slot order."""
+    locs = rng.choice([C.LOC_DECK, C.LOC_DISC, C.LOC_HAND, C.LOC_CITY, C.LOC_SKUNKED, C.LOC_FEST], C.BEER_SLOTS)
+    S.beer[:, C.B_LOC] = locs
+    S.beer[:, C.B_OWNER] = np.where(locs == C.LOC_DECK, -1, rng.integers(C.MAX_PLAYERS, size=C.BEER_SLOTS))
+    S.beer[rng.choice(C.BEER_SLOTS, in_hand, replace=False), C.B_LOC:C.B_OWNER + 1] = C.LOC_HAND, seat
+    deck = np.flatnonzero(S.beer[:, C.B_LOC] == C.LOC_DECK)
+    S.piles[C.PILE_BDECK, :len(deck)] = deck
+    S.g[C.G_BDECK], S.g[C.G_BDISC] = len(deck), 0
+
+
+def test_a_seats_beers_listed_without_branches_are_those_of_scanning_each_slot():
+    """seat_beers lists a seat's beers at a set of locations with no branch per beer: on random
+    beer tables (every location and owner, the inject slot too) its list is, slot for slot,
+    that of testing each slot in turn, for the hand alone and for the hand with skunked beers."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    rng = np.random.default_rng(31)
+    for _ in range(300):
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        random_beers(S, rng, seat, int(rng.integers(0, 7)))
+        for locs, wanted in ((ru.IN_HAND, {C.LOC_HAND}), (ru.IN_HAND_OR_SKUNKED, {C.LOC_HAND, C.LOC_SKUNKED})):
+            listed = [b for b in range(C.BEER_SLOTS) if S.beer[b, C.B_OWNER] == seat and S.beer[b, C.B_LOC] in wanted]
+            k = ru.seat_beers(S.beer, seat, locs, S.vals)
+            assert list(S.vals[:k]) == listed
+
+
+def reference_beer_to_discard(S, R, seat, p):
+    """policies.beer_to_discard as it was when each discard scanned the beer slots again."""
+    held = [b for b in range(C.BEER_SLOTS) if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat]
+    if pol.is_random(R, p):
+        return held[pol.rnd(S, seat, len(held))]
+    best, best_v = -1, 1e18
+    profile = S.scratch[C.SC_PROFILE]
+    ru.hand_profile(R, S.hand[seat], profile)
+    for b in held:
+        met = ru.profile_met(R, profile, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
+        v = ru.beer_quality(S, R, b) * (0.2 + met * met * met)
+        if v < best_v:
+            best, best_v = b, v
+    return best
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_a_refill_discards_as_counting_the_hand_before_each_discard_did(bot):
+    """refill_beers lists the hand once and drops each discarded beer from the list: on random
+    hands of 1-6 beers and random ingredient cards, the beers discarded (and the random draws
+    made) are those of counting the hand and choosing from it afresh for each discard."""
+    cfg, R, S = blank(n=C.MAX_PLAYERS)
+    pols = seats_policy(cfg, bot)
+    rng = np.random.default_rng(37)
+    discards = 0
+    for game in range(200):
+        seat = int(rng.integers(C.MAX_PLAYERS))
+        random_beers(S, rng, seat, int(rng.integers(1, 7)))
+        S.hand[seat] = rng.integers(0, 3, S.hand.shape[1]) * (rng.random(S.hand.shape[1]) < 0.3)
+        K.seed_streams(S, np.uint64(game), game)
+        T = S._replace(**{f: getattr(S, f).copy() for f in ("g", "beer", "piles", "rng")})
+        K.refill_beers(S, R, seat, pols, 0)
+        for _ in range(int(R.p[C.P_BEERS_DRAWN])):
+            ru.draw_beer(T, seat)
+        while ru.beers_in_hand(T, seat) > int(R.p[C.P_BEER_HAND]):
+            T.g[C.G_DECISIONS] += 1
+            ru.discard_beer(T, reference_beer_to_discard(T, R, seat, pols[seat]))
+            discards += 1
+        for f in ("g", "beer", "piles", "rng"):
+            assert np.array_equal(getattr(S, f), getattr(T, f))
+    assert discards > 300  # most refills discard, many more than once
 
 
 def test_launch_on_a_held_city_is_a_challenge():
@@ -666,9 +852,11 @@ def random_cities(S, rng, active, held, demand_below):
 
 
 def test_berry_values_every_swap_as_valuing_each_pair_from_the_board_did():
-    """berry_gain reads each city's holder and style multiplier once (city_stakes): on random
-    boards (cities held by any seat, some inactive, some with no beer) its gain and pair are,
-    bit for bit, those of valuing each pair from the board."""
+    """berry_gain reads each city's holder and style multiplier once (city_stakes) and values a
+    swap as the difference of the two cities' doubled integer worths of a cap times the
+    difference of their Market Demand: on random boards (cities held by any seat, some
+    inactive, some with no beer) its gain and pair are those of valuing each pair from the
+    board (the gain equal as a number: it is only ever compared)."""
     cfg, R, S = blank(n=C.MAX_PLAYERS)
     rng = np.random.default_rng(29)
     own_gains = 0
@@ -856,6 +1044,40 @@ def test_a_short_bag_pays_income_in_turn_from_the_left_of_the_dealer(dealer, pai
     view(S).game.dealer = dealer
     ru.income(S, R, 3)
     assert view(S).column("seat", "bank", 3).tolist() == paid
+
+
+def reference_income(S, R, n):
+    """rules.income as it was when each seat scanned the cities, paid one city at a time."""
+    for k in range(n):
+        o = (S.g[C.G_DEALER] + 1 + k) % n
+        for c in range(C.N_CITIES):
+            b = S.city[c, C.CT_BEER]
+            if b >= 0 and S.beer[b, C.B_OWNER] == o:
+                got = min(int(R.p[C.P_INCOME]), S.g[C.G_BAG])
+                S.g[C.G_BAG] -= got
+                S.pl[o, C.BANK] += got
+                S.pl[o, C.ST_INCOME] += got
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_income_paid_a_seat_at_a_time_is_that_of_paying_city_by_city(n):
+    """income counts each seat's cities once and pays them at once: on random boards, dealers
+    and bags (many too small for every city) banks, income statistics and bag are those of
+    paying city by city."""
+    cfg, R, S = blank(n=n)
+    rng = np.random.default_rng(47 + n)
+    short = 0
+    for _ in range(300):
+        random_cities(S, rng, active=0.9, held=0.6, demand_below=3)
+        S.beer[:, C.B_OWNER] = np.where(S.beer[:, C.B_OWNER] >= 0, S.beer[:, C.B_OWNER] % n, -1)
+        S.g[C.G_DEALER], S.g[C.G_BAG] = rng.integers(n), rng.integers(0, 12)
+        S.pl[:, C.BANK], S.pl[:, C.ST_INCOME] = rng.integers(0, 20, C.MAX_PLAYERS), 0
+        T = S._replace(g=S.g.copy(), pl=S.pl.copy())
+        ru.income(S, R, n)
+        reference_income(T, R, n)
+        assert np.array_equal(S.g, T.g) and np.array_equal(S.pl, T.pl)
+        short += S.g[C.G_BAG] == 0
+    assert short > 50  # bags that ran out
 
 
 def test_rulebook_city_example_pilsner_on_a_city_preferring_another_style():

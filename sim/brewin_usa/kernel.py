@@ -68,9 +68,17 @@ def redraws(S, R, n, pols, game_id):
 # --- auction -----------------------------------------------------------------------------------------
 
 @jit_inline
+def seat_after(s, k, n):
+    """(s + k) % n for seats 0 <= s < n and 0 <= k <= n, without a division (its latency
+    weighed on every bid)."""
+    o = s + k
+    return o - n if o >= n else o
+
+
+@jit_inline
 def next_without_batch(S, n, after):
     for k in range(1, n + 1):
-        s = (after + k) % n
+        s = seat_after(after, k, n)
         if S.pl[s, C.HAS_BATCH] == 0:
             return s
     return -1
@@ -86,7 +94,7 @@ def bidding(S, R, n, pols, b, opener, open_bid):
     while True:
         nxt = -1
         for k in range(1, n):
-            o = (s + k) % n
+            o = seat_after(s, k, n)
             if o != leader and S.pl[o, C.HAS_BATCH] == 0 and S.pl[o, C.PASSED] == 0:
                 nxt = o
                 break
@@ -132,11 +140,18 @@ def auction(S, R, n, pols, game_id):
         nominator = next_without_batch(S, n, winner)
     pot = S.g[C.G_POT]
     S.g[C.G_POT] = 0
-    for _ in range(pot):
+    spread_pile(S, R, dealer, pols[dealer], pot)
+
+
+@jit_inline
+def spread_pile(S, R, seat, p, caps):
+    """`seat` spreads `caps` caps of Market Demand one at a time onto free cities (the bag when
+    there is none)."""
+    for i in range(caps):
         decided(S)
-        c = pol.demand_city(S, R, dealer, pols[dealer])
+        c = pol.pile_city(S, R, seat, p, i == 0)
         ru.add_demand(S, c, 1)
-        ru.trace(S, C.TR_DEMAND, dealer, c, 1, 0, 0, 0)
+        ru.trace(S, C.TR_DEMAND, seat, c, 1, 0, 0, 0)
 
 
 # --- launch ----------------------------------------------------------------------------------------
@@ -176,11 +191,18 @@ def adjunct_action(S, R, n, pols, seat, kind):
 
 @jit_inline
 def refill_beers(S, R, seat, pols, game_id):
+    """Draw, then discard down to the beer hand: the beers in hand are found once (in S.vals,
+    slot order) and each discard leaves that list."""
     for _ in range(ru.param(R, C.P_BEERS_DRAWN)):
         ru.draw_beer(S, seat)
-    while ru.beers_in_hand(S, seat) > ru.param(R, C.P_BEER_HAND):
+    k = ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)
+    while k > ru.param(R, C.P_BEER_HAND):
         decided(S)
-        ru.discard_beer(S, pol.beer_to_discard(S, R, seat, pols[seat]))
+        i = pol.discard_choice(S, R, seat, pols[seat], k)
+        ru.discard_beer(S, np.int64(S.vals[i]))
+        k -= 1
+        for j in range(i, k):
+            S.vals[j] = S.vals[j + 1]
 
 
 @jit
@@ -320,11 +342,7 @@ def brewfest(S, R, n, pols, c, game_id):
     ru.trace(S, C.TR_FEST_END, winner, c, pile, keep, 0, 0)
     for s in range(n):
         if S.fest[s, C.F_IN] and s != winner:
-            for _ in range(S.fest[s, C.F_SCORE]):
-                decided(S)
-                c2 = pol.demand_city(S, R, s, pols[s])
-                ru.add_demand(S, c2, 1)
-                ru.trace(S, C.TR_DEMAND, s, c2, 1, 0, 0, 0)
+            spread_pile(S, R, s, pols[s], S.fest[s, C.F_SCORE])
     S.g[C.G_FESTS] += 1
 
 

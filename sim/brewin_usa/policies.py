@@ -123,10 +123,13 @@ def hand_worth(beers, base, cards, w_fest, w_card):
 
 @jit_inline
 def add_to_best_four(base, q):
-    """A card of quality q among the four best qualities in `base` (best first; the lowest drops)."""
+    """A card of quality q among the four best qualities in `base` (best first; the lowest drops).
+    Each place keeps the larger and passes the smaller on, with no branch (a branch on the
+    comparison mispredicted about every other card)."""
     for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
-        if q > base[i]:
-            base[i], q = q, base[i]
+        kept = base[i]
+        base[i] = max(kept, q)
+        q = min(kept, q)
 
 
 @jit
@@ -147,8 +150,9 @@ def held_value(S, R, seat, p):
     base[BASE_CARDS] = cards
     city = city_guess(S.city, R.pol_w[p])
     v, k = 0.0, 0
-    for b in range(C.BEER_SLOTS):
-        if S.beer[b, C.B_LOC] != C.LOC_HAND or S.beer[b, C.B_OWNER] != seat or ru.is_neutral(S, R, b):
+    for i in range(ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)):
+        b = np.int64(S.vals[i])
+        if ru.is_neutral(S, R, b):
             continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
         bt = S.beer[b, C.B_TYPE]
         met = ru.profile_met(R, base, bt, np.bool_(True))
@@ -349,19 +353,29 @@ def raise_to(S, R, seat, p, b, high):
 @jit_inline
 def demand_city(S, R, seat, p):
     """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
-    return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], R.city, R.beer, R.pol_kind[p], R.pol_w[p], seat)
+    return pile_city(S, R, seat, p, True)
+
+
+@jit_inline
+def pile_city(S, R, seat, p, first):
+    """demand_city for a cap of a pile `seat` spreads one cap at a time; `first` for its first
+    cap, which works out what the greedy choice reads that a cap leaves as it was, each free
+    city's worth but for its Market Demand (claim_worths, into S.vals). A cap changes one city's
+    Market Demand alone, so the pile's other caps share the worths (about six caps a pile)."""
+    return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], S.vals, R.city, R.beer, R.pol_kind[p],
+                       R.pol_w[p], seat, first)
 
 
 @jit
-def demand_spot(city, beer, rng, tally, rcity, rbeer, kind, weights, seat):
-    """demand_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `tally` a scratch
-    row. Reads these and the city and beer tables alone: a compiled call copies every array it
-    is passed, and a pile of caps makes one call a cap."""
+def demand_spot(city, beer, rng, tally, worths, rcity, rbeer, kind, weights, seat, first):
+    """pile_city for a bot of `kind` with `weights` (its row of Rules.pol_w), `tally` and `worths`
+    scratch rows. Reads these and the city and beer tables alone: a compiled call copies every
+    array it is passed, and a pile of caps makes one call a cap."""
     k = 0
     for c in range(C.N_CITIES):
         k += is_free(city, c)
     if k == 0:
-        return -1
+        return -1  # and none for the pile's other caps either: no worth is read
     if kind == C.KIND_RANDOM:
         pick = randint(rng, ru.policy_stream(seat), k)  # rnd
         for c in range(C.N_CITIES):
@@ -369,7 +383,9 @@ def demand_spot(city, beer, rng, tally, rcity, rbeer, kind, weights, seat):
                 if pick == 0:
                     return c
                 pick -= 1
-    return claim_spot(city, beer, tally, rcity, rbeer, seat, weights[C.W_REGION], weights[C.W_SPREAD])
+    if first:
+        claim_worths(city, beer, tally, worths, rcity, rbeer, seat, weights[C.W_REGION])
+    return claim_spot(city, worths, weights[C.W_SPREAD])
 
 
 @jit_inline
@@ -378,21 +394,24 @@ def is_free(city, c):
     return city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0
 
 
-# claim_spot's tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
-# style, its cities in each region (counted once, not once a city).
+# claim_worths' tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
+# style, its cities in each region (counted once, not once a city); then the list of those beers.
 STYLE_BEERS = 0
 REGION_CITIES = STYLE_BEERS + len(C.STYLES)
+CLAIM_BEERS = REGION_CITIES + C.N_REGIONS
+assert CLAIM_BEERS + C.BEER_SLOTS + 1 <= C.SCRATCH
 
 
 @jit_inline
 def tally_claims(city, beer, tally, rcity, rbeer, seat):
-    for i in range(STYLE_BEERS, REGION_CITIES + C.N_REGIONS):
+    for i in range(STYLE_BEERS, CLAIM_BEERS):
         tally[i] = 0
     neutral = rbeer.shape[0] - 1  # rules.neutral_type
-    for b in range(C.BEER_SLOTS):
-        if (beer[b, C.B_OWNER] == seat and beer[b, C.B_TYPE] != neutral
-                and (beer[b, C.B_LOC] == C.LOC_HAND or beer[b, C.B_LOC] == C.LOC_SKUNKED)):
-            tally[STYLE_BEERS + rbeer[beer[b, C.B_TYPE], C.BF_STYLE]] += 1
+    beers = tally[CLAIM_BEERS:]
+    for i in range(ru.seat_beers(beer, seat, ru.IN_HAND_OR_SKUNKED, beers)):
+        bt = beer[beers[i], C.B_TYPE]
+        if bt != neutral:
+            tally[STYLE_BEERS + rbeer[bt, C.BF_STYLE]] += 1
     for c in range(C.N_CITIES):
         d = city[c, C.CT_BEER]
         if d >= 0 and beer[d, C.B_OWNER] == seat:
@@ -400,18 +419,28 @@ def tally_claims(city, beer, tally, rcity, rbeer, seat):
 
 
 @jit_inline
-def claim_spot(city, beer, tally, rcity, rbeer, seat, w_region, w_spread):
-    """The greedy demand_city: the free city `seat` is best placed to claim (2 VP per beer of its
-    preferred style in hand or skunked, `w_region` per city held in its region), less `w_spread`
-    per cap already there."""
+def claim_worths(city, beer, tally, worths, rcity, rbeer, seat, w_region):
+    """Into `worths`, each free city's worth to `seat` before its Market Demand (claim_spot):
+    `w_region` per city it holds in the region, 2 VP per beer of the city's preferred style it
+    holds in hand or skunked. `tally` is a scratch row (tally_claims)."""
     tally_claims(city, beer, tally, rcity, rbeer, seat)
+    for c in range(C.N_CITIES):
+        if is_free(city, c):
+            v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
+            for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
+                v += 2.0  # one at a time, as the sum has always been taken
+            worths[c] = v
+
+
+@jit_inline
+def claim_spot(city, worths, w_spread):
+    """The greedy demand_city: the free city its seat is best placed to claim (claim_worths), less
+    `w_spread` per cap already there."""
     best, best_v = -1, -1e18
     for c in range(C.N_CITIES):
         if not is_free(city, c):
             continue
-        v = w_region * tally[REGION_CITIES + rcity[c, C.CF_REGION]]
-        for _ in range(tally[STYLE_BEERS + rcity[c, C.CF_PREF]]):
-            v += 2.0  # one at a time, as the sum has always been taken
+        v = worths[c]
         v -= (w_spread + 0.01) * city[c, C.CT_DEMAND]  # rivals may claim it first
         if v > best_v:
             best, best_v = c, v
@@ -427,7 +456,8 @@ def can_launch_new(S, R, seat, b, profile):
     if S.pl[seat, C.COLORED] == 0:
         return False
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)
-    return ru.profile_met(R, profile, S.beer[b, C.B_TYPE], can_buy) == 5
+    bt = S.beer[b, C.B_TYPE]
+    return ru.may_meet_all(R.beer[bt], profile, can_buy) and ru.profile_met(R, profile, bt, can_buy) == 5
 
 
 @jit_inline
@@ -456,12 +486,11 @@ def choose_launch(S, R, seat, p):
         return -1  # no beer can go anywhere: no option, as when none fits
     options = 0
     profile = hand_profile(S, R, S.hand[seat])
-    for b in range(C.BEER_SLOTS):
-        if S.beer[b, C.B_OWNER] != seat:
-            continue
+    for i in range(ru.seat_beers(S.beer, seat, ru.IN_HAND_OR_SKUNKED, S.vals)):
+        b = np.int64(S.vals[i])
         loc = S.beer[b, C.B_LOC]
         if (loc == C.LOC_HAND and can_launch_new(S, R, seat, b, profile)) or (loc == C.LOC_SKUNKED and can_relaunch(S, R, seat, b)):
-            S.vals[options] = b
+            S.vals[options] = b  # options <= i: the list is read ahead of what it keeps
             options += 1
     if options == 0:
         return -1
@@ -585,49 +614,38 @@ def citrus_beer(S, R, seat, p):
 
 @jit_inline
 def city_stakes(S, R, seat, stakes):
-    """What own_city_value reads of each city, into the scratch row `stakes`: the style multiplier
-    of the beer holding it (-1: none) and, N_CITIES on, 1 if the beer is `seat`'s."""
+    """Twice the worth to `seat` of a cap of Market Demand on each city, into the scratch row
+    `stakes`: the style multiplier of the beer holding it, times 1 for `seat`'s beer and -1/2
+    for a rival's, 0 for a city nobody holds (doubled, every worth is an integer)."""
     for c in range(C.N_CITIES):
         b = S.city[c, C.CT_BEER]
-        stakes[c] = -1
+        stakes[c] = 0
         if b >= 0:
-            stakes[c] = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
-            stakes[C.N_CITIES + c] = S.beer[b, C.B_OWNER] == seat
-
-
-@jit_inline
-def own_city_value(stakes, c, demand):
-    """Worth to the seat of city_stakes `stakes` of `demand` caps on city c: its own city's,
-    a rival's city's at -1/2."""
-    mult = stakes[c]
-    if mult < 0:
-        return 0.0
-    return demand * mult * (1.0 if stakes[C.N_CITIES + c] else -0.5)
+            mult = ru.param(R, C.P_STYLE_MULT) if ru.beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
+            stakes[c] = 2 * mult if S.beer[b, C.B_OWNER] == seat else -mult
 
 
 @jit
 def berry_gain(S, R, seat):
     """Best gain of swapping two cities' Market Demand; the pair goes to S.seats[ROW_TMP, 0:2].
-    The cities' holders are read once (city_stakes), not once a pair."""
+    A swap of c1's d1 caps and c2's d2 gains (worth of a cap on c1 - on c2) x (d2 - d1): counted
+    in city_stakes' doubled integer worths, it is exactly twice the gain valued city by city
+    (halves and integers, exact in floating point too), so the same pair is the first best."""
     stakes = S.scratch[C.SC_TMP]
     city_stakes(S, R, seat, stakes)
-    best = -1e18
+    best, found = 0, False
     for c1 in range(C.N_CITIES):
         if S.city[c1, C.CT_ACTIVE] == 0:
             continue
-        d1 = S.city[c1, C.CT_DEMAND]
-        kept1 = own_city_value(stakes, c1, d1)
         for c2 in range(c1 + 1, C.N_CITIES):
             if S.city[c2, C.CT_ACTIVE] == 0:
                 continue
-            d2 = S.city[c2, C.CT_DEMAND]
-            g = (own_city_value(stakes, c1, d2) + own_city_value(stakes, c2, d1)
-                 - kept1 - own_city_value(stakes, c2, d2))
-            if g > best:
-                best = g
+            g = (stakes[c1] - stakes[c2]) * (S.city[c2, C.CT_DEMAND] - S.city[c1, C.CT_DEMAND])
+            if not found or g > best:
+                best, found = g, True
                 S.seats[C.ROW_TMP, 0] = c1
                 S.seats[C.ROW_TMP, 1] = c2
-    return best
+    return best / 2.0 if found else -1e18
 
 
 @jit_inline
@@ -654,13 +672,16 @@ def berry_pair(S, R, seat, p):
 
 @jit_inline
 def beer_to_discard(S, R, seat, p):
-    k = 0
-    for b in range(C.BEER_SLOTS):
-        if S.beer[b, C.B_LOC] == C.LOC_HAND and S.beer[b, C.B_OWNER] == seat:
-            S.vals[k] = b
-            k += 1
+    """The beer card `seat` discards from its hand."""
+    k = ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)
+    return np.int64(S.vals[discard_choice(S, R, seat, p, k)])
+
+
+@jit_inline
+def discard_choice(S, R, seat, p, k):
+    """beer_to_discard among the k beers in hand listed in S.vals (slot order): their index."""
     if is_random(R, p):
-        return np.int64(S.vals[rnd(S, seat, k)])
+        return rnd(S, seat, k)
     best, best_v = -1, 1e18
     profile = hand_profile(S, R, S.hand[seat])
     for i in range(k):
@@ -668,7 +689,7 @@ def beer_to_discard(S, R, seat, p):
         met = ru.profile_met(R, profile, S.beer[b, C.B_TYPE], np.bool_(True)) / 5.0
         v = ru.beer_quality(S, R, b) * (0.2 + met * met * met)
         if v < best_v:
-            best, best_v = b, v
+            best, best_v = i, v
     return best
 
 

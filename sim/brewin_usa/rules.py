@@ -148,6 +148,23 @@ def beers_in_hand(S, seat):
     return k
 
 
+IN_HAND = 1 << C.LOC_HAND  # seat_beers' location sets
+IN_HAND_OR_SKUNKED = IN_HAND | 1 << C.LOC_SKUNKED
+
+
+@jit_inline
+def seat_beers(beer, seat, locs, slots):
+    """The slots of `seat`'s beers lying at a location of the set `locs` (bits 1 << LOC_*), in
+    slot order, into the scratch row `slots` (BEER_SLOTS + 1 long); returns how many. Without a
+    branch per beer: every slot is written and the count moves on only at a match, since a
+    branch on the owner and location mispredicted on about every other beer."""
+    k = 0
+    for b in range(C.BEER_SLOTS):
+        slots[k] = b
+        k += (beer[b, C.B_OWNER] == seat) & (locs >> beer[b, C.B_LOC]) & 1
+    return k
+
+
 # --- decks --------------------------------------------------------------------------------------
 
 @jit_inline
@@ -516,12 +533,11 @@ def hand_profile(R, hand, profile):
     Organic cards of at least each quality (ORGANIC_AT_LEAST)."""
     for i in range(PROFILE):
         profile[i] = 0
-    for t in range(R.ing.shape[0]):
-        if hand[t] > 0:
-            kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
-            profile[kind] = max(profile[kind], q)
-            if kind == C.ORGANIC:
-                profile[ORGANIC_AT_LEAST + q] += hand[t]
+    for t in range(R.ing.shape[0]):  # no branch on the hand (one per card type mispredicted)
+        kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+        profile[kind] = max(profile[kind], q * (hand[t] > 0))
+        if kind == C.ORGANIC:  # the same types every call: well predicted
+            profile[ORGANIC_AT_LEAST + q] += hand[t]
     for q in range(C.MAX_Q - 1, 0, -1):
         profile[ORGANIC_AT_LEAST + q] += profile[ORGANIC_AT_LEAST + q + 1]
 
@@ -600,6 +616,22 @@ def recipe_purchase(recipe, mode, profile, can_buy):
 
 
 @jit_inline
+def may_meet_all(recipe, profile, can_buy):
+    """False when the profiled hand cannot meet all five requirements of the beer of row
+    `recipe` (recipe_purchase would count fewer), from two bounds worked out without the call:
+    the adjunct, a kind of its own, must be in hand; and the core slots whose own kind falls
+    short can be met only by Organic cards (no more than the hand holds) and the one purchase.
+    True says nothing: recipe_purchase decides. About half of the bots' launch checks stop here."""
+    adj = recipe[C.BF_ADJ]
+    if adj >= 0 and profile[adj] == 0:
+        return False
+    lacking = 0
+    for slot in range(4):
+        lacking += profile[slot] < recipe[C.BF_REQ + slot]
+    return lacking <= profile[ORGANIC_AT_LEAST + 1] + can_buy
+
+
+@jit_inline
 def profile_met(R, profile, bt, can_buy):
     """match_recipe's count alone from the hand's profile, for the bots' valuations."""
     met, _ = best_purchase(R, profile, bt, can_buy)
@@ -667,10 +699,10 @@ def open_cities(city, beer, seat):
         if beer[x, C.B_LOC] == C.LOC_FEST and beer[x, C.B_OWNER] == seat:
             challenged |= 1 << beer[x, C.B_CITY]
     targets = 0
-    for c in range(C.N_CITIES):
+    for c in range(C.N_CITIES):  # no branch on the city (one on its holder mispredicted often)
         b = city[c, C.CT_BEER]
-        if city[c, C.CT_ACTIVE] != 0 and (b < 0 or (beer[b, C.B_OWNER] != seat and not challenged & (1 << c))):
-            targets |= 1 << c
+        rivals = (beer[max(b, 0), C.B_OWNER] != seat) & (challenged >> c & 1 == 0)
+        targets |= ((city[c, C.CT_ACTIVE] != 0) & ((b < 0) | rivals)) << c
     return targets
 
 
@@ -858,18 +890,23 @@ def settle_fest(S, R, c, n, winner, game_id):
 @jit_inline
 def income(S, R, n):
     """One cap per city-holding beer from the bag. The rulebook gives no order for a bag that
-    runs short; players are paid in turn from the left of the dealer, as every phase is played."""
+    runs short; players are paid in turn from the left of the dealer, as every phase is played.
+    A seat's cities are counted in one pass over the cities (S.scratch[SC_TMP]), and paid at
+    once: a cap a city while the bag lasts adds up to the smaller of the two totals."""
+    held = S.scratch[C.SC_TMP]
+    for s in range(C.MAX_PLAYERS + 1):
+        held[s] = 0
+    for c in range(C.N_CITIES):  # a free city counts for nobody (cell MAX_PLAYERS); no branch
+        b = S.city[c, C.CT_BEER]
+        o = S.beer[max(b, 0), C.B_OWNER]
+        held[o if b >= 0 else C.MAX_PLAYERS] += 1
     dealer = S.g[C.G_DEALER]
     for k in range(n):
         o = (dealer + 1 + k) % n
-        for c in range(C.N_CITIES):
-            b = S.city[c, C.CT_BEER]
-            if b < 0 or S.beer[b, C.B_OWNER] != o:
-                continue
-            got = min(param(R, C.P_INCOME), S.g[C.G_BAG])
-            S.g[C.G_BAG] -= got
-            S.pl[o, C.BANK] += got
-            S.pl[o, C.ST_INCOME] += got
+        got = min(param(R, C.P_INCOME) * held[o], S.g[C.G_BAG])
+        S.g[C.G_BAG] -= got
+        S.pl[o, C.BANK] += got
+        S.pl[o, C.ST_INCOME] += got
 
 
 # final_score's tallies, in S.scratch[SC_TMP], counted in one pass over the cities: each seat's
