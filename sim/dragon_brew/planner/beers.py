@@ -226,19 +226,24 @@ def lack_cost(cand, ci, inv, acquire):
     Inlined into select's loops, which call it for every beer of every search: as a call it
     cost 3-6% of the greedy kernel (docs/performance.md)."""
     cost = 0.0
-    mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
+    mana = max(inv[C.MANA], 0)
     for j in range(cand[ci, CD_CNTN]):
         i, k = cand[ci, CD_ING + j], cand[ci, CD_K + j]
-        short = k - inv[i] if inv[i] > 0 else k
-        if short <= 0:
-            continue
-        if mana >= short:
-            mana -= short
-            continue
-        short -= mana
-        mana = 0
-        for _ in range(short):
-            cost += acquire[i]
+        short = max(k - max(inv[i], 0), 0)
+        covered = min(mana, short)  # min and max, not branches: whether a seat holds enough is
+        mana -= covered             # a coin toss per beer and need, which a branch mispredicts
+        cost = add_units(cost, acquire[i], short - covered)
+    return cost
+
+
+@jit_inline
+def add_units(cost, a, n):
+    """cost + a, n times, one addition at a time (the sum's bits depend on it). The first two
+    without a branch: cost is never negative, so adding 0.0 leaves it as it is."""
+    cost += a if n >= 1 else 0.0
+    cost += a if n >= 2 else 0.0
+    for _ in range(n - 2):
+        cost += a
     return cost
 
 
