@@ -387,10 +387,10 @@ def settle_pass(lval, found, n_found, pos, sv, top_v):
     lval[pos] = -np.inf
     for f in range(n_found):
         q = found[f]
-        if lval[q] > sv or (lval[q] == sv and q < pos):  # positions keep the index order
-            lval[q] = -np.inf
-        else:
-            top_v = max(top_v, lval[q])
+        s = lval[q]
+        ahead = (s > sv) | ((s == sv) & (q < pos))  # positions keep the index order
+        lval[q] = -np.inf if ahead else s  # selects, not branches: ahead or behind is a coin toss
+        top_v = top_v if ahead else max(top_v, s)
     return top_v
 
 
