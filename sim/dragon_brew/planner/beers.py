@@ -167,9 +167,10 @@ def add_spice(rc, src, si, dst, di, n, r):
     add_recipe(rc, dst, di, r)
 
 
-@jit
+@jit_inline
 def candidates(S, R, B, seat):
-    """The beer candidates of the seat's book (rebuilt when the book changes); returns how many."""
+    """The beer candidates of the seat's book (rebuilt when the book changes); returns how many.
+    Inlined into select, its one caller: as a call it passed S, R and B for a key check."""
     nb = S.pl[seat, C.PL_N_BOOK]
     same = B.mem[seat, M_CVALID] != 0 and B.mem[seat, M_CBOOK_N] == nb
     if same:
@@ -280,11 +281,11 @@ def beer_value(cand, jv, ci, nj, claimed, any_claimed, wvp, wj):
     return cand[ci, CD_VP] * wvp + cand[ci, CD_GOLD] + wj * x - 0.05 * cand[ci, CD_NSP]
 
 
-@jit
+@jit_inline
 def acquire_costs(S, R, seat, out):
     """Brewer actions it takes to get one more of each ingredient (a Grain Fields visit yields its
     grains, a Mash House visit mash_mult worts from two grains each, a Trader visit trader_mult
-    magic ingredients)."""
+    magic ingredients). Inlined into select, its one caller: as a call it passed S and R."""
     n = R.race[S.pl[seat, C.PL_RACE], RF_GRAIN_YIELD]
     ci = find_card(S, seat, C.GRAIN_FIELDS)
     if ci >= 0:
