@@ -482,8 +482,8 @@ def lack_cost_with_branches(cand, ci, inv, acquire):
 
 def test_lack_cost_without_branches_matches_the_branching_one_bit_for_bit():
     """The compiled lack_cost (min and max, the first two additions by a select) gives the very
-    bits of the branching form for every beer of random books, against random inventories (mana
-    weed and shortfalls of 0 to 6) and acquire costs (each sum's bits depend on its order)."""
+    bits of the branching form for every beer of random books, against random inventories (with
+    and without mana weed) and acquire costs (each sum's bits depend on its order)."""
     from sim.dragon_brew.planner.beers import build_beers, lack_cost
     from sim.dragon_brew.state import RC_SPICE
 
