@@ -29,6 +29,7 @@ from dragon_brew_state import (
 
 from sim.dragon_brew import GAME
 from sim.dragon_brew import planner as pn
+from sim.dragon_brew.planner.memory import CD_CNTN, CD_ING, CD_K
 from sim.dragon_brew.state import W_UNFINISHED
 
 GOLDEN = Path(__file__).parent / "golden" / "dragon_brew_replay_seed7_game3.txt"
@@ -458,3 +459,48 @@ def test_the_beer_search_step_in_one_pass_matches_the_two_pass_step():
         still = lval[:n_kept] != -np.inf
         assert (still == (want_active[was_active] != 0)).all(), f"case {case}: active beers differ"
         assert (lval[:n_kept][still] == stale[was_active][still]).all(), f"case {case}: stale values moved"
+
+
+def lack_cost_with_branches(cand, ci, inv, acquire):
+    """lack_cost as it was written before its branches became min and max (the reference)."""
+    cost = 0.0
+    mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
+    for j in range(cand[ci, CD_CNTN]):
+        i, k = cand[ci, CD_ING + j], cand[ci, CD_K + j]
+        short = k - inv[i] if inv[i] > 0 else k
+        if short <= 0:
+            continue
+        if mana >= short:
+            mana -= short
+            continue
+        short -= mana
+        mana = 0
+        for _ in range(short):
+            cost += acquire[i]
+    return cost
+
+
+def test_lack_cost_without_branches_matches_the_branching_one_bit_for_bit():
+    """The compiled lack_cost (min and max, the first two additions by a select) gives the very
+    bits of the branching form for every beer of random books, against random inventories (with
+    and without mana weed) and acquire costs (each sum's bits depend on its order)."""
+    from sim.dragon_brew.planner.beers import build_beers, lack_cost
+    from sim.dragon_brew.state import RC_SPICE
+
+    G = game(["human", "dwarf"], sets=["params.max_spices=3"])
+    R = G.R
+    barrels = [r for r in range(R.rc.shape[0]) if R.rc[r, RC_SPICE] == 0]
+    spices = [r for r in range(R.rc.shape[0]) if R.rc[r, RC_SPICE] != 0]
+    rng = np.random.default_rng(17)
+    for case in range(300):
+        if case % 30 == 0:
+            book = list(rng.choice(barrels, 2, replace=False)) + list(rng.choice(spices, 5, replace=False))
+            set_book(G, 0, [int(r) for r in book])
+            n = build_beers(G.S, R, G.B, 0)
+        cand = G.B.cand[0]
+        inv = rng.integers(0, 4, C.N_INGS) * (rng.random(C.N_INGS) < 0.6)
+        inv[C.MANA] = rng.integers(0, 4) if case % 3 else 0
+        acquire = 1.0 / rng.integers(1, 8, C.N_INGS) + rng.random(C.N_INGS) * (case % 2)
+        for ci in range(n):
+            got, want = lack_cost(cand, ci, inv, acquire), lack_cost_with_branches(cand, ci, inv, acquire)
+            assert np.float64(got).tobytes() == np.float64(want).tobytes(), f"case {case} beer {ci}: {got} != {want}"

@@ -167,9 +167,10 @@ def add_spice(rc, src, si, dst, di, n, r):
     add_recipe(rc, dst, di, r)
 
 
-@jit
+@jit_inline
 def candidates(S, R, B, seat):
-    """The beer candidates of the seat's book (rebuilt when the book changes); returns how many."""
+    """The beer candidates of the seat's book (rebuilt when the book changes); returns how many.
+    Inlined into select, its one caller: as a call it passed S, R and B for a key check."""
     nb = S.pl[seat, C.PL_N_BOOK]
     same = B.mem[seat, M_CVALID] != 0 and B.mem[seat, M_CBOOK_N] == nb
     if same:
@@ -226,19 +227,24 @@ def lack_cost(cand, ci, inv, acquire):
     Inlined into select's loops, which call it for every beer of every search: as a call it
     cost 3-6% of the greedy kernel (docs/performance.md)."""
     cost = 0.0
-    mana = inv[C.MANA] if inv[C.MANA] > 0 else 0
+    mana = max(inv[C.MANA], 0)
     for j in range(cand[ci, CD_CNTN]):
         i, k = cand[ci, CD_ING + j], cand[ci, CD_K + j]
-        short = k - inv[i] if inv[i] > 0 else k
-        if short <= 0:
-            continue
-        if mana >= short:
-            mana -= short
-            continue
-        short -= mana
-        mana = 0
-        for _ in range(short):
-            cost += acquire[i]
+        short = max(k - max(inv[i], 0), 0)
+        covered = min(mana, short)  # min and max, not branches: whether a seat holds enough is
+        mana -= covered             # a coin toss per beer and need, which a branch mispredicts
+        cost = add_units(cost, acquire[i], short - covered)
+    return cost
+
+
+@jit_inline
+def add_units(cost, a, n):
+    """cost + a, n times, one addition at a time (the sum's bits depend on it). The first two
+    without a branch: cost is never negative, so adding 0.0 leaves it as it is."""
+    cost += a if n >= 1 else 0.0
+    cost += a if n >= 2 else 0.0
+    for _ in range(n - 2):
+        cost += a
     return cost
 
 
@@ -275,11 +281,11 @@ def beer_value(cand, jv, ci, nj, claimed, any_claimed, wvp, wj):
     return cand[ci, CD_VP] * wvp + cand[ci, CD_GOLD] + wj * x - 0.05 * cand[ci, CD_NSP]
 
 
-@jit
+@jit_inline
 def acquire_costs(S, R, seat, out):
     """Brewer actions it takes to get one more of each ingredient (a Grain Fields visit yields its
     grains, a Mash House visit mash_mult worts from two grains each, a Trader visit trader_mult
-    magic ingredients)."""
+    magic ingredients). Inlined into select, its one caller: as a call it passed S and R."""
     n = R.race[S.pl[seat, C.PL_RACE], RF_GRAIN_YIELD]
     ci = find_card(S, seat, C.GRAIN_FIELDS)
     if ci >= 0:
@@ -382,10 +388,10 @@ def settle_pass(lval, found, n_found, pos, sv, top_v):
     lval[pos] = -np.inf
     for f in range(n_found):
         q = found[f]
-        if lval[q] > sv or (lval[q] == sv and q < pos):  # positions keep the index order
-            lval[q] = -np.inf
-        else:
-            top_v = max(top_v, lval[q])
+        s = lval[q]
+        ahead = (s > sv) | ((s == sv) & (q < pos))  # positions keep the index order
+        lval[q] = -np.inf if ahead else s  # selects, not branches: ahead or behind is a coin toss
+        top_v = top_v if ahead else max(top_v, s)
     return top_v
 
 
