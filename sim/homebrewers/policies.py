@@ -30,6 +30,8 @@ The heuristic ("greedy" and its styles "judge_hunter" and "racer"):
 Random bots choose uniformly among the legal steps and accept trades at even odds.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from sim.core.jit import jit, jit_inline
@@ -38,6 +40,20 @@ from sim.core.rng import randint
 from . import constants as C
 from . import rules as ru
 from .state import RNG_POL0
+
+
+# A compiled call passes every array of its tuples field by field: with all of S and R, 232
+# words pushed on the stack per call, which cost more than many a valuation's own work. The
+# hottest valuations take these views instead, the few arrays they read (same field names,
+# so the helpers they inline read them as they read S and R).
+RecipeState = namedtuple("RecipeState", "g pl board card fl")
+RecipeRules = namedtuple("RecipeRules", "chars pol_w cards phys")
+
+
+@jit_inline
+def recipe_view(S, R):
+    """What best_recipe reads of S and R."""
+    return RecipeState(S.g, S.pl, S.board, S.card, S.fl), RecipeRules(R.chars, R.pol_w, R.cards, R.phys)
 
 
 @jit_inline
@@ -209,7 +225,8 @@ def choose_brew(S, R, seat, p):
 @jit_inline
 def brew_choice(S, R, seat, p):
     """The heuristic's recipe to brew (-1 if none is brewable) and its brew_value."""
-    return best_recipe(S, R, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
+    V, VR = recipe_view(S, R)
+    return best_recipe(V, VR, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
 
 
 @jit
@@ -234,7 +251,8 @@ def random_brew(S, R, seat, p):
 def choose_grain(S, R, seat, p):
     if is_random(R, p):
         return rnd(S, seat, C.N_RECIPES)
-    r = best_recipe(S, R, seat, p, AMONG_ALL_PER_GRAIN, max(ru.level(S, R, seat), 2))[0]
+    V, VR = recipe_view(S, R)
+    r = best_recipe(V, VR, seat, p, AMONG_ALL_PER_GRAIN, max(ru.level(S, R, seat), 2))[0]
     return r if r >= 0 else 0  # no value above the -1e9 floor: the first recipe
 
 
@@ -858,7 +876,8 @@ def lowest_choice(S, R, seat, p):
     """Among the lowest recipes that can move, the one to raise (Tony, Gabriel, events)."""
     if is_random(R, p):
         return random_lowest(S, R, seat, p)
-    return best_recipe(S, R, seat, p, AMONG_LOWEST, 1)[0]
+    V, VR = recipe_view(S, R)
+    return best_recipe(V, VR, seat, p, AMONG_LOWEST, 1)[0]
 
 
 @jit
