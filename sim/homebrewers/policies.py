@@ -44,16 +44,16 @@ from .state import RNG_POL0
 
 # A compiled call passes every array of its tuples field by field: with all of S and R, 232
 # words pushed on the stack per call, which cost more than many a valuation's own work. The
-# hottest valuations take these views instead, the few arrays they read (same field names,
-# so the helpers they inline read them as they read S and R).
-RecipeState = namedtuple("RecipeState", "g pl board card fl")
-RecipeRules = namedtuple("RecipeRules", "chars pol_w cards phys")
+# hottest valuations take views instead, the few arrays they read (same field names, so the
+# helpers they inline read them as they read S and R).
+EffectState = namedtuple("EffectState", "g pl board card fl")
+EffectRules = namedtuple("EffectRules", "p chars pol_w cards phys events")
 
 
 @jit_inline
-def recipe_view(S, R):
-    """What best_recipe reads of S and R."""
-    return RecipeState(S.g, S.pl, S.board, S.card, S.fl), RecipeRules(R.chars, R.pol_w, R.cards, R.phys)
+def effect_view(S, R):
+    """What valuing effects, brews (best_recipe) and events (event_worth) reads of S and R."""
+    return EffectState(S.g, S.pl, S.board, S.card, S.fl), EffectRules(R.p, R.chars, R.pol_w, R.cards, R.phys, R.events)
 
 
 @jit_inline
@@ -225,7 +225,7 @@ def choose_brew(S, R, seat, p):
 @jit_inline
 def brew_choice(S, R, seat, p):
     """The heuristic's recipe to brew (-1 if none is brewable) and its brew_value."""
-    V, VR = recipe_view(S, R)
+    V, VR = effect_view(S, R)
     return best_recipe(V, VR, seat, p, AMONG_BREWABLE, ru.level(S, R, seat))
 
 
@@ -251,7 +251,7 @@ def random_brew(S, R, seat, p):
 def choose_grain(S, R, seat, p):
     if is_random(R, p):
         return rnd(S, seat, C.N_RECIPES)
-    V, VR = recipe_view(S, R)
+    V, VR = effect_view(S, R)
     r = best_recipe(V, VR, seat, p, AMONG_ALL_PER_GRAIN, max(ru.level(S, R, seat), 2))[0]
     return r if r >= 0 else 0  # no value above the -1e9 floor: the first recipe
 
@@ -517,6 +517,13 @@ def event_bottom(S, R, seat, p, ev):
     return bot - cost * w(R, p, C.W_MONEY) > top
 
 
+@jit_inline
+def month_event_worth(S, R, seat, p):
+    """event_worth of this month's event."""
+    V, VR = effect_view(S, R)
+    return event_worth(V, VR, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+
+
 @jit
 def event_worth(S, R, seat, p, ev):
     top = eff_value(S, R, seat, p, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
@@ -572,7 +579,7 @@ def need(S, R, seat, p, a):
         return v if r >= 0 else 0.0
     if a == C.FLAVOR:
         return flavor_action_value(S, R, seat, p)
-    return event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+    return month_event_worth(S, R, seat, p)
 
 
 @jit_inline
@@ -583,7 +590,7 @@ def prep_trade(S, R, seat, p):
     if is_random(R, p):
         return
     S.vals[10 + seat] = flavor_action_value(S, R, seat, p)
-    S.vals[20 + seat] = event_worth(S, R, seat, p, S.board[C.B_EVENTS, S.g[C.G_MONTH]])
+    S.vals[20 + seat] = month_event_worth(S, R, seat, p)
     for k in range(C.N_HANDS):
         S.hands[seat, k] = -np.inf
 
@@ -831,9 +838,10 @@ def power_step(S, R, seat, p, phase):
     return power_now(S, R, seat, p, phase)
 
 
-@jit
+@jit_inline
 def power_now(S, R, seat, p, phase):
-    """power_step for a power that is in play, unused and affordable."""
+    """power_step for a power that is in play, unused and affordable. Inline too: its few
+    comparisons cost less than a compiled call's 232 words of S and R (113 calls a game)."""
     ch = S.pl[seat, C.FACTION]
     if ch == C.ANDREW:
         return False  # used inside a brew
@@ -876,7 +884,7 @@ def lowest_choice(S, R, seat, p):
     """Among the lowest recipes that can move, the one to raise (Tony, Gabriel, events)."""
     if is_random(R, p):
         return random_lowest(S, R, seat, p)
-    V, VR = recipe_view(S, R)
+    V, VR = effect_view(S, R)
     return best_recipe(V, VR, seat, p, AMONG_LOWEST, 1)[0]
 
 
