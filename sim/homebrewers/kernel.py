@@ -489,7 +489,8 @@ def reroll_triples(S, R, n, pols):
 def change_to_reroll(S, R, s, pols):
     """Trade phase: seat s may pay $1 to change a die, here to complete a triple and re-roll it."""
     decided(S)
-    code = pol.trade_change(S, R, s, pols[s])
+    V, VR = pol.trade_view(S, R)
+    code = pol.trade_change(V, VR, s, pols[s])
     if code < 0:
         return
     a, b = code // 8, code % 8
@@ -557,7 +558,8 @@ def player_trades(S, R, n, pols):
         for i in range(n):
             if moved & (1 << i) != 0:
                 if not pol.is_random(R, pols[i]):
-                    pol.swap_gains(S, R, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
+                    V, VR = pol.trade_view(S, R)
+                    pol.swap_gains(V, VR, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
                 S.tmp[SWAPS_AT + i] = accepted_swaps(S, R, i, pols[i])
         moved = 0
         for i in range(n):

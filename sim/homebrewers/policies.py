@@ -68,6 +68,17 @@ def flavor_view(S, R):
         FlavorRules(R.p, R.pol_kind, R.pol_w, R.chars, R.cards, R.phys, R.judges)
 
 
+TradeState = namedtuple("TradeState", "g pl dice rng vals hands")
+TradeRules = namedtuple("TradeRules", "p pol_kind pol_w chars")
+
+
+@jit_inline
+def trade_view(S, R):
+    """What valuing dice in the trade phase (swap_gains, trade_change, swap_gain) reads of S and
+    R: 80 words a call instead of 232."""
+    return TradeState(S.g, S.pl, S.dice, S.rng, S.vals, S.hands), TradeRules(R.p, R.pol_kind, R.pol_w, R.chars)
+
+
 @jit_inline
 def is_random(R, p):
     return R.pol_kind[p] == C.KIND_RANDOM
@@ -747,7 +758,8 @@ def swap_gain_from(S, R, seat, p, give, get, before):
 def accepts(S, R, seat, p, give, get):
     if is_random(R, p):
         return rnd(S, seat, 2) == 1
-    return swap_gain(S, R, seat, p, give, get) > w(R, p, C.W_TRADE_MARGIN)
+    V, VR = trade_view(S, R)
+    return swap_gain(V, VR, seat, p, give, get) > w(R, p, C.W_TRADE_MARGIN)
 
 
 @jit
@@ -855,7 +867,8 @@ def charlie_trade(S, R, seat, p):
         for get in range(C.N_ACTIONS):
             if get == give or S.dice[C.CHARLIE, get] == 0:
                 continue
-            v = swap_gain(S, R, seat, p, give, get)
+            V, VR = trade_view(S, R)
+            v = swap_gain(V, VR, seat, p, give, get)
             if v > best:
                 best, arg = v, give * 8 + get
     return arg
