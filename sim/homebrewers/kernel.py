@@ -363,7 +363,8 @@ def use_power(S, R, seat, pols):
         S.pl[seat, C.EXTRA_DIE] = a
     elif ch == C.COLT:
         decided(S)
-        m = pol.best_revealed_event(S, R, seat, p)
+        V, VR = pol.power_view(S, R)
+        m = pol.best_revealed_event(V, VR, seat, p)
         ev = S.board[C.B_EVENTS, m]
         a = ev
         gain_effect(S, R, seat, pols, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
