@@ -41,7 +41,6 @@ from . import constants as C
 from . import rules as ru
 from .state import RNG_POL0
 
-
 # A compiled call passes every array of its tuples field by field: with all of S and R, 232
 # words pushed on the stack per call, which cost more than many a valuation's own work. The
 # hottest valuations take views instead, the few arrays they read (same field names, so the
