@@ -562,3 +562,19 @@ def test_judge_potential_gives_partial_credit_and_full_credit_once_met():
     assert ru.judges_total(S, R, 0, True) == 5  # only the Dessert-recipe judge is met
     expected = 5 + 4 * (3 / 7) ** 2 + 4 * (1 / 3) ** 2 + 5 * (2 / 6) ** 2
     assert pol.judge_potential(S.fl[0], S.board[C.B_JUDGES], R.judges) == pytest.approx(expected)
+
+
+VIEWS = [pol.effect_view, pol.flavor_view, pol.trade_view, pol.power_view, K.play_view]
+
+
+@pytest.mark.parametrize("make_view", VIEWS, ids=lambda f: f.__name__)
+def test_a_view_holds_the_state_and_rules_arrays_themselves(make_view):
+    """The hot compiled calls take views of S and R (only the arrays they read, so fewer words
+    pushed per call): each field must be S's or R's own array of that name, not a copy, or the
+    bots' writes (S.vals, S.gains, S.hands, the dice swapped while valuing a trade) and the
+    moves would be lost."""
+    cfg, R, S, pols = blank(4)
+    V, VR = getattr(make_view, "py_func", make_view)(S, R)
+    for part, whole in ((V, S), (VR, R)):
+        for name in part._fields:
+            assert getattr(part, name) is getattr(whole, name), name

@@ -46,6 +46,20 @@ SWAPS_AT = 58  # S.tmp slots of the swaps each seat accepts in a round of open t
 # (state.make_rules); the kernel applies inject and power_off.
 RunInputs = namedtuple("RunInputs", "pool lineup rotate treatment search")
 
+# What an action turn reads and writes of S and R: all but the trade phase's hand cache, the
+# scratch, the rounds buffer, and the tables only setup and scoring read. A compiled call
+# passes every array of its tuples field by field (232 words with S and R, 170 with these),
+# and an action turn makes a few hundred calls a game.
+PlayState = namedtuple("PlayState", "g pl card pile board dice fl rng ev trace vals gains")
+PlayRules = namedtuple("PlayRules", "p cards phys events chars judges pol_kind pol_w")
+
+
+@jit_inline
+def play_view(S, R):
+    """The arrays of S and R an action turn uses (a view's own view is the same type)."""
+    return PlayState(S.g, S.pl, S.card, S.pile, S.board, S.dice, S.fl, S.rng, S.ev, S.trace, S.vals, S.gains), \
+        PlayRules(R.p, R.cards, R.phys, R.events, R.chars, R.judges, R.pol_kind, R.pol_w)
+
 
 @jit_inline
 def seed_streams(S, seed, game_id):
@@ -155,15 +169,23 @@ def draw_card(S, R, seat, pols, choice):
     ru.trace(S, C.TR_DRAW, seat, c, choice, 0, 0, 0)
 
 
-@jit
+@jit_inline
 def gain_basic(S, R, seat, pols, e, amt):
-    """Money, reputation, grain, sanitize, draw: the effects allowed on track spaces."""
-    p = pols[seat]
+    """Money, reputation, grain, sanitize, draw: the effects allowed on track spaces. Money and
+    reputation (half the gains) inline: a compiled call (170 words) costs more than they do."""
     if e == C.E_MONEY:
         S.pl[seat, C.MONEY] += amt
     elif e == C.E_REP:
         S.pl[seat, C.REP] += amt
-    elif e == C.E_GRAIN:
+    elif e != C.E_NONE:
+        gain_more(S, R, seat, pols, e, amt)
+
+
+@jit
+def gain_more(S, R, seat, pols, e, amt):
+    """gain_basic's grain, sanitize and draws (the first and last ask the bot)."""
+    p = pols[seat]
+    if e == C.E_GRAIN:
         for _ in range(amt):
             decided(S)
             r = pol.choose_grain(S, R, seat, p)
@@ -363,7 +385,8 @@ def use_power(S, R, seat, pols):
         S.pl[seat, C.EXTRA_DIE] = a
     elif ch == C.COLT:
         decided(S)
-        m = pol.best_revealed_event(S, R, seat, p)
+        V, VR = pol.power_view(S, R)
+        m = pol.best_revealed_event(V, VR, seat, p)
         ev = S.board[C.B_EVENTS, m]
         a = ev
         gain_effect(S, R, seat, pols, R.events[ev, C.EV_TOP], R.events[ev, C.EV_TOP_N])
@@ -405,10 +428,11 @@ def resolve_step(S, R, seat, pols, kind, a, b):
     + 1, if chosen), changed to b, forgone, the power, the extra action of face a, or Ananya's
     extra die of face a (b = 1 to use it). Inline in the turn's loop, as is pol.next_step: a
     compiled call passes all of S and R, and a game takes about 140 steps."""
+    V, VR = play_view(S, R)
     if kind == C.STEP_USE:
         S.dice[seat, a] -= 1
         ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
-        take_action(S, R, seat, pols, a, b)
+        take_action(V, VR, seat, pols, a, b)
     elif kind == C.STEP_CHANGE:
         S.dice[seat, a] -= 1
         S.dice[seat, b] += 1
@@ -421,24 +445,32 @@ def resolve_step(S, R, seat, pols, kind, a, b):
         S.pl[seat, C.ST_FORGONE] += 1
         ru.trace(S, C.TR_FORGO, seat, a, 0, 0, 0, 0)
     elif kind == C.STEP_POWER:
-        use_power(S, R, seat, pols)
+        use_power(V, VR, seat, pols)
     elif kind == C.STEP_EXTRA:
         S.pl[seat, C.EXTRA_USED] = 1
         S.pl[seat, C.MONEY] -= ru.param(R, C.P_EXTRA)
         S.pl[seat, C.ST_EXTRAS] += 1
         ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_EXTRA, C.LOG_EXTRA, ru.param(R, C.P_EXTRA), a)
         ru.trace(S, C.TR_EXTRA, seat, a, 0, 0, 0, 0)
-        take_action(S, R, seat, pols, a, 0)
+        take_action(V, VR, seat, pols, a, 0)
     else:  # Ananya's extra die: used (b = 1, when legal) or let go; never changed or sold
         S.pl[seat, C.EXTRA_DIE] = -1
         use = b == 1 and pol.legal_use(S, R, seat, a)
         ru.trace(S, C.TR_DIE, seat, a, 1, 0 if use else 1, 0, 0)
         if use:
-            take_action(S, R, seat, pols, a, 0)
+            take_action(V, VR, seat, pols, a, 0)
+
+
+@jit_inline
+def action_turn(S, R, seat, pols):
+    """Seat's action turn, greedy or random (play_turn on play_view's arrays)."""
+    V, VR = play_view(S, R)
+    play_turn(V, VR, seat, pols)
 
 
 @jit
-def action_turn(S, R, seat, pols):
+def play_turn(S, R, seat, pols):
+    """action_turn's steps."""
     p = pols[seat]
     for _ in range(60):  # a turn has at most ~10 steps; the bound only guards against a bot bug
         decided(S)
@@ -485,11 +517,13 @@ def reroll_triples(S, R, n, pols):
     return rolled
 
 
-@jit
+@jit_inline
 def change_to_reroll(S, R, s, pols):
-    """Trade phase: seat s may pay $1 to change a die, here to complete a triple and re-roll it."""
+    """Trade phase: seat s may pay $1 to change a die, here to complete a triple and re-roll it.
+    Inline in trade_phase, its one caller: a compiled call passes all of S and R."""
     decided(S)
-    code = pol.trade_change(S, R, s, pols[s])
+    V, VR = pol.trade_view(S, R)
+    code = pol.trade_change(V, VR, s, pols[s])
     if code < 0:
         return
     a, b = code // 8, code % 8
@@ -557,7 +591,8 @@ def player_trades(S, R, n, pols):
         for i in range(n):
             if moved & (1 << i) != 0:
                 if not pol.is_random(R, pols[i]):
-                    pol.swap_gains(S, R, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
+                    V, VR = pol.trade_view(S, R)
+                    pol.swap_gains(V, VR, i, pols[i], S.vals[swap_cell(i, 0, 0):swap_cell(i + 1, 0, 0)])
                 S.tmp[SWAPS_AT + i] = accepted_swaps(S, R, i, pols[i])
         moved = 0
         for i in range(n):
@@ -629,18 +664,19 @@ def charlie_advance(S, R, pols):
     pos = S.g[C.G_CHARLIE_POS] % C.CHARLIE_DECK
     S.g[C.G_CHARLIE_POS] += 1
     card = S.board[C.B_CHARLIE, pos]
+    V, VR = play_view(S, R)
     moved = 0
     for r in range(C.N_RECIPES):
         amt = R.charlie[card, r]
         if amt > 0:
-            moved += move_quality(S, R, C.CHARLIE, pols, r, amt)
+            moved += move_quality(V, VR, C.CHARLIE, pols, r, amt)
     skip = 0
     if moved == 0:  # he cannot move on this card: +1 on every other recipe instead
         skip = 1
         S.g[C.G_CHARLIE_SKIPS] += 1
         for r in range(C.N_RECIPES):
             if R.charlie[card, r] == 0:
-                move_quality(S, R, C.CHARLIE, pols, r, 1)
+                move_quality(V, VR, C.CHARLIE, pols, r, 1)
     ru.trace(S, C.TR_CHARLIE, C.CHARLIE, card, skip, S.pl[C.CHARLIE, C.Q0], S.pl[C.CHARLIE, C.Q0 + 1],
              S.pl[C.CHARLIE, C.Q0 + 2] * 16 + S.pl[C.CHARLIE, C.Q0 + 3])
 
@@ -740,9 +776,10 @@ def setup_game(S, R, X, n, pols, seed, game_id, k, n_policies):
     ru.trace(S, C.TR_SETUP, -1, S.board[C.B_JUDGES, 1], S.board[C.B_JUDGES, 2], S.board[C.B_JUDGES, 3],
              S.board[C.B_JUDGES, 4], 0)
     apply_treatment(S, R, X, n, k, n_policies)
+    V, VR = play_view(S, R)
     for _ in range(ru.param(R, C.P_START_GRAIN)):
         for s in range(n):
-            gain_basic(S, R, s, pols, C.E_GRAIN, 1)
+            gain_basic(V, VR, s, pols, C.E_GRAIN, 1)
 
 
 @jit_inline

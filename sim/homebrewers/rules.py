@@ -27,6 +27,8 @@ Paraphrase of the game, as modelled here:
   reputation wins; ties: most Octoberfest golds, then silvers, then bronzes, else shared.
 """
 
+from collections import namedtuple
+
 import numpy as np
 
 from sim.core.jit import jit, jit_inline
@@ -268,8 +270,21 @@ def judge_value(S, R, seat, j):
     return rep * per
 
 
-@jit  # compiled once: inlined, its judge_value body was re-read and typed at each caller
+# What judges_total reads: a compiled call passes every array of its tuples field by field
+# (all of S and R: 232 words a call; work_out_gains makes 13 calls each time).
+JudgeState = namedtuple("JudgeState", "pl board fl")
+JudgeRules = namedtuple("JudgeRules", "judges")
+
+
+@jit_inline
 def judges_total(S, R, seat, skip_lowest):
+    """Reputation the judges in play give seat (all but the lowest-recipe one when skip_lowest)."""
+    return judges_sum(JudgeState(S.pl, S.board, S.fl), JudgeRules(R.judges), seat, skip_lowest)
+
+
+@jit  # compiled once: inlined, its judge_value body was re-read and typed at each caller
+def judges_sum(S, R, seat, skip_lowest):
+    """judges_total, on the arrays it reads."""
     tot = 0
     for i in range(C.N_JUDGES_IN_PLAY):
         j = S.board[C.B_JUDGES, i]
