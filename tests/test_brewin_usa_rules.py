@@ -183,7 +183,7 @@ def test_auction_caps_go_to_the_bag_when_no_city_is_free():
         view(S).city(c).beer = b
     assert ru.count_unclaimed(S) == 0
     for p in ("greedy", "random"):
-        assert K.pol.demand_city(S, R, 0, cfg.policy_index(p)) == -1
+        assert K.pol.pile_city(S, R, 0, cfg.policy_index(p), True) == -1
     bag = view(S).game.bag
     ru.add_demand(S, -1, 4)
     assert view(S).game.bag == bag + 4

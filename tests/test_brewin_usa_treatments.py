@@ -104,7 +104,8 @@ def test_the_neutral_card_is_never_launched_and_worth_nothing_to_a_bot():
     ru.hand_profile(R, view(S).seat(0).hand, S.scratch[C.SC_PROFILE])
     assert not pol.can_launch_new(S, R, 0, b, S.scratch[C.SC_PROFILE])
     assert pol.held_value(S, R, 0, p) == worth
-    assert pol.beer_to_discard(S, R, 0, p) == b  # the first card to go
+    k = ru.seat_beers(S.beer, 0, ru.IN_HAND, S.vals)
+    assert S.vals[pol.discard_choice(S, R, 0, p, k)] == b  # the first card to go
     assert pol.wants_redraw(S, R, 0, p, b)
 
 

@@ -351,15 +351,9 @@ def raise_to(S, R, seat, p, b, high):
 
 
 @jit_inline
-def demand_city(S, R, seat, p):
-    """A free city for one cap of Market Demand, or -1 (none free: the cap goes to the bag)."""
-    return pile_city(S, R, seat, p, True)
-
-
-@jit_inline
 def pile_city(S, R, seat, p, first):
-    """demand_city for a cap of a pile `seat` spreads one cap at a time; `first` for its first
-    cap, which works out what the greedy choice reads that a cap leaves as it was, each free
+    """A free city for a cap of Market Demand `seat` spreads, or -1 (none free: the cap goes to
+    the bag). A pile is spread one cap at a time; `first` for its first (or only) cap, which works out what the greedy choice reads that a cap leaves as it was, each free
     city's worth but for its Market Demand (claim_worths, into S.vals). A cap changes one city's
     Market Demand alone, so the pile's other caps share the worths (about six caps a pile)."""
     return demand_spot(S.city, S.beer, S.rng, S.scratch[C.SC_TMP], S.vals, R.city, R.beer, R.pol_kind[p],
@@ -434,7 +428,7 @@ def claim_worths(city, beer, tally, worths, rcity, rbeer, seat, w_region):
 
 @jit_inline
 def claim_spot(city, worths, w_spread):
-    """The greedy demand_city: the free city its seat is best placed to claim (claim_worths), less
+    """The greedy pile_city: the free city its seat is best placed to claim (claim_worths), less
     `w_spread` per cap already there."""
     best, best_v = -1, -1e18
     for c in range(C.N_CITIES):
@@ -671,15 +665,9 @@ def berry_pair(S, R, seat, p):
 
 
 @jit_inline
-def beer_to_discard(S, R, seat, p):
-    """The beer card `seat` discards from its hand."""
-    k = ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)
-    return np.int64(S.vals[discard_choice(S, R, seat, p, k)])
-
-
-@jit_inline
 def discard_choice(S, R, seat, p, k):
-    """beer_to_discard among the k beers in hand listed in S.vals (slot order): their index."""
+    """The beer card `seat` discards from its hand, among the k beers in hand listed in S.vals
+    (rules.seat_beers, slot order): its index in the list."""
     if is_random(R, p):
         return rnd(S, seat, k)
     best, best_v = -1, 1e18
