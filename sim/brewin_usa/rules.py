@@ -549,27 +549,6 @@ def recipe_need(recipe, slot, buy_slot, floor):
 
 
 @jit_inline
-def organic_met(recipe, profile, buy_slot, floor, mask):
-    """How many of the slots in `mask` fit_organic fills with the profiled hand's Organic cards.
-    Its greedy fill is a largest matching of slots to cards good enough for them, and with such
-    thresholds the slots left unfilled are the largest shortfall, over each slot's need q, of
-    the cards reaching q against the slots needing q or more (Hall's theorem)."""
-    if profile[ORGANIC_AT_LEAST + 1] == 0:
-        return 0  # no Organic card (a third of the counts): nothing to fill with
-    slots, shortfall = 0, 0
-    for i in range(4):
-        if mask & (1 << i):
-            slots += 1
-            need = recipe_need(recipe, i, buy_slot, floor)
-            wanting = 0
-            for j in range(4):
-                if mask & (1 << j) and recipe_need(recipe, j, buy_slot, floor) >= need:
-                    wanting += 1
-            shortfall = max(shortfall, wanting - profile[ORGANIC_AT_LEAST + need])
-    return slots - shortfall
-
-
-@jit_inline
 def best_purchase(R, profile, bt, can_buy):
     """recipe_purchase of beer type bt: its row of Rules.beer and the purchase reading are all
     it reads of R, and a compiled call copies every array of R it is passed."""
@@ -583,34 +562,39 @@ def recipe_purchase(recipe, mode, profile, can_buy):
     falls short and `can_buy`, with the one purchase a launch allows (reading `mode`), tried on
     each slot in turn; returns (met, the first slot whose purchase reaches it, or -1).
 
-    Only slots that found no card of their own kind are tried, and only while a core slot stays
-    unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
-    the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
-    cannot raise the count. A purchase at a lacking slot changes only its own lookup (its kind
-    serves no other slot) and the Organic fill; it changes one slot's need, which moves a
-    largest matching by one at most, so it meets one requirement more at best: the first slot
-    that does cannot be beaten, and the search stops there (ties went to the first anyway)."""
-    own_met, lacking = 0, 0
+    The slots whose own kind falls short ("lacking") take Organic cards. fit_organic's greedy
+    fill is a largest matching of slots to cards good enough for them, and with such thresholds
+    the slots it leaves unfilled, the deficit, are the largest excess, over each quality q, of
+    the lacking slots needing q or more over the Organic cards reaching q (Hall's theorem).
+    Only a lacking slot's purchase can raise the count (elsewhere it swaps the slot's own card
+    for a lower one, or none), and by one at most: it takes one off the excess at every q in
+    (lo, need], lo = 0 when the slot's own kind now reaches what is left to buy (the slot
+    leaves the lacking ones), else that floor (the slot now needs the floor). So it meets one
+    more exactly when every q of the largest excess lies in (lo, need]: one pass over q finds
+    the first and last such q, and each slot is then judged from those without a recount."""
+    lacking, top = 0, 0
     for slot in range(4):
-        if profile[slot] >= recipe[C.BF_REQ + slot]:
-            own_met += 1
-        else:
-            lacking |= 1 << slot
-    core_met = own_met + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking)
+        need = recipe[C.BF_REQ + slot]
+        short = profile[slot] < need
+        lacking |= short << slot
+        top = max(top, need * short)
+    deficit, q_first, q_last = 0, 0, 0
+    for q in range(1, top + 1):  # beyond the top need no slot wants a card: no excess
+        excess = -profile[ORGANIC_AT_LEAST + q]
+        for slot in range(4):
+            excess += (lacking >> slot & 1) & (recipe[C.BF_REQ + slot] >= q)
+        q_first = q if excess > deficit else q_first
+        q_last = q if excess >= deficit else q_last
+        deficit = max(deficit, excess)
     adj = recipe[C.BF_ADJ]
     adjunct = 1 if adj < 0 or profile[adj] > 0 else 0
-    met = core_met + adjunct
-    if met == 5 or not can_buy or core_met == 4:
+    met = 4 - deficit + adjunct
+    if deficit == 0 or not can_buy:
         return met, np.int64(-1)
     for slot in range(4):
         floor = recipe_floor(recipe, mode, slot)
-        if floor < 0 or not lacking & (1 << slot):
-            continue
-        if profile[slot] >= floor:  # its own kind now reaches it (floor 0: no card needed)
-            k = own_met + 1 + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
-        else:
-            k = own_met + organic_met(recipe, profile, np.int64(slot), floor, lacking)
-        if k > core_met:
+        lo = floor if profile[slot] < floor else 0
+        if floor >= 0 and lacking >> slot & 1 and lo < q_first and recipe[C.BF_REQ + slot] >= q_last:
             return met + 1, np.int64(slot)
     return met, np.int64(-1)
 
