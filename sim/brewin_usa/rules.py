@@ -515,7 +515,7 @@ def recipe_floor(recipe, mode, slot):
     if mode == C.BUY_INGREDIENT:
         return np.int64(0)
     floor = req - 1 if mode == C.BUY_POINT else np.int64(1)
-    return floor if 1 <= floor < req else np.int64(-1)
+    return floor if (1 <= floor) & (floor < req) else np.int64(-1)  # no branch on the recipe
 
 
 # The count of a recipe a hand meets reads the hand only through what `hand_profile` keeps: each
@@ -525,6 +525,7 @@ def recipe_floor(recipe, mode, slot):
 # one hand (every beer in it): the profile is worked out once and each recipe counted from it.
 ORGANIC_AT_LEAST = C.N_KINDS  # profile[ORGANIC_AT_LEAST + q]: Organic cards of quality >= q
 PROFILE = ORGANIC_AT_LEAST + C.MAX_Q + 2  # q up to MAX_Q + 1 (none: the neutral card's need)
+COMMON_NEED = 3  # the highest need of the data's recipes (recipe_purchase looks at 1-3 always)
 
 
 @jit
@@ -578,25 +579,36 @@ def recipe_purchase(recipe, mode, profile, can_buy):
         short = profile[slot] < need
         lacking |= short << slot
         top = max(top, need * short)
+    # Beyond the top need no slot wants a card: the excess there is none, which changes nothing.
+    # So qualities 1-3, the data's needs, are always looked at (a loop of fixed length, with no
+    # exit to mispredict), higher ones only when a need reaches them (the neutral card's).
     deficit, q_first, q_last = 0, 0, 0
-    for q in range(1, top + 1):  # beyond the top need no slot wants a card: no excess
-        excess = -profile[ORGANIC_AT_LEAST + q]
-        for slot in range(4):
-            excess += (lacking >> slot & 1) & (recipe[C.BF_REQ + slot] >= q)
-        q_first = q if excess > deficit else q_first
-        q_last = q if excess >= deficit else q_last
-        deficit = max(deficit, excess)
+    for q in range(1, COMMON_NEED + 1):
+        deficit, q_first, q_last = largest_excess(recipe, profile, lacking, q, deficit, q_first, q_last)
+    for q in range(COMMON_NEED + 1, top + 1):
+        deficit, q_first, q_last = largest_excess(recipe, profile, lacking, q, deficit, q_first, q_last)
     adj = recipe[C.BF_ADJ]
-    adjunct = 1 if adj < 0 or profile[adj] > 0 else 0
-    met = 4 - deficit + adjunct
-    if deficit == 0 or not can_buy:
-        return met, np.int64(-1)
-    for slot in range(4):
+    met = 4 - deficit + ((adj < 0) | (profile[max(adj, 0)] > 0))  # none needed, or in hand
+    # Each slot judged with no branch (whether a purchase helps is a coin toss); the first wins.
+    best = np.int64(-1)
+    for slot in range(3, -1, -1):
         floor = recipe_floor(recipe, mode, slot)
-        lo = floor if profile[slot] < floor else 0
-        if floor >= 0 and lacking >> slot & 1 and lo < q_first and recipe[C.BF_REQ + slot] >= q_last:
-            return met + 1, np.int64(slot)
-    return met, np.int64(-1)
+        lo = floor * (profile[slot] < floor)
+        helps = (floor >= 0) & (lacking >> slot & 1 == 1) & (lo < q_first) & (recipe[C.BF_REQ + slot] >= q_last)
+        best = slot if helps else best
+    best = best if (deficit > 0) & can_buy else -1
+    return met + (best >= 0), best
+
+
+@jit_inline
+def largest_excess(recipe, profile, lacking, q, deficit, q_first, q_last):
+    """recipe_purchase's pass over the qualities at q: the excess of the lacking slots needing
+    q or more over the Organic cards reaching q; returns the largest excess so far and the
+    first and last quality reaching it."""
+    excess = -profile[ORGANIC_AT_LEAST + q]
+    for slot in range(4):
+        excess += (lacking >> slot & 1) & (recipe[C.BF_REQ + slot] >= q)
+    return max(deficit, excess), q if excess > deficit else q_first, q if excess >= deficit else q_last
 
 
 @jit_inline
