@@ -528,14 +528,20 @@ PROFILE = ORGANIC_AT_LEAST + C.MAX_Q + 2  # q up to MAX_Q + 1 (none: the neutral
 COMMON_NEED = 3  # the highest need of the data's recipes (recipe_purchase looks at 1-3 always)
 
 
-@jit
+@jit_inline
 def hand_profile(R, hand, profile):
     """Into `profile` (a scratch row): each kind's best quality in `hand` (0: none), then the
     Organic cards of at least each quality (ORGANIC_AT_LEAST)."""
+    ing_profile(R.ing, hand, profile)
+
+
+@jit
+def ing_profile(ing, hand, profile):
+    """hand_profile from the card table `ing` (Rules.ing), all it reads of R."""
     for i in range(PROFILE):
         profile[i] = 0
-    for t in range(R.ing.shape[0]):  # no branch on the hand (one per card type mispredicted)
-        kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+    for t in range(ing.shape[0]):  # no branch on the hand (one per card type mispredicted)
+        kind, q = ing[t, C.IF_KIND], ing[t, C.IF_Q]
         profile[kind] = max(profile[kind], q * (hand[t] > 0))
         if kind == C.ORGANIC:  # the same types every call: well predicted
             profile[ORGANIC_AT_LEAST + q] += hand[t]
