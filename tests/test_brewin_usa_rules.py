@@ -1235,9 +1235,10 @@ def reference_scores(S, R, n):
 
 def test_final_scores_from_one_count_of_the_cities_are_those_of_counting_each_region():
     """final_score counts each seat's cities per region and each region's Market Demand in one
-    pass over the cities: on random boards of 2-5 seats (cities held, free or out of play,
-    beers skunked and challenging) every seat's VP parts are those of counting every region
-    city by city; regions won outright and tied both occur."""
+    pass over the cities, with no branch on a city's holder or a beer's location: on random
+    boards of 2-5 seats (cities held, free or out of play, beers skunked and challenging)
+    every seat's VP parts are those of counting every region city by city; regions won
+    outright and tied both occur."""
     cfg, R, S = blank(n=C.MAX_PLAYERS)
     rng = np.random.default_rng(47)
     outcomes = {"won": 0, "tied": 0}

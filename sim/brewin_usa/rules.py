@@ -930,6 +930,9 @@ def region_winner(tally, region, n):
     return -1 if tied else best
 
 
+SCORED_LOCS = 1 << C.LOC_CITY | 1 << C.LOC_SKUNKED | 1 << C.LOC_FEST  # a launched beer's quality scores
+
+
 @jit
 def final_score(S, R, n):
     for s in range(n):
@@ -940,25 +943,26 @@ def final_score(S, R, n):
     tally = S.scratch[C.SC_TMP]
     for i in range(REGION_DEMAND + C.N_REGIONS):
         tally[i] = 0
+    # No branch on who holds a city or where a beer lies (both mispredicted often): a free city
+    # and a beer that does not score add nothing, to seat 0's sums (integers: the same totals).
     for c in range(C.N_CITIES):
         region = R.city[c, C.CF_REGION]
-        tally[REGION_DEMAND + region] += S.city[c, C.CT_DEMAND]
+        demand = S.city[c, C.CT_DEMAND]
+        tally[REGION_DEMAND + region] += demand
         b = S.city[c, C.CT_BEER]
-        if b < 0:
-            continue
-        o = S.beer[b, C.B_OWNER]
-        mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
-        S.pl[o, C.VP_CITIES] += S.city[c, C.CT_DEMAND] * mult
-        S.pl[o, C.ST_CITIES] += 1
-        tally[HELD_IN + o * C.N_REGIONS + region] += 1
+        held = b >= 0
+        holder = S.beer[max(b, 0), C.B_OWNER] * held
+        mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, max(b, 0)) == R.city[c, C.CF_PREF] else 1
+        S.pl[holder, C.VP_CITIES] += demand * mult * held
+        S.pl[holder, C.ST_CITIES] += held
+        tally[HELD_IN + holder * C.N_REGIONS + region] += held
     for region in range(C.N_REGIONS):
         w = region_winner(tally, region, n)
         if w >= 0:
             S.pl[w, C.VP_REGIONS] += tally[REGION_DEMAND + region]
     for b in range(C.BEER_SLOTS):
-        loc = S.beer[b, C.B_LOC]
-        if loc == C.LOC_CITY or loc == C.LOC_SKUNKED or loc == C.LOC_FEST:
-            S.pl[S.beer[b, C.B_OWNER], C.VP_BEERS] += beer_quality(S, R, b)
+        scored = SCORED_LOCS >> S.beer[b, C.B_LOC] & 1
+        S.pl[S.beer[b, C.B_OWNER] * scored, C.VP_BEERS] += beer_quality(S, R, b) * scored
     for s in range(n):
         S.pl[s, C.VP_BANK] = S.pl[s, C.BANK]
         S.pl[s, C.SCORE] = S.pl[s, C.VP_CITIES] + S.pl[s, C.VP_REGIONS] + S.pl[s, C.VP_BEERS] + S.pl[s, C.VP_BANK]
