@@ -402,7 +402,7 @@ def demand_spot(city, beer, rng, tally, worths, rcity, rbeer, kind, weights, sea
 @jit_inline
 def is_free(city, c):
     """rules.is_unclaimed on the city table."""
-    return city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0
+    return (city[c, C.CT_ACTIVE] == 1) & (city[c, C.CT_BEER] < 0)  # no branch: read in loops over the cities
 
 
 # claim_worths' tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
@@ -448,13 +448,12 @@ def claim_spot(city, worths, w_spread):
     """The greedy pile_city: the free city its seat is best placed to claim (claim_worths), less
     `w_spread` per cap already there."""
     best, best_v = -1, -1e18
-    for c in range(C.N_CITIES):
-        if not is_free(city, c):
-            continue
+    for c in range(C.N_CITIES):  # no branch on the city (whether it is free, or better, mispredicted)
         v = worths[c]
         v -= (w_spread + 0.01) * city[c, C.CT_DEMAND]  # rivals may claim it first
-        if v > best_v:
-            best, best_v = c, v
+        better = is_free(city, c) & (v > best_v)  # a held city's worth is stale: never read as better
+        best = c if better else best
+        best_v = v if better else best_v
     return best
 
 
