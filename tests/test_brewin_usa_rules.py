@@ -512,10 +512,10 @@ def test_the_pruned_purchase_search_agrees_with_trying_every_slot(mode):
 
 @pytest.mark.parametrize("mode", [0, 1, 2])
 def test_the_count_from_a_hand_profile_matches_the_fit_on_organic_heavy_hands(mode):
-    """best_purchase counts the Organic fill as a matching (organic_met) instead of fitting
-    cards: on hands of core and Organic cards only, often several Organic cards competing for
-    the same slots, its count and slot agree with whole fits on every slot, for every beer and
-    the neutral card (whose needs no card reaches)."""
+    """best_purchase counts the Organic fill as a matching (recipe_purchase's deficit) instead
+    of fitting cards: on hands of core and Organic cards only, often several Organic cards
+    competing for the same slots, its count and slot agree with whole fits on every slot, for
+    every beer and the neutral card (whose needs no card reaches)."""
     cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
     use, profile = S.scratch[C.SC_TMP], S.scratch[C.SC_PROFILE]
     rng = np.random.default_rng(31 + mode)
@@ -533,6 +533,77 @@ def test_the_count_from_a_hand_profile_matches_the_fit_on_organic_heavy_hands(mo
         ru.fit_recipe(R, held, use, bt, -1, 0)
         organic_filled += sum(use[t] for t in organic) >= 2
     assert organic_filled > 500  # fills where Organic cards served two slots or more
+
+
+def reference_organic_met(recipe, profile, buy_slot, floor, mask):
+    """rules.organic_met as it was: the Organic cards' fill of the slots in `mask`, from each
+    slot's shortfall in turn."""
+    if profile[ru.ORGANIC_AT_LEAST + 1] == 0:
+        return 0
+    slots, shortfall = 0, 0
+    for i in range(4):
+        if mask & (1 << i):
+            slots += 1
+            need = ru.recipe_need(recipe, i, buy_slot, floor)
+            wanting = sum(1 for j in range(4) if mask & (1 << j) and ru.recipe_need(recipe, j, buy_slot, floor) >= need)
+            shortfall = max(shortfall, wanting - profile[ru.ORGANIC_AT_LEAST + need])
+    return slots - shortfall
+
+
+def reference_recipe_purchase(recipe, mode, profile, can_buy):
+    """rules.recipe_purchase as it was before it judged each slot's purchase from the excess at
+    each quality: the Organic fill recounted for every slot tried."""
+    own_met, lacking = 0, 0
+    for slot in range(4):
+        if profile[slot] >= recipe[C.BF_REQ + slot]:
+            own_met += 1
+        else:
+            lacking |= 1 << slot
+    core_met = own_met + reference_organic_met(recipe, profile, -1, 0, lacking)
+    adj = recipe[C.BF_ADJ]
+    met = core_met + (1 if adj < 0 or profile[adj] > 0 else 0)
+    if met == 5 or not can_buy or core_met == 4:
+        return met, -1
+    for slot in range(4):
+        floor = ru.recipe_floor(recipe, mode, slot)
+        if floor < 0 or not lacking & (1 << slot):
+            continue
+        if profile[slot] >= floor:
+            k = own_met + 1 + reference_organic_met(recipe, profile, -1, 0, lacking & ~(1 << slot))
+        else:
+            k = own_met + reference_organic_met(recipe, profile, slot, floor, lacking)
+        if k > core_met:
+            return met + 1, slot
+    return met, -1
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_a_purchase_judged_from_the_excess_at_each_quality_is_the_one_recounting_found(mode):
+    """recipe_purchase judges each slot's purchase from the first and last quality of the
+    largest excess of lacking slots over Organic cards instead of recounting the Organic fill:
+    on random recipes (needs 1-3, or up to MAX_Q + 1 as the neutral card's) and random profiles
+    (each kind's best card, Organic cards of every quality, often several), with and without
+    the caps, the count and the slot are those of recounting."""
+    cfg, R, S = blank(sets=[f"params.quality_purchase={mode}"])
+    rng = np.random.default_rng(53 + mode)
+    recipe = R.beer[0].copy()
+    profile = np.zeros(ru.PROFILE, np.int64)
+    bought, deficits = 0, 0
+    for _ in range(6000):
+        high = C.MAX_Q + 2 if rng.random() < 0.2 else 4
+        recipe[C.BF_REQ:C.BF_REQ + 4] = rng.integers(1, high, 4)
+        recipe[C.BF_ADJ] = rng.choice([-1, C.BERRY, C.COFFEE])
+        profile[:] = 0
+        profile[:C.N_KINDS] = rng.integers(0, 6, C.N_KINDS) * (rng.random(C.N_KINDS) < 0.6)
+        per_quality = rng.integers(0, 3, C.MAX_Q + 1) * (rng.random(C.MAX_Q + 1) < 0.4)
+        for q in range(1, C.MAX_Q + 1):
+            profile[ru.ORGANIC_AT_LEAST + q] = per_quality[q:].sum()
+        for can_buy in (False, True):
+            met, slot = ru.recipe_purchase(recipe, mode, profile, can_buy)
+            assert (met, slot) == reference_recipe_purchase(recipe, mode, profile, can_buy), (list(recipe), list(profile))
+            bought += slot >= 0
+            deficits += met < 5
+    assert bought > 500 and deficits > 5000
 
 
 def reference_hand_profile(R, hand):
@@ -1164,9 +1235,10 @@ def reference_scores(S, R, n):
 
 def test_final_scores_from_one_count_of_the_cities_are_those_of_counting_each_region():
     """final_score counts each seat's cities per region and each region's Market Demand in one
-    pass over the cities: on random boards of 2-5 seats (cities held, free or out of play,
-    beers skunked and challenging) every seat's VP parts are those of counting every region
-    city by city; regions won outright and tied both occur."""
+    pass over the cities, with no branch on a city's holder or a beer's location: on random
+    boards of 2-5 seats (cities held, free or out of play, beers skunked and challenging)
+    every seat's VP parts are those of counting every region city by city; regions won
+    outright and tied both occur."""
     cfg, R, S = blank(n=C.MAX_PLAYERS)
     rng = np.random.default_rng(47)
     outcomes = {"won": 0, "tied": 0}

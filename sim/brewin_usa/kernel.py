@@ -205,11 +205,12 @@ def refill_beers(S, R, seat, pols, game_id):
             S.vals[j] = S.vals[j + 1]
 
 
-@jit
+@jit_inline
 def launch_new(S, R, n, pols, seat, b, target, game_id):
     """Launch beer card b from hand: spend the fitted cards (and a bought quality), optionally an
     adjunct, mark it with a colored cap, claim or challenge city `target` (-1: the bot chooses),
-    act, draw two beers, discard to 3."""
+    act, draw two beers, discard to 3. Inlined into its one caller, launch_beer: a compiled call
+    copies every array of S and R."""
     p = pols[seat]
     use = S.scratch[C.SC_USE]
     can_buy = S.pl[seat, C.BANK] >= ru.param(R, C.P_QUALITY_COST)

@@ -93,7 +93,9 @@ BASE_TOP = ru.PROFILE  # [0, PROFILE): rules.hand_profile; then the four best qu
 BASE_CARDS = BASE_TOP + C.MAX_COMMIT  # cards in hand
 BASE_BEERS = BASE_CARDS + 1  # beers in hand, the neutral card left out
 BASE_TYPE = BASE_BEERS + 1  # their beer types, in slot order
-assert BASE_TYPE + C.MAX_BEER_HAND + 1 <= C.SCRATCH  # beer_hand cards, and a treatment's copy
+BASE_AT_LEAST = BASE_TYPE + C.MAX_BEER_HAND + 1  # (beer_hand cards, and a treatment's copy) then
+# base_value's count of the cards of at least each quality q, at BASE_AT_LEAST + q
+assert BASE_AT_LEAST + C.MAX_Q + 1 <= C.SCRATCH
 
 
 @jit_inline
@@ -132,35 +134,50 @@ def add_to_best_four(base, q):
         q = min(kept, q)
 
 
-@jit
+@jit_inline
 def held_value(S, R, seat, p):
     """Heuristic worth of the ingredient cards `seat` holds with its beers in hand (hand_worth);
     leaves the hand's base in S.scratch[SC_SEAT + seat] for batch_value."""
-    base = S.scratch[C.SC_SEAT + seat]
-    hand = S.hand[seat]
-    ru.hand_profile(R, hand, base)
+    return base_value(S.scratch[C.SC_SEAT + seat], S.hand[seat], S.city, S.beer, S.vals, R.ing, R.beer,
+                      ru.param(R, C.P_QUALITY_PURCHASE), R.pol_w[p], seat)
+
+
+@jit
+def base_value(base, hand, city, beer, slots, ing, rbeer, mode, weights, seat):
+    """held_value of `hand` (a row of S.hand) into `base` (the seat's scratch row), `slots` a
+    scratch row, `mode` the purchase reading, `weights` the bot's row of Rules.pol_w. Reads
+    these and the city, beer and card tables alone: a compiled call copies every array it is
+    passed."""
+    ru.ing_profile(ing, hand, base)
     cards = 0
-    for t in range(R.ing.shape[0]):
+    for q in range(C.MAX_Q + 1):
+        base[BASE_AT_LEAST + q] = 0
+    for t in range(ing.shape[0]):
         cards += hand[t]
-    for i in range(BASE_TOP, BASE_TOP + C.MAX_COMMIT):
-        base[i] = 0
-    for t in range(R.ing.shape[0]):
-        for _ in range(min(hand[t], C.MAX_COMMIT)):
-            add_to_best_four(base, R.ing[t, C.IF_Q])
+        base[BASE_AT_LEAST + ing[t, C.IF_Q]] += hand[t]
+    for q in range(C.MAX_Q - 1, 0, -1):
+        base[BASE_AT_LEAST + q] += base[BASE_AT_LEAST + q + 1]
+    # The i-th best quality is the highest q with more than i cards of at least q: counted with
+    # no branch on the hand (inserting each card held mispredicted on most card types).
+    for i in range(C.MAX_COMMIT):
+        best = 0
+        for q in range(1, C.MAX_Q + 1):
+            best += base[BASE_AT_LEAST + q] > i
+        base[BASE_TOP + i] = best
     base[BASE_CARDS] = cards
-    city = city_guess(S.city, R.pol_w[p])
+    value_city = city_guess(city, weights)
+    neutral = rbeer.shape[0] - 1  # rules.neutral_type
     v, k = 0.0, 0
-    for i in range(ru.seat_beers(S.beer, seat, ru.IN_HAND, S.vals)):
-        b = np.int64(S.vals[i])
-        if ru.is_neutral(S, R, b):
+    for i in range(ru.seat_beers(beer, seat, ru.IN_HAND, slots)):
+        bt = beer[np.int64(slots[i]), C.B_TYPE]
+        if bt == neutral:
             continue  # the neutral card is worth nothing, however the hand fits its (unmeetable) recipe
-        bt = S.beer[b, C.B_TYPE]
-        met = ru.profile_met(R, base, bt, np.bool_(True))
+        met, _ = ru.recipe_purchase(rbeer[bt], mode, base, np.bool_(True))
         base[BASE_TYPE + k] = bt
         k += 1
-        v += beer_worth(R.beer, bt, city, met)
+        v += beer_worth(rbeer, bt, value_city, met)
     base[BASE_BEERS] = k
-    return hand_worth(v, base, cards, w(R, p, C.W_FEST_CARD), w(R, p, C.W_CARD))
+    return hand_worth(v, base, cards, weights[C.W_FEST_CARD], weights[C.W_CARD])
 
 
 @jit_inline
@@ -385,7 +402,7 @@ def demand_spot(city, beer, rng, tally, worths, rcity, rbeer, kind, weights, sea
 @jit_inline
 def is_free(city, c):
     """rules.is_unclaimed on the city table."""
-    return city[c, C.CT_ACTIVE] == 1 and city[c, C.CT_BEER] < 0
+    return (city[c, C.CT_ACTIVE] == 1) & (city[c, C.CT_BEER] < 0)  # no branch: read in loops over the cities
 
 
 # claim_worths' tallies for its seat, in its scratch row `tally`: its beers in hand or skunked of each
@@ -431,13 +448,12 @@ def claim_spot(city, worths, w_spread):
     """The greedy pile_city: the free city its seat is best placed to claim (claim_worths), less
     `w_spread` per cap already there."""
     best, best_v = -1, -1e18
-    for c in range(C.N_CITIES):
-        if not is_free(city, c):
-            continue
+    for c in range(C.N_CITIES):  # no branch on the city (whether it is free, or better, mispredicted)
         v = worths[c]
         v -= (w_spread + 0.01) * city[c, C.CT_DEMAND]  # rivals may claim it first
-        if v > best_v:
-            best, best_v = c, v
+        better = is_free(city, c) & (v > best_v)  # a held city's worth is stale: never read as better
+        best = c if better else best
+        best_v = v if better else best_v
     return best
 
 

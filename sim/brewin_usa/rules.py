@@ -515,7 +515,7 @@ def recipe_floor(recipe, mode, slot):
     if mode == C.BUY_INGREDIENT:
         return np.int64(0)
     floor = req - 1 if mode == C.BUY_POINT else np.int64(1)
-    return floor if 1 <= floor < req else np.int64(-1)
+    return floor if (1 <= floor) & (floor < req) else np.int64(-1)  # no branch on the recipe
 
 
 # The count of a recipe a hand meets reads the hand only through what `hand_profile` keeps: each
@@ -525,16 +525,23 @@ def recipe_floor(recipe, mode, slot):
 # one hand (every beer in it): the profile is worked out once and each recipe counted from it.
 ORGANIC_AT_LEAST = C.N_KINDS  # profile[ORGANIC_AT_LEAST + q]: Organic cards of quality >= q
 PROFILE = ORGANIC_AT_LEAST + C.MAX_Q + 2  # q up to MAX_Q + 1 (none: the neutral card's need)
+COMMON_NEED = 3  # the highest need of the data's recipes (recipe_purchase looks at 1-3 always)
 
 
-@jit
+@jit_inline
 def hand_profile(R, hand, profile):
     """Into `profile` (a scratch row): each kind's best quality in `hand` (0: none), then the
     Organic cards of at least each quality (ORGANIC_AT_LEAST)."""
+    ing_profile(R.ing, hand, profile)
+
+
+@jit
+def ing_profile(ing, hand, profile):
+    """hand_profile from the card table `ing` (Rules.ing), all it reads of R."""
     for i in range(PROFILE):
         profile[i] = 0
-    for t in range(R.ing.shape[0]):  # no branch on the hand (one per card type mispredicted)
-        kind, q = R.ing[t, C.IF_KIND], R.ing[t, C.IF_Q]
+    for t in range(ing.shape[0]):  # no branch on the hand (one per card type mispredicted)
+        kind, q = ing[t, C.IF_KIND], ing[t, C.IF_Q]
         profile[kind] = max(profile[kind], q * (hand[t] > 0))
         if kind == C.ORGANIC:  # the same types every call: well predicted
             profile[ORGANIC_AT_LEAST + q] += hand[t]
@@ -546,27 +553,6 @@ def hand_profile(R, hand, profile):
 def recipe_need(recipe, slot, buy_slot, floor):
     """slot_need of a beer's row of Rules.beer."""
     return floor if slot == buy_slot else recipe[C.BF_REQ + slot]
-
-
-@jit_inline
-def organic_met(recipe, profile, buy_slot, floor, mask):
-    """How many of the slots in `mask` fit_organic fills with the profiled hand's Organic cards.
-    Its greedy fill is a largest matching of slots to cards good enough for them, and with such
-    thresholds the slots left unfilled are the largest shortfall, over each slot's need q, of
-    the cards reaching q against the slots needing q or more (Hall's theorem)."""
-    if profile[ORGANIC_AT_LEAST + 1] == 0:
-        return 0  # no Organic card (a third of the counts): nothing to fill with
-    slots, shortfall = 0, 0
-    for i in range(4):
-        if mask & (1 << i):
-            slots += 1
-            need = recipe_need(recipe, i, buy_slot, floor)
-            wanting = 0
-            for j in range(4):
-                if mask & (1 << j) and recipe_need(recipe, j, buy_slot, floor) >= need:
-                    wanting += 1
-            shortfall = max(shortfall, wanting - profile[ORGANIC_AT_LEAST + need])
-    return slots - shortfall
 
 
 @jit_inline
@@ -583,36 +569,52 @@ def recipe_purchase(recipe, mode, profile, can_buy):
     falls short and `can_buy`, with the one purchase a launch allows (reading `mode`), tried on
     each slot in turn; returns (met, the first slot whose purchase reaches it, or -1).
 
-    Only slots that found no card of their own kind are tried, and only while a core slot stays
-    unmet: elsewhere a purchase swaps the slot's own card for a lower one (or none), which leaves
-    the Organic cards, the other slots and the adjunct (a kind of its own) as they were, so it
-    cannot raise the count. A purchase at a lacking slot changes only its own lookup (its kind
-    serves no other slot) and the Organic fill; it changes one slot's need, which moves a
-    largest matching by one at most, so it meets one requirement more at best: the first slot
-    that does cannot be beaten, and the search stops there (ties went to the first anyway)."""
-    own_met, lacking = 0, 0
+    The slots whose own kind falls short ("lacking") take Organic cards. fit_organic's greedy
+    fill is a largest matching of slots to cards good enough for them, and with such thresholds
+    the slots it leaves unfilled, the deficit, are the largest excess, over each quality q, of
+    the lacking slots needing q or more over the Organic cards reaching q (Hall's theorem).
+    Only a lacking slot's purchase can raise the count (elsewhere it swaps the slot's own card
+    for a lower one, or none), and by one at most: it takes one off the excess at every q in
+    (lo, need], lo = 0 when the slot's own kind now reaches what is left to buy (the slot
+    leaves the lacking ones), else that floor (the slot now needs the floor). So it meets one
+    more exactly when every q of the largest excess lies in (lo, need]: one pass over q finds
+    the first and last such q, and each slot is then judged from those without a recount."""
+    lacking, top = 0, 0
     for slot in range(4):
-        if profile[slot] >= recipe[C.BF_REQ + slot]:
-            own_met += 1
-        else:
-            lacking |= 1 << slot
-    core_met = own_met + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking)
+        need = recipe[C.BF_REQ + slot]
+        short = profile[slot] < need
+        lacking |= short << slot
+        top = max(top, need * short)
+    # Beyond the top need no slot wants a card: the excess there is none, which changes nothing.
+    # So qualities 1-3, the data's needs, are always looked at (a loop of fixed length, with no
+    # exit to mispredict), higher ones only when a need reaches them (the neutral card's).
+    deficit, q_first, q_last = 0, 0, 0
+    for q in range(1, COMMON_NEED + 1):
+        deficit, q_first, q_last = largest_excess(recipe, profile, lacking, q, deficit, q_first, q_last)
+    for q in range(COMMON_NEED + 1, top + 1):
+        deficit, q_first, q_last = largest_excess(recipe, profile, lacking, q, deficit, q_first, q_last)
     adj = recipe[C.BF_ADJ]
-    adjunct = 1 if adj < 0 or profile[adj] > 0 else 0
-    met = core_met + adjunct
-    if met == 5 or not can_buy or core_met == 4:
-        return met, np.int64(-1)
-    for slot in range(4):
+    met = 4 - deficit + ((adj < 0) | (profile[max(adj, 0)] > 0))  # none needed, or in hand
+    # Each slot judged with no branch (whether a purchase helps is a coin toss); the first wins.
+    best = np.int64(-1)
+    for slot in range(3, -1, -1):
         floor = recipe_floor(recipe, mode, slot)
-        if floor < 0 or not lacking & (1 << slot):
-            continue
-        if profile[slot] >= floor:  # its own kind now reaches it (floor 0: no card needed)
-            k = own_met + 1 + organic_met(recipe, profile, np.int64(-1), np.int64(0), lacking & ~(1 << slot))
-        else:
-            k = own_met + organic_met(recipe, profile, np.int64(slot), floor, lacking)
-        if k > core_met:
-            return met + 1, np.int64(slot)
-    return met, np.int64(-1)
+        lo = floor * (profile[slot] < floor)
+        helps = (floor >= 0) & (lacking >> slot & 1 == 1) & (lo < q_first) & (recipe[C.BF_REQ + slot] >= q_last)
+        best = slot if helps else best
+    best = best if (deficit > 0) & can_buy else -1
+    return met + (best >= 0), best
+
+
+@jit_inline
+def largest_excess(recipe, profile, lacking, q, deficit, q_first, q_last):
+    """recipe_purchase's pass over the qualities at q: the excess of the lacking slots needing
+    q or more over the Organic cards reaching q; returns the largest excess so far and the
+    first and last quality reaching it."""
+    excess = -profile[ORGANIC_AT_LEAST + q]
+    for slot in range(4):
+        excess += (lacking >> slot & 1) & (recipe[C.BF_REQ + slot] >= q)
+    return max(deficit, excess), q if excess > deficit else q_first, q if excess >= deficit else q_last
 
 
 @jit_inline
@@ -928,6 +930,9 @@ def region_winner(tally, region, n):
     return -1 if tied else best
 
 
+SCORED_LOCS = 1 << C.LOC_CITY | 1 << C.LOC_SKUNKED | 1 << C.LOC_FEST  # a launched beer's quality scores
+
+
 @jit
 def final_score(S, R, n):
     for s in range(n):
@@ -938,25 +943,26 @@ def final_score(S, R, n):
     tally = S.scratch[C.SC_TMP]
     for i in range(REGION_DEMAND + C.N_REGIONS):
         tally[i] = 0
+    # No branch on who holds a city or where a beer lies (both mispredicted often): a free city
+    # and a beer that does not score add nothing, to seat 0's sums (integers: the same totals).
     for c in range(C.N_CITIES):
         region = R.city[c, C.CF_REGION]
-        tally[REGION_DEMAND + region] += S.city[c, C.CT_DEMAND]
+        demand = S.city[c, C.CT_DEMAND]
+        tally[REGION_DEMAND + region] += demand
         b = S.city[c, C.CT_BEER]
-        if b < 0:
-            continue
-        o = S.beer[b, C.B_OWNER]
-        mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, b) == R.city[c, C.CF_PREF] else 1
-        S.pl[o, C.VP_CITIES] += S.city[c, C.CT_DEMAND] * mult
-        S.pl[o, C.ST_CITIES] += 1
-        tally[HELD_IN + o * C.N_REGIONS + region] += 1
+        held = b >= 0
+        holder = S.beer[max(b, 0), C.B_OWNER] * held
+        mult = param(R, C.P_STYLE_MULT) if beer_style(S, R, max(b, 0)) == R.city[c, C.CF_PREF] else 1
+        S.pl[holder, C.VP_CITIES] += demand * mult * held
+        S.pl[holder, C.ST_CITIES] += held
+        tally[HELD_IN + holder * C.N_REGIONS + region] += held
     for region in range(C.N_REGIONS):
         w = region_winner(tally, region, n)
         if w >= 0:
             S.pl[w, C.VP_REGIONS] += tally[REGION_DEMAND + region]
     for b in range(C.BEER_SLOTS):
-        loc = S.beer[b, C.B_LOC]
-        if loc == C.LOC_CITY or loc == C.LOC_SKUNKED or loc == C.LOC_FEST:
-            S.pl[S.beer[b, C.B_OWNER], C.VP_BEERS] += beer_quality(S, R, b)
+        scored = SCORED_LOCS >> S.beer[b, C.B_LOC] & 1
+        S.pl[S.beer[b, C.B_OWNER] * scored, C.VP_BEERS] += beer_quality(S, R, b) * scored
     for s in range(n):
         S.pl[s, C.VP_BANK] = S.pl[s, C.BANK]
         S.pl[s, C.SCORE] = S.pl[s, C.VP_CITIES] + S.pl[s, C.VP_REGIONS] + S.pl[s, C.VP_BEERS] + S.pl[s, C.VP_BANK]
