@@ -67,6 +67,9 @@ def compiled_functions():
         for obj in vars(module).values():
             if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__:
                 yield from obj.overloads.values()
+                twin = getattr(obj, "python_twin", None)  # the entry point's code is its twin's
+                if twin is not None:
+                    yield from twin.overloads.values()
 
 
 def write_perf_map() -> int:

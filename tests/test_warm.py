@@ -54,7 +54,7 @@ def test_warming_without_search_compiles_only_the_kernel_without_search():
     """What `brewbalance demo` hands the child (greedy bots only): the search bot's kernel, about
     half of a game's cold compile, is left for a run that needs it."""
     script = ("from sim.core.warm import warm; import sim.dwarfest.kernel as K; warm('dwarfest', search=False); "
-              "print(len(K.run_chunk.signatures), len(K.run_chunk_without_search.signatures))")
+              "print(*(len(k.python_callable().signatures) for k in (K.run_chunk, K.run_chunk_without_search)))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
                           cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr

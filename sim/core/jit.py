@@ -6,9 +6,16 @@ counting on, every call and every field access increments and decrements each ar
 count atomically (measured here: about 60 ns per call of a one-line helper, two thirds of
 the whole game's run time). Kernels therefore never allocate: every buffer is made in
 Python and passed in, and these functions only read and write it.
+
+A `jit` function is compiled without numba's two call wrappers (the one Python calls through,
+which unboxes every array of every argument tuple, and the C-pointer one): in a run, Python
+calls only a game's entry point, and each wrapper was compiled, optimised, turned into machine
+code and linked into every caller again for nothing. A call from Python (the entry point, a
+test, a REPL) goes to a twin compiled with the wrappers on that first call (`InternalDispatcher`).
 """
 
 import os
+import threading
 import warnings
 from contextlib import contextmanager
 from functools import cache
@@ -16,6 +23,7 @@ from functools import cache
 import numba
 from numba import njit
 from numba.core import types
+from numba.core.registry import CPUDispatcher
 
 import sim
 
@@ -28,34 +36,62 @@ if PLAIN_PYTHON:  # the RNG's uint64 arithmetic wraps on purpose, as it does com
 
 _njit = njit(cache=True, nogil=True, _nrt=False)
 _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
+# Without the call wrappers (module docstring). Cold compile and 20 games, CPU seconds, two pairs
+# against the tree before (docs/performance.md, 2026-12-06): Dwarfest 26.4 / 26.3 -> 18.9 / 18.3,
+# Brewin' USA 32.2 / 30.5 -> 29.0 / 27.1, Homebrewers 51.3 / 53.7 -> 49.3 / 49.5, Dragon Brew
+# 95.3 / 95.5 -> 76.1 / 83.9; the same machine code, so the same kernel speed.
+_njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 @cache
-def _folder_of(module: str):
-    return sim.cache_dir_for(module)  # hashing the sources once per module, not per function
+def _folder_of(module: str, sub: str = ""):
+    return sim.cache_dir_for(module) / sub  # hashing the sources once per module, not per function
 
 
 @contextmanager
-def _cached_in_its_games_folder(fn):
+def _cached_in_its_games_folder(fn, sub: str = ""):
     """numba picks a function's cache folder from config.CACHE_DIR when it is decorated: point
-    it at the folder of the game that defines fn for that moment (see sim/__init__)."""
+    it at the folder of the game that defines fn for that moment (see sim/__init__). `sub`: a
+    sub-folder, for a second compiled form of the same function (numba's cache index does not
+    tell the two apart)."""
     shared = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(_folder_of(fn.__module__))
+    numba.config.CACHE_DIR = str(_folder_of(fn.__module__, sub))
     try:
         yield
     finally:
         numba.config.CACHE_DIR = shared
 
 
-def jit(fn):
-    """Compile fn once per argument *type*, not once per constant value. A jitted caller that
-    passes a constant (an event kind, True/False) would otherwise make numba compile a separate
-    copy of fn for each literal value (measured on Dragon Brew: 255 compilations of 190 functions;
-    `log` alone 11 times), which dominated the cold compile."""
-    if PLAIN_PYTHON:
-        return fn
-    with _cached_in_its_games_folder(fn):
-        dispatcher = _njit(fn)
+class InternalDispatcher(CPUDispatcher):
+    """A compiled function that compiled code calls, built without the Python-call wrapper. A
+    call from Python (a test, a REPL, a script) would jump to a wrapper that does not exist, so
+    it goes to a twin compiled with the wrapper, on its first such call (cached apart)."""
+
+    _twin_lock = threading.Lock()
+
+    def __call__(self, *args, **kwargs):
+        return self.python_callable()(*args, **kwargs)
+
+    @property
+    def python_twin(self):
+        """The twin Python calls go to, or None before the first such call."""
+        return self.__dict__.get("_twin")
+
+    def python_callable(self):
+        if self.python_twin is None:
+            with self._twin_lock:
+                if self.python_twin is None:
+                    self.__dict__["_twin"] = _by_type(_compiled(self.py_func, _njit, "python-calls"))
+        return self.python_twin
+
+
+def _compiled(fn, decorator, sub=""):
+    with _cached_in_its_games_folder(fn, sub):
+        return decorator(fn)
+
+
+def _by_type(dispatcher):
+    """Compile `dispatcher` once per argument type, not once per constant value (see jit)."""
     typed_by_literal = dispatcher.get_call_template
 
     def get_call_template(args, kws):
@@ -64,6 +100,26 @@ def jit(fn):
 
     dispatcher.get_call_template = get_call_template
     return dispatcher
+
+
+def jit(fn):
+    """A function compiled code calls. Compiled once per argument *type*, not once per constant
+    value: a jitted caller that passes a constant (an event kind, True/False) would otherwise make
+    numba compile a separate copy of fn for each literal value (measured on Dragon Brew: 255
+    compilations of 190 functions; `log` alone 11 times), which dominated the cold compile."""
+    if PLAIN_PYTHON:
+        return fn
+    dispatcher = _by_type(_compiled(fn, _njit_internal))
+    dispatcher.__class__ = InternalDispatcher  # the same object, but a Python call goes to the twin
+    return dispatcher
+
+
+def jit_entry(fn):
+    """A compiled entry point: a function Python calls to run compiled code (a game's run_chunk),
+    compiled with numba's Python-call wrapper; compiled code does not call it."""
+    if PLAIN_PYTHON:
+        return fn
+    return _by_type(_compiled(fn, _njit))
 
 
 # Which functions are inlined (numba IR level) and which are compiled on their own decides the

@@ -1,0 +1,43 @@
+"""sim.core.jit: a compiled function is built without numba's Python-call wrappers (only compiled
+code calls it in a run), and a call from Python goes to a twin compiled with them, cached apart."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.core import jit as J
+from sim.core.rng import shuffle, stream_seed
+from sim.dwarfest import kernel as dwarfest_kernel
+
+pytestmark = pytest.mark.skipif(J.PLAIN_PYTHON, reason="only compiled functions have wrappers")
+
+
+def test_compiled_functions_are_built_without_the_python_call_wrappers():
+    for fn in (stream_seed, shuffle, dwarfest_kernel.run_chunk):
+        assert isinstance(fn, J.InternalDispatcher)
+        assert fn.targetoptions["no_cpython_wrapper"] and fn.targetoptions["no_cfunc_wrapper"]
+
+
+def test_a_python_call_goes_to_a_twin_with_the_wrapper_and_gives_the_compiled_result():
+    got = stream_seed(7, 123, 2, 1)
+    assert got == stream_seed.py_func(7, 123, 2, 1)  # the same arithmetic as plain Python
+    twin = stream_seed.python_twin
+    assert twin is not None and not twin.targetoptions.get("no_cpython_wrapper", False)
+    assert stream_seed.python_callable() is twin  # made once
+
+
+def test_a_twin_changes_its_arguments_in_place_as_the_function_does():
+    arr, state = np.arange(10), np.array([5], np.uint64)
+    expected, state_py = arr.copy(), state.copy()
+    shuffle.py_func(expected, 10, state_py, 0)
+    shuffle(arr, 10, state, 0)
+    assert arr.tolist() == expected.tolist() and state.tolist() == state_py.tolist()
+
+
+def test_the_twin_is_cached_apart_from_the_function():
+    """numba's cache index keys an entry by signature and bytecode, not by the wrapper options:
+    sharing a folder would load the form without the wrapper for a Python call (a crash)."""
+    stream_seed(1, 2, 3, 4)
+    own, twin = Path(stream_seed._cache._cache_path), Path(stream_seed.python_twin._cache._cache_path)
+    assert twin.parent == own.parent / "python-calls" and twin.name == own.name
