@@ -3,6 +3,8 @@
 Chance is forced: states are built by hand (tests/homebrewers_state.py), dice are set, not rolled.
 """
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from homebrewers_state import blank, config, hand_size, quality, under
@@ -71,7 +73,7 @@ def test_mark_action_phase_example():
     assert view(S).seat(mark).grain.ale == 0 and view(S).seat(mark).grain.ipa == 1
     view(S).seat(mark).dice = 0
     view(S).seat(mark).dice.event = 1
-    K.resolve_step(S, R, mark, pols, C.STEP_FORGO, C.EVENT, 0)  # last die: the event, forgone
+    K.resolve_step(S, R, mark, pols, C.STEP_FORGO * 64 + C.EVENT * 8)  # last die: the event, forgone
     assert view(S).seat(mark).money == 1 + 2 and sum(view(S).seat(mark).dice) == 0 and view(S).seat(mark).stats.dice_forgone == 1
 
 
@@ -257,11 +259,11 @@ def test_ananya_may_let_her_extra_die_go():
     cfg, R, S, pols = blank(2, factions=["ananya"])
     view(S).seat(0).extra_die = C.GRAIN
     assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8 + 1  # grain: used
-    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 0)  # she lets it go
+    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8)  # she lets it go
     assert sum(view(S).seat(0).grain) == 0 and view(S).seat(0).money == 0
     view(S).seat(0).extra_die = C.SANITIZE  # no trub: illegal, so it is lost
     assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.SANITIZE * 8
-    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 1)
+    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8 + 1)
     assert sum(view(S).seat(0).grain) == 1 and view(S).seat(0).extra_die == -1
 
 
@@ -472,6 +474,99 @@ def test_brew_value_stops_after_the_last_flavored_card_with_the_same_value():
             if view(S).card(c).loc == C.LOC_RECIPE and view(S).card(c).owner == seat and view(S).card(c).recipe == r:
                 want += pol.top_value(S, Rc, seat, pols[seat], Rc.cards[phys[c], C.CF_TOP])
         assert pol.brew_value(S, Rc, seat, pols[seat], r, amt) == want, f"case {case}"
+
+
+def random_flavor_state(rng, case):
+    """A 4-player state for valuing Flavor actions: random months, judges in play, qualities,
+    grain, trub, money, cards in hands, under recipes and in the face-up row (some slots empty),
+    and greedy or one of its styles for each seat."""
+    cfg, R, S, pols = blank(4, factions=list(rng.choice(C.CHARACTERS, 4)))
+    pols[:4] = [cfg.policy_index(p) for p in rng.choice(["greedy", "racer", "judge_hunter"], 4)]
+    view(S).game.month = int(rng.integers(0, C.MONTHS))
+    S.board[C.B_JUDGES, :C.N_JUDGES_IN_PLAY] = rng.choice(R.judges.shape[0], C.N_JUDGES_IN_PLAY, replace=False)
+    S.fl[:] = 0
+    S.gains[:] = 0  # a stale key: the first valuation works the gains out
+    row = iter(rng.permutation(C.ROW))
+    for c in range(C.DECK):
+        x = rng.random()
+        seat = int(rng.integers(0, 4))
+        if x < 0.15 + 0.1 * (case % 3):
+            view(S).card(c).set(loc=C.LOC_HAND, owner=seat, recipe=-1)
+        elif x < 0.45:
+            r = int(rng.integers(0, C.N_RECIPES))
+            view(S).card(c).set(loc=C.LOC_RECIPE, owner=seat, recipe=r)
+            ru.add_flavor(S, R, seat, r, c, 1)
+        elif x < 0.5 and (i := next(row, None)) is not None:
+            view(S).card(c).set(loc=C.LOC_ROW, owner=-1, recipe=-1)
+            S.pile[C.PILE_ROW, i] = c
+    for s in range(4):
+        seat = view(S).seat(s)
+        seat.quality = rng.integers(0, 12, C.N_RECIPES)
+        seat.grain = rng.integers(0, 3, C.N_RECIPES)
+        seat.covered = int(rng.integers(0, 4))
+        seat.money = int(rng.integers(0, 8))
+    return cfg, R, S, pols
+
+
+def flavor_action_before(S, R, seat, p):
+    """The Flavor action's worth and move as they were worked out before flavor_action did both
+    in one call: flavor_action_value (the best draw, then the best play), and choose_flavor's
+    play or draw, then choose_draw's card."""
+    pol.gains_for_draws(S, R, seat)
+    worth = pol.card_draw_value(S, R, seat, p, -1)
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            worth = max(worth, pol.card_draw_value(S, R, seat, p, c))
+    code = -1
+    if ru.has_hand(S, seat):
+        code = pol.best_play(S, R, seat, p)
+        worth = max(worth, S.vals[0])
+        if not (S.vals[0] >= pol.card_draw_value(S, R, seat, p, -1) or pol.months_left(S) == 0):
+            code = -1
+    return worth, (code if code >= 0 else pol.DRAW_MOVE + pol.draw_choice(S, R, seat, p))
+
+
+def test_flavor_action_values_and_chooses_as_before():
+    """flavor_action values a Flavor action and chooses its move in one call: on random states
+    (hands, cards under recipes, the row, judges, months) its worth is bit for bit the best
+    draw's and best play's as worked out before, and its move the play or draw choose_flavor and
+    choose_draw made."""
+    rng = np.random.default_rng(16)
+    moves = set()
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        seat = int(rng.integers(0, 4))
+        T = type(S)(*(a.copy() for a in S))
+        got = pol.flavor_action(*pol.flavor_view.py_func(S, R), seat, pols[seat])
+        want = flavor_action_before(*pol.flavor_view.py_func(T, R), seat, pols[seat])
+        assert got == want, f"case {case}"
+        move = got[1]
+        moves.add(("draw", move - pol.DRAW_MOVE) if move >= pol.DRAW_MOVE else ("play", move % 8))
+    assert len(moves) >= 8  # plays under recipes and for the bottom, draws of face-up cards and blind
+
+
+def test_a_used_die_carries_the_choice_greedy_made_and_acts_on_it_as_if_chosen_then():
+    """next_step's Brew and Flavor dice carry the recipe or move greedy chose while valuing the
+    die (step // STEP_CHOICE); resolving the step leaves the state bit for bit as resolving it
+    without the choice, which has take_action choose it again."""
+    rng = np.random.default_rng(17)
+    carried = Counter()
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        seat = int(rng.integers(0, 4))
+        S.dice[seat] = 0
+        S.dice[seat, C.FLAVOR if case % 2 else C.BREW] = 1
+        step = pol.next_step(S, R, seat, pols[seat])
+        if step // 64 % 8 != C.STEP_USE:
+            continue
+        carried[(step // 8) % 8] += step >= C.STEP_CHOICE
+        T = type(S)(*(a.copy() for a in S))
+        K.resolve_step(S, R, seat, pols, step)
+        K.resolve_step(T, R, seat, pols, step % C.STEP_CHOICE)
+        for name, a, b in zip(S._fields, S, T, strict=True):
+            assert np.array_equal(a, b, equal_nan=True), f"case {case}: {name}"
+    assert carried[C.FLAVOR] >= 50 and carried[C.BREW] >= 20
 
 
 # --- winner and data ----------------------------------------------------------------------------------

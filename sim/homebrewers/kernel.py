@@ -332,9 +332,10 @@ def do_event(S, R, seat, pols, ev, bottom):
 
 
 @jit
-def take_action(S, R, seat, pols, a, recipe):
-    """Resolve one action die (or extra action) of face a. recipe: for a Brew die, the recipe
-    to brew + 1 when the bot chose it already (pol.need_of_use), 0 to choose it now."""
+def take_action(S, R, seat, pols, a, choice):
+    """Resolve one action die (or extra action) of face a. choice: the bot's choice + 1 when it
+    made it already (pol.need_of_use: for a Brew die the recipe, for a Flavor die the move),
+    0 to choose now."""
     p = pols[seat]
     if a == C.SANITIZE:
         gain_basic(S, R, seat, pols, C.E_SANITIZE, 1)
@@ -342,7 +343,7 @@ def take_action(S, R, seat, pols, a, recipe):
         gain_basic(S, R, seat, pols, C.E_GRAIN, 1)
     elif a == C.BREW:
         decided(S)
-        r = recipe - 1 if recipe > 0 else pol.choose_brew(S, R, seat, p)
+        r = choice - 1 if choice > 0 else pol.choose_brew(S, R, seat, p)
         if r >= 0:
             brew(S, R, seat, pols, r, False)
     elif a == C.EVENT:
@@ -351,12 +352,12 @@ def take_action(S, R, seat, pols, a, recipe):
         do_event(S, R, seat, pols, ev, pol.event_bottom(S, R, seat, p, ev))
     else:
         decided(S)
-        code = pol.choose_flavor(S, R, seat, p)
-        if code < 0:
+        move = choice - 1 if choice > 0 else pol.choose_flavor(S, R, seat, p)
+        if move < 0 or move >= pol.DRAW_MOVE:
             decided(S)
-            draw_card(S, R, seat, pols, pol.choose_draw(S, R, seat, p))
+            draw_card(S, R, seat, pols, move - pol.DRAW_MOVE if move >= 0 else pol.choose_draw(S, R, seat, p))
         else:
-            c, t = code // 8, code % 8
+            c, t = move // 8, move % 8
             if t < 4:
                 S.card[c, 0] = C.LOC_RECIPE
                 S.card[c, 2] = t
@@ -423,16 +424,18 @@ def use_power(S, R, seat, pols):
 
 
 @jit_inline
-def resolve_step(S, R, seat, pols, kind, a, b):
-    """One step of an action turn (see STEP_*): a die of face a used (a Brew die: b = the recipe
-    + 1, if chosen), changed to b, forgone, the power, the extra action of face a, or Ananya's
-    extra die of face a (b = 1 to use it). Inline in the turn's loop, as is pol.next_step: a
-    compiled call passes all of S and R, and a game takes about 140 steps."""
+def resolve_step(S, R, seat, pols, step):
+    """One step of an action turn, step = choice * STEP_CHOICE + kind * 64 + a * 8 + b (see
+    STEP_*): a die of face a used (with the bot's choice + 1, if it made it), changed to b,
+    forgone, the power, the extra action of face a, or Ananya's extra die of face a (b = 1 to use
+    it). Inline in the turn's loop, as is pol.next_step: a compiled call passes all of S and R,
+    and a game takes about 140 steps."""
+    kind, a, b = (step // 64) % 8, (step // 8) % 8, step % 8
     V, VR = play_view(S, R)
     if kind == C.STEP_USE:
         S.dice[seat, a] -= 1
         ru.trace(S, C.TR_DIE, seat, a, 0, 0, 0, 0)
-        take_action(V, VR, seat, pols, a, b)
+        take_action(V, VR, seat, pols, a, step // C.STEP_CHOICE)
     elif kind == C.STEP_CHANGE:
         S.dice[seat, a] -= 1
         S.dice[seat, b] += 1
@@ -475,10 +478,9 @@ def play_turn(S, R, seat, pols):
     for _ in range(60):  # a turn has at most ~10 steps; the bound only guards against a bot bug
         decided(S)
         step = pol.next_step(S, R, seat, p)
-        kind = step // 64
-        if kind == C.STEP_DONE:
+        if (step // 64) % 8 == C.STEP_DONE:
             break
-        resolve_step(S, R, seat, pols, kind, (step // 8) % 8, step % 8)
+        resolve_step(S, R, seat, pols, step)
     end_turn(S, R, seat)
 
 
@@ -834,11 +836,10 @@ def rollout(S, R, Q, n, seat, m, k, step, world):
     srch.copy_state(S, T)
     srch.reseed(T, world)
     srch.determinise(T, Q, n)
-    kind = step // 64
-    if kind == C.STEP_DONE:
+    if (step // 64) % 8 == C.STEP_DONE:
         end_turn(T, R, seat)
     else:
-        resolve_step(T, R, seat, Q.pols, kind, (step // 8) % 8, step % 8)
+        resolve_step(T, R, seat, Q.pols, step)
         action_turn(T, R, seat, Q.pols)  # the rest of this turn, greedy
     last = min(m + srch.knob(R, p, C.W_HORIZON), C.OCTOBERFEST)
     play_rest(T, R, n, Q.pols, m, k + 1, last)
@@ -877,10 +878,9 @@ def search_turn(S, R, Q, n, pols, seat, m, k):
     for _ in range(60):
         decided(S)
         step = search_step(S, R, Q, n, pols, seat, m, k)
-        kind = step // 64
-        if kind == C.STEP_DONE:
+        if (step // 64) % 8 == C.STEP_DONE:
             break
-        resolve_step(S, R, seat, pols, kind, (step // 8) % 8, step % 8)
+        resolve_step(S, R, seat, pols, step)
     end_turn(S, R, seat)
 
 

@@ -61,7 +61,7 @@ FlavorRules = namedtuple("FlavorRules", "p pol_kind pol_w chars cards phys judge
 
 @jit_inline
 def flavor_view(S, R):
-    """What valuing flavor cards (best_play, draw_choice, flavor_action_value) reads of S and R:
+    """What valuing flavor cards (best_play, draw_choice, flavor_action) reads of S and R:
     134 words a call instead of 232."""
     return FlavorState(S.g, S.pl, S.board, S.card, S.pile, S.fl, S.rng, S.vals, S.gains), \
         FlavorRules(R.p, R.pol_kind, R.pol_w, R.chars, R.cards, R.phys, R.judges)
@@ -500,50 +500,52 @@ def draw_choice(S, R, seat, p):
     return arg
 
 
-@jit_inline
-def best_draw_value(S, R, seat, p):
-    """Worth of drawing a flavor card now: the best face-up card or the deck top."""
-    gains_for_draws(S, R, seat)
-    best = card_draw_value(S, R, seat, p, -1)
-    for i in range(C.ROW):
-        c = S.pile[C.PILE_ROW, i]
-        if c >= 0:
-            best = max(best, card_draw_value(S, R, seat, p, c))
-    return best
+# A Flavor action's move (flavor_action): best_play's code (card * 8 + target) to play a card, or
+# DRAW_MOVE + choose_draw's choice (0..3 a face-up card, 4 the deck top) to draw one.
+DRAW_MOVE = 8 * C.CARD_SLOTS
 
 
 @jit
-def flavor_action_value(S, R, seat, p):
-    """Worth of a Flavor action: the better of drawing and playing the best card in hand."""
-    v = best_draw_value(S, R, seat, p)
+def flavor_action(S, R, seat, p):
+    """Worth of a Flavor action to the heuristic, the better of drawing (the best face-up card or
+    the deck top) and playing the best card in hand, and the move it makes: it plays when the
+    card is worth at least a blind draw from the deck (or no month is left to draw for), else
+    draws the best card. One call values the action and chooses it, so a Flavor die used at
+    once (need_of_use) is not valued twice."""
+    gains_for_draws(S, R, seat)
+    blind = card_draw_value(S, R, seat, p, -1)
+    best, arg = blind, 4
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            v = card_draw_value(S, R, seat, p, c)
+            if v > best:
+                best, arg = v, i
+    move = DRAW_MOVE + arg
     if ru.has_hand(S, seat):
-        best_play(S, R, seat, p)
-        v = max(v, S.vals[0])
-    return v
+        code = best_play(S, R, seat, p)
+        if S.vals[0] >= blind or months_left(S) == 0:
+            move = code
+        best = max(best, S.vals[0])
+    return best, move
 
 
 @jit_inline
 def flavor_value(S, R, seat, p):
-    """flavor_action_value, on flavor_view's arrays."""
+    """flavor_action's worth, on flavor_view's arrays."""
     V, VR = flavor_view(S, R)
-    return flavor_action_value(V, VR, seat, p)
+    return flavor_action(V, VR, seat, p)[0]
 
 
 @jit_inline
 def choose_flavor(S, R, seat, p):
-    """-1 to draw, else the play code of best_play."""
-    has = ru.has_hand(S, seat)
+    """A Flavor action's move (see DRAW_MOVE); -1 for a random bot's draw, chosen by choose_draw."""
     V, VR = flavor_view(S, R)
     if is_random(R, p):
-        if has and rnd(S, seat, 2) == 1:
+        if ru.has_hand(S, seat) and rnd(S, seat, 2) == 1:
             return best_play(V, VR, seat, p)
         return -1
-    if not has:
-        return -1
-    code = best_play(V, VR, seat, p)
-    if S.vals[0] >= card_draw_value(V, VR, seat, p, -1) or months_left(S) == 0:
-        return code
-    return -1
+    return flavor_action(V, VR, seat, p)[1]
 
 
 @jit_inline
@@ -1000,18 +1002,24 @@ ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 @jit_inline
 def need_of_use(S, R, seat, p, a):
-    """need(a), and the b of a step that uses a die of face a: for a Brew die the recipe
-    choose_brew would brew, + 1 (0 when none), which take_action then brews without comparing
-    the recipes again (nothing it reads changes in between); 0 for the other faces."""
+    """need(a), and the choice a step that uses a die of face a carries (+ 1; 0 for none): for a
+    Brew die the recipe choose_brew would brew, for a Flavor die the move choose_flavor would
+    make. take_action then acts on it without valuing the options again (nothing they read
+    changes in between)."""
     if a == C.BREW:
         r, v = brew_choice(S, R, seat, p)
         return (v if r >= 0 else 0.0), r + 1
+    if a == C.FLAVOR:
+        V, VR = flavor_view(S, R)
+        v, move = flavor_action(V, VR, seat, p)
+        return v, move + 1
     return need(S, R, seat, p, a), 0
 
 
 @jit_inline
 def next_step(S, R, seat, p):
-    """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
+    """The next step of seat's action turn, encoded choice * STEP_CHOICE + kind * 64 + a * 8 + b
+    (see STEP_*)."""
     money = S.pl[seat, C.MONEY]
     change = ru.param(R, C.P_CHANGE)
     if is_random(R, p):
@@ -1028,9 +1036,9 @@ def next_step(S, R, seat, p):
             continue
         if a == C.BREW and power_step(S, R, seat, p, 1):
             return C.STEP_POWER * 64
-        va, recipe = need_of_use(S, R, seat, p, a)
+        va, choice = need_of_use(S, R, seat, p, a)
         if va >= forgo and va > 0:
-            return C.STEP_USE * 64 + a * 8 + recipe
+            return choice * C.STEP_CHOICE + C.STEP_USE * 64 + a * 8
         best, arg = forgo, -1
         if money >= change:
             for b in range(C.N_ACTIONS):
