@@ -448,9 +448,10 @@ def test_open_trading_keeps_the_gains_of_seats_whose_dice_did_not_change():
 
 
 def test_brew_value_stops_after_the_last_flavored_card_with_the_same_value():
-    """brew_value adds the flavor tops under the recipe in card order and stops after the last
-    flavored card (S.fl counts them): on random boards of cards under recipes, neutral cards
-    among them, it equals move_value plus every card's top added in card order, bit for bit."""
+    """brew_value adds the flavor tops under the recipe in card order, walking the set of the
+    seat's cards under its recipes, and stops after the last flavored card (S.fl counts them):
+    on random boards of cards under recipes, neutral cards among them, it equals move_value plus
+    every card's top added in card order, bit for bit."""
     rng = np.random.default_rng(8)
     cfg, R, S, pols = blank(4)
     neutral = R.cards.shape[0] - 1
@@ -469,11 +470,12 @@ def test_brew_value_stops_after_the_last_flavored_card_with_the_same_value():
         for s in range(4):
             view(S).seat(s).quality = rng.integers(0, 12, C.N_RECIPES)
         seat, r, amt = int(rng.integers(0, 4)), int(rng.integers(0, C.N_RECIPES)), int(rng.integers(1, 5))
+        under = sum(1 << c for c in range(C.CARD_SLOTS) if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat)
         want = pol.move_value(S, Rc, seat, pols[seat], r, amt)
         for c in range(C.CARD_SLOTS):
             if view(S).card(c).loc == C.LOC_RECIPE and view(S).card(c).owner == seat and view(S).card(c).recipe == r:
                 want += pol.top_value(S, Rc, seat, pols[seat], Rc.cards[phys[c], C.CF_TOP])
-        assert pol.brew_value(S, Rc, seat, pols[seat], r, amt) == want, f"case {case}"
+        assert pol.brew_value(S, Rc, seat, pols[seat], r, amt, under) == want, f"case {case}"
 
 
 def random_flavor_state(rng, case):
@@ -508,6 +510,56 @@ def random_flavor_state(rng, case):
     return cfg, R, S, pols
 
 
+def held(S, loc, seat):
+    """The cards at loc that seat holds, in card order."""
+    return [c for c in range(C.CARD_SLOTS) if S.card[c, 0] == loc and S.card[c, 1] == seat]
+
+
+def best_play_before(S, R, seat, p):
+    """best_play as it was before it walked a set of the hand's cards (ru.cards_of): every card
+    slot scanned, the hand's cards in card order, each target in turn (a random bot: a uniform
+    pick among the hand's cards x targets)."""
+    hand = held(S, C.LOC_HAND, seat)
+    if pol.is_random(R, p):
+        if not hand:
+            S.vals[0] = -1e9
+            return -1
+        x = pol.rnd(S, seat, 5 * len(hand))
+        S.vals[0] = 0.0
+        return hand[x // 5] * 8 + x % 5
+    best, arg = -1e9, -1
+    pol.judge_gains(S, R, seat)
+    for c in hand:
+        for t in range(5):
+            if t < 4:
+                v = pol.play_top_value(S, R, seat, p, c, t)
+            else:
+                v = pol.eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
+            if v > best:
+                best, arg = v, c * 8 + t
+    S.vals[0] = best
+    return arg
+
+
+def test_best_play_walks_the_hand_as_the_card_scan_did():
+    """ru.cards_of finds the cards in a seat's hand and under its recipes, and best_play, which
+    walks that set, makes the play (and value, and coin toss of a random bot) the scan of every
+    card slot made, on random states and for greedy, its styles and random bots."""
+    rng = np.random.default_rng(18)
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        if case % 4 == 0:
+            pols[:4] = cfg.policy_index("random")
+        seat = int(rng.integers(0, 4))
+        for loc in (C.LOC_HAND, C.LOC_RECIPE):
+            assert ru.cards_of(S, loc, seat) == sum(1 << c for c in held(S, loc, seat)), f"case {case}"
+        T = type(S)(*(a.copy() for a in S))
+        V, VR = pol.flavor_view.py_func(S, R)
+        got = pol.best_play(V, VR, seat, pols[seat], ru.cards_of(S, C.LOC_HAND, seat))
+        want = best_play_before(*pol.flavor_view.py_func(T, R), seat, pols[seat])
+        assert (got, S.vals[0]) == (want, T.vals[0]) and (S.rng == T.rng).all(), f"case {case}"
+
+
 def flavor_action_before(S, R, seat, p):
     """The Flavor action's worth and move as they were worked out before flavor_action did both
     in one call: flavor_action_value (the best draw, then the best play), and choose_flavor's
@@ -519,8 +571,8 @@ def flavor_action_before(S, R, seat, p):
         if c >= 0:
             worth = max(worth, pol.card_draw_value(S, R, seat, p, c))
     code = -1
-    if ru.has_hand(S, seat):
-        code = pol.best_play(S, R, seat, p)
+    if held(S, C.LOC_HAND, seat):
+        code = best_play_before(S, R, seat, p)
         worth = max(worth, S.vals[0])
         if not (S.vals[0] >= pol.card_draw_value(S, R, seat, p, -1) or pol.months_left(S) == 0):
             code = -1

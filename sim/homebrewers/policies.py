@@ -195,19 +195,21 @@ def move_value(S, R, seat, p, r, amt):
 
 
 @jit_inline
-def brew_value(S, R, seat, p, r, amt):
-    """Worth of brewing recipe r at level amt. Inline in best_recipe, its one caller, which
-    compares it over the recipes: a compiled call per recipe would cost more than the value (it
-    passes all of S and R)."""
+def brew_value(S, R, seat, p, r, amt, under):
+    """Worth of brewing recipe r at level amt; `under` is the set of seat's cards under its
+    recipes (ru.cards_of; 0 will do when no flavored card lies under r). Inline in best_recipe,
+    its one caller, which compares it over the recipes: a compiled call per recipe would cost
+    more than the value (it passes all of S and R)."""
     v = move_value(S, R, seat, p, r, amt)
-    # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the scan
-    # stops after the last of them (mostly at once: no card under r): a neutral card after it
-    # has no top (top_value 0.0) and would leave v as it is.
+    # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the walk
+    # stops after the last of them: a neutral card after it has no top (top_value 0.0) and
+    # would leave v as it is.
     left = S.fl[seat, r, 0] + S.fl[seat, r, 1] + S.fl[seat, r, 2]
-    for k in range(C.CARD_SLOTS):
-        if left == 0:
-            break
-        if S.card[k, 0] == C.LOC_RECIPE and S.card[k, 1] == seat and S.card[k, 2] == r:
+    m = under
+    while left > 0 and m != 0:
+        k = ru.first_card(m)
+        m = ru.drop_first(m)
+        if S.card[k, 2] == r:
             v += top_value(S, R, seat, p, R.cards[R.phys[k], C.CF_TOP])
             if R.cards[R.phys[k], C.CF_KIND] < C.N_KINDS:
                 left -= 1
@@ -226,6 +228,8 @@ def best_recipe(S, R, seat, p, among, lv):
     were typed and optimised four times, a tenth of Homebrewers' cold compile."""
     best, arg = (-1.0 if among == AMONG_BREWABLE else -1e9), -1
     lo = ru.lowest_q(S, seat) if among == AMONG_LOWEST else 0
+    # seat's cards under its recipes, found in one pass for all four (none to find without a flavor)
+    under = ru.cards_of(S, C.LOC_RECIPE, seat) if S.fl[seat].sum() > 0 else np.int64(0)
     for r in range(C.N_RECIPES):
         if among == AMONG_BREWABLE:
             if not ru.can_brew(S, R, seat, r):
@@ -233,7 +237,7 @@ def best_recipe(S, R, seat, p, among, lv):
         elif among == AMONG_LOWEST:
             if not (S.pl[seat, C.Q0 + r] == lo and ru.can_move(S, seat, r)):
                 continue
-        v = brew_value(S, R, seat, p, r, lv)
+        v = brew_value(S, R, seat, p, r, lv, under)
         if among == AMONG_ALL_PER_GRAIN:
             v = v / (1.0 + 1.5 * S.pl[seat, C.GRAIN0 + r])
         if v > best:
@@ -422,34 +426,38 @@ def play_top_value(S, R, seat, p, c, r):
 
 
 @jit
-def best_play(S, R, seat, p):
-    """Best card to play and where: (card * 8 + target) with target 0..3 a recipe, 4 the bottom;
-    S.vals[0] gets its value. -1 when the hand is empty."""
+def best_play(S, R, seat, p, hand):
+    """Best card of `hand` (seat's cards in hand, ru.cards_of) to play and where: (card * 8 +
+    target) with target 0..3 a recipe, 4 the bottom; S.vals[0] gets its value. -1 when the hand
+    is empty."""
+    if is_random(R, p):
+        k = 0
+        m = hand
+        while m != 0:
+            k += 5
+            m = ru.drop_first(m)
+        if k == 0:
+            S.vals[0] = -1e9
+            return -1
+        x = rnd(S, seat, k)
+        m = hand
+        for _ in range(x // 5):
+            m = ru.drop_first(m)
+        S.vals[0] = 0.0
+        return ru.first_card(m) * 8 + x % 5
     best, arg = -1e9, -1
-    rand_k = 0
-    if not is_random(R, p):
-        judge_gains(S, R, seat)
-    for c in range(C.CARD_SLOTS):
-        if S.card[c, 0] != C.LOC_HAND or S.card[c, 1] != seat:
-            continue
+    judge_gains(S, R, seat)
+    m = hand
+    while m != 0:
+        c = ru.first_card(m)
+        m = ru.drop_first(m)
         for t in range(5):
-            if is_random(R, p):
-                rand_k += 1
-                continue
             if t < 4:
                 v = play_top_value(S, R, seat, p, c, t)
             else:
                 v = eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
             if v > best:
                 best, arg = v, c * 8 + t
-    if is_random(R, p) and rand_k > 0:
-        x = rnd(S, seat, rand_k)
-        for c in range(C.CARD_SLOTS):
-            if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == seat:
-                if x < 5:
-                    S.vals[0] = 0.0
-                    return c * 8 + x
-                x -= 5
     S.vals[0] = best
     return arg
 
@@ -522,8 +530,9 @@ def flavor_action(S, R, seat, p):
             if v > best:
                 best, arg = v, i
     move = DRAW_MOVE + arg
-    if ru.has_hand(S, seat):
-        code = best_play(S, R, seat, p)
+    hand = ru.cards_of(S, C.LOC_HAND, seat)
+    if hand != 0:
+        code = best_play(S, R, seat, p, hand)
         if S.vals[0] >= blind or months_left(S) == 0:
             move = code
         best = max(best, S.vals[0])
@@ -542,8 +551,9 @@ def choose_flavor(S, R, seat, p):
     """A Flavor action's move (see DRAW_MOVE); -1 for a random bot's draw, chosen by choose_draw."""
     V, VR = flavor_view(S, R)
     if is_random(R, p):
-        if ru.has_hand(S, seat) and rnd(S, seat, 2) == 1:
-            return best_play(V, VR, seat, p)
+        hand = ru.cards_of(S, C.LOC_HAND, seat)
+        if hand != 0 and rnd(S, seat, 2) == 1:
+            return best_play(V, VR, seat, p, hand)
         return -1
     return flavor_action(V, VR, seat, p)[1]
 
