@@ -598,27 +598,32 @@ def test_flavor_action_values_and_chooses_as_before():
     assert len(moves) >= 8  # plays under recipes and for the bottom, draws of face-up cards and blind
 
 
-def test_a_used_die_carries_the_choice_greedy_made_and_acts_on_it_as_if_chosen_then():
-    """next_step's Brew and Flavor dice carry the recipe or move greedy chose while valuing the
-    die (step // STEP_CHOICE); resolving the step leaves the state bit for bit as resolving it
-    without the choice, which has take_action choose it again."""
+def test_a_used_die_or_extra_action_carries_the_choice_greedy_made_and_acts_as_if_chosen_then():
+    """next_step's Brew and Flavor dice and extra actions carry the recipe or move greedy chose
+    while valuing them (step // STEP_CHOICE); resolving the step leaves the state bit for bit as
+    resolving it without the choice, which has take_action choose it again."""
     rng = np.random.default_rng(17)
     carried = Counter()
-    for case in range(300):
+    for case in range(600):
         cfg, R, S, pols = random_flavor_state(rng, case)
         seat = int(rng.integers(0, 4))
         S.dice[seat] = 0
-        S.dice[seat, C.FLAVOR if case % 2 else C.BREW] = 1
+        if case % 3 < 2:
+            S.dice[seat, C.FLAVOR if case % 3 else C.BREW] = 1
+        else:  # no dice left: the extra action, if greedy buys it
+            view(S).seat(seat).money = int(rng.integers(3, 9))
         step = pol.next_step(S, R, seat, pols[seat])
-        if step // 64 % 8 != C.STEP_USE:
+        kind, face = (step // 64) % 8, (step // 8) % 8
+        if kind not in (C.STEP_USE, C.STEP_EXTRA):
             continue
-        carried[(step // 8) % 8] += step >= C.STEP_CHOICE
+        carried[kind, face] += step >= C.STEP_CHOICE
         T = type(S)(*(a.copy() for a in S))
         K.resolve_step(S, R, seat, pols, step)
         K.resolve_step(T, R, seat, pols, step % C.STEP_CHOICE)
-        for name, a, b in zip(S._fields, S, T, strict=True):
-            assert np.array_equal(a, b, equal_nan=True), f"case {case}: {name}"
-    assert carried[C.FLAVOR] >= 50 and carried[C.BREW] >= 20
+        for name, x, y in zip(S._fields, S, T, strict=True):
+            assert np.array_equal(x, y, equal_nan=True), f"case {case}: {name}"
+    assert carried[C.STEP_USE, C.FLAVOR] >= 50 and carried[C.STEP_USE, C.BREW] >= 20
+    assert carried[C.STEP_EXTRA, C.FLAVOR] + carried[C.STEP_EXTRA, C.BREW] >= 20, carried
 
 
 # --- winner and data ----------------------------------------------------------------------------------

@@ -1012,10 +1012,10 @@ ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 @jit_inline
 def need_of_use(S, R, seat, p, a):
-    """need(a), and the choice a step that uses a die of face a carries (+ 1; 0 for none): for a
-    Brew die the recipe choose_brew would brew, for a Flavor die the move choose_flavor would
-    make. take_action then acts on it without valuing the options again (nothing they read
-    changes in between)."""
+    """need(a), and the choice a step that uses a die (or the extra action) of face a carries
+    (+ 1; 0 for none): for Brew the recipe choose_brew would brew, for Flavor the move
+    choose_flavor would make. take_action then acts on it without valuing the options again
+    (nothing they read changes in between: the extra action's $3 is not read)."""
     if a == C.BREW:
         r, v = brew_choice(S, R, seat, p)
         return (v if r >= 0 else 0.0), r + 1
@@ -1066,13 +1066,13 @@ def next_step(S, R, seat, p):
         return C.STEP_POWER * 64
     cost = ru.param(R, C.P_EXTRA)
     if S.pl[seat, C.EXTRA_USED] == 0 and money >= cost:
-        best, arg = cost * w(R, p, C.W_MONEY) + 0.5, -1
+        best, arg, carry = cost * w(R, p, C.W_MONEY) + 0.5, -1, 0
         for b in range(C.N_ACTIONS):
-            vb = need(S, R, seat, p, b)
+            vb, choice = need_of_use(S, R, seat, p, b)
             if vb > best:
-                best, arg = vb, b
+                best, arg, carry = vb, b, choice
         if arg >= 0:
-            return C.STEP_EXTRA * 64 + arg * 8
+            return carry * C.STEP_CHOICE + C.STEP_EXTRA * 64 + arg * 8
     return C.STEP_DONE * 64
 
 
