@@ -626,6 +626,69 @@ def test_a_used_die_or_extra_action_carries_the_choice_greedy_made_and_acts_as_i
     assert carried[C.STEP_EXTRA, C.FLAVOR] + carried[C.STEP_EXTRA, C.BREW] >= 20, carried
 
 
+def brew_before(S, R, seat, pols, r, gabriel):
+    """kernel.brew as it was before its flavor tops walked a set of the seat's cards under
+    recipes (ru.cards_of): step 3 scanned every card slot, reading each card's place afresh."""
+    q0, target = 0, 0
+    if gabriel:
+        moved, keep = K.move_quality(S, R, seat, pols, r, 1), True
+    else:
+        q0 = S.pl[seat, C.Q0 + r]
+        target = min(q0 + ru.level(S, R, seat), ru.cap_for(S, seat, r))
+        keep = False
+        K.decided(S)
+        if pol.andrew_keeps(S, R, seat, pols[seat]):
+            keep = True
+            S.pl[seat, C.POWER_USED] = 1
+            S.pl[seat, C.MONEY] -= ru.param(R, C.P_POWER)
+            S.pl[seat, C.ST_POWERS] += 1
+            ru.log_event(S, seat, R.cards.shape[0] + C.ANDREW, C.LOG_POWER, ru.param(R, C.P_POWER), r)
+            ru.trace(S, C.TR_POWER, seat, C.ANDREW, r, 0, 0, 0)
+        S.pl[seat, C.Q0 + r] = target
+        if target == C.MAX_Q:
+            S.g[C.G_LOCK0 + r] = seat
+        moved = target - q0
+        if not keep:
+            S.pl[seat, C.GRAIN0 + r] -= 1
+            S.pl[seat, C.COVERED] += 1
+    S.pl[seat, C.ST_BREWS] += 1
+    ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_BREW + r, C.LOG_BREW, moved, r)
+    ru.trace(S, C.TR_BREW, seat, r, moved, S.pl[seat, C.Q0 + r], 1 if gabriel else 0, 1 if keep else 0)
+    for c in range(C.CARD_SLOTS):
+        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
+            K.apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
+    if not gabriel:
+        for lv in range(q0 + 1, target + 1):
+            b = S.board[r, lv]
+            if b > 0:
+                ru.trace(S, C.TR_GAIN, seat, b // 8, b % 8, r, lv, 0)
+                K.gain_basic(S, R, seat, pols, b // 8, b % 8)
+
+
+def test_brew_applies_the_tops_under_the_recipe_as_the_card_scan_did():
+    """brew applies the flavor tops under the recipe by walking the set of the seat's cards
+    under recipes found before the first top (a top's moves may pay draws and grain, but no card
+    comes to lie under a recipe): on random states, Gabriel's brews among them, the state
+    afterwards is bit for bit the one scanning every card slot made."""
+    rng = np.random.default_rng(19)
+    tops = 0
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        seat, r = int(rng.integers(0, 4)), int(rng.integers(0, C.N_RECIPES))
+        view(S).seat(seat).covered = int(rng.integers(0, 3))
+        S.pl[seat, C.GRAIN0 + r] = max(S.pl[seat, C.GRAIN0 + r], 1)
+        view(S).pile.deck[:C.DECK] = rng.permutation(C.DECK)  # blind draws find a card
+        view(S).game.deck_n = C.DECK
+        gabriel = case % 5 == 0
+        T = type(S)(*(a.copy() for a in S))
+        K.brew(*K.play_view.py_func(S, R), seat, pols, r, gabriel)
+        brew_before(*K.play_view.py_func(T, R), seat, pols, r, gabriel)
+        for name, x, y in zip(S._fields, S, T, strict=True):
+            assert np.array_equal(x, y, equal_nan=True), f"case {case}: {name}"
+        tops += len([c for c in held(S, C.LOC_RECIPE, seat) if S.card[c, 2] == r])
+    assert tops >= 150
+
+
 # --- winner and data ----------------------------------------------------------------------------------
 
 def final_rows(cfg, R, S, n):

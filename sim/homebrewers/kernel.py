@@ -280,9 +280,13 @@ def brew(S, R, seat, pols, r, gabriel):
     S.pl[seat, C.ST_BREWS] += 1
     ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_BREW + r, C.LOG_BREW, moved, r)
     ru.trace(S, C.TR_BREW, seat, r, moved, S.pl[seat, C.Q0 + r], 1 if gabriel else 0, 1 if keep else 0)
-    # step 3: flavor tops under this recipe (a +1 quality top pays the spaces it passes at once)
-    for c in range(C.CARD_SLOTS):
-        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
+    # step 3: flavor tops under this recipe (a +1 quality top pays the spaces it passes at once;
+    # no card comes to lie under a recipe meanwhile, so the set found first holds them all)
+    under = ru.cards_of(S, C.LOC_RECIPE, seat)
+    while under != 0:
+        c = ru.first_card(under)
+        under = ru.drop_first(under)
+        if S.card[c, 2] == r:
             apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
     if not gabriel:
         # step 4: the track spaces the main move passed or landed on
