@@ -3,6 +3,8 @@
 Chance is forced: states are built by hand (tests/homebrewers_state.py), dice are set, not rolled.
 """
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from homebrewers_state import blank, config, hand_size, quality, under
@@ -71,7 +73,7 @@ def test_mark_action_phase_example():
     assert view(S).seat(mark).grain.ale == 0 and view(S).seat(mark).grain.ipa == 1
     view(S).seat(mark).dice = 0
     view(S).seat(mark).dice.event = 1
-    K.resolve_step(S, R, mark, pols, C.STEP_FORGO, C.EVENT, 0)  # last die: the event, forgone
+    K.resolve_step(S, R, mark, pols, C.STEP_FORGO * 64 + C.EVENT * 8)  # last die: the event, forgone
     assert view(S).seat(mark).money == 1 + 2 and sum(view(S).seat(mark).dice) == 0 and view(S).seat(mark).stats.dice_forgone == 1
 
 
@@ -257,11 +259,11 @@ def test_ananya_may_let_her_extra_die_go():
     cfg, R, S, pols = blank(2, factions=["ananya"])
     view(S).seat(0).extra_die = C.GRAIN
     assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8 + 1  # grain: used
-    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 0)  # she lets it go
+    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8)  # she lets it go
     assert sum(view(S).seat(0).grain) == 0 and view(S).seat(0).money == 0
     view(S).seat(0).extra_die = C.SANITIZE  # no trub: illegal, so it is lost
     assert pol.next_step(S, R, 0, pols[0]) == C.STEP_EXTRA_DIE * 64 + C.SANITIZE * 8
-    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE, C.GRAIN, 1)
+    K.resolve_step(S, R, 0, pols, C.STEP_EXTRA_DIE * 64 + C.GRAIN * 8 + 1)
     assert sum(view(S).seat(0).grain) == 1 and view(S).seat(0).extra_die == -1
 
 
@@ -446,9 +448,10 @@ def test_open_trading_keeps_the_gains_of_seats_whose_dice_did_not_change():
 
 
 def test_brew_value_stops_after_the_last_flavored_card_with_the_same_value():
-    """brew_value adds the flavor tops under the recipe in card order and stops after the last
-    flavored card (S.fl counts them): on random boards of cards under recipes, neutral cards
-    among them, it equals move_value plus every card's top added in card order, bit for bit."""
+    """brew_value adds the flavor tops under the recipe in card order, walking the set of the
+    seat's cards under its recipes, and stops after the last flavored card (S.fl counts them):
+    on random boards of cards under recipes, neutral cards among them, it equals move_value plus
+    every card's top added in card order, bit for bit."""
     rng = np.random.default_rng(8)
     cfg, R, S, pols = blank(4)
     neutral = R.cards.shape[0] - 1
@@ -467,11 +470,223 @@ def test_brew_value_stops_after_the_last_flavored_card_with_the_same_value():
         for s in range(4):
             view(S).seat(s).quality = rng.integers(0, 12, C.N_RECIPES)
         seat, r, amt = int(rng.integers(0, 4)), int(rng.integers(0, C.N_RECIPES)), int(rng.integers(1, 5))
+        under = sum(1 << c for c in range(C.CARD_SLOTS) if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat)
         want = pol.move_value(S, Rc, seat, pols[seat], r, amt)
         for c in range(C.CARD_SLOTS):
             if view(S).card(c).loc == C.LOC_RECIPE and view(S).card(c).owner == seat and view(S).card(c).recipe == r:
                 want += pol.top_value(S, Rc, seat, pols[seat], Rc.cards[phys[c], C.CF_TOP])
-        assert pol.brew_value(S, Rc, seat, pols[seat], r, amt) == want, f"case {case}"
+        assert pol.brew_value(S, Rc, seat, pols[seat], r, amt, under) == want, f"case {case}"
+
+
+def random_flavor_state(rng, case):
+    """A 4-player state for valuing Flavor actions: random months, judges in play, qualities,
+    grain, trub, money, cards in hands, under recipes and in the face-up row (some slots empty),
+    and greedy or one of its styles for each seat."""
+    cfg, R, S, pols = blank(4, factions=list(rng.choice(C.CHARACTERS, 4)))
+    pols[:4] = [cfg.policy_index(p) for p in rng.choice(["greedy", "racer", "judge_hunter"], 4)]
+    view(S).game.month = int(rng.integers(0, C.MONTHS))
+    S.board[C.B_JUDGES, :C.N_JUDGES_IN_PLAY] = rng.choice(R.judges.shape[0], C.N_JUDGES_IN_PLAY, replace=False)
+    S.fl[:] = 0
+    S.gains[:] = 0  # a stale key: the first valuation works the gains out
+    row = iter(rng.permutation(C.ROW))
+    for c in range(C.DECK):
+        x = rng.random()
+        seat = int(rng.integers(0, 4))
+        if x < 0.15 + 0.1 * (case % 3):
+            view(S).card(c).set(loc=C.LOC_HAND, owner=seat, recipe=-1)
+        elif x < 0.45:
+            r = int(rng.integers(0, C.N_RECIPES))
+            view(S).card(c).set(loc=C.LOC_RECIPE, owner=seat, recipe=r)
+            ru.add_flavor(S, R, seat, r, c, 1)
+        elif x < 0.5 and (i := next(row, None)) is not None:
+            view(S).card(c).set(loc=C.LOC_ROW, owner=-1, recipe=-1)
+            S.pile[C.PILE_ROW, i] = c
+    for s in range(4):
+        seat = view(S).seat(s)
+        seat.quality = rng.integers(0, 12, C.N_RECIPES)
+        seat.grain = rng.integers(0, 3, C.N_RECIPES)
+        seat.covered = int(rng.integers(0, 4))
+        seat.money = int(rng.integers(0, 8))
+    return cfg, R, S, pols
+
+
+def held(S, loc, seat):
+    """The cards at loc that seat holds, in card order."""
+    return [c for c in range(C.CARD_SLOTS) if S.card[c, 0] == loc and S.card[c, 1] == seat]
+
+
+def best_play_before(S, R, seat, p):
+    """best_play as it was before it walked a set of the hand's cards (ru.cards_of): every card
+    slot scanned, the hand's cards in card order, each target in turn (a random bot: a uniform
+    pick among the hand's cards x targets)."""
+    hand = held(S, C.LOC_HAND, seat)
+    if pol.is_random(R, p):
+        if not hand:
+            S.vals[0] = -1e9
+            return -1
+        x = pol.rnd(S, seat, 5 * len(hand))
+        S.vals[0] = 0.0
+        return hand[x // 5] * 8 + x % 5
+    best, arg = -1e9, -1
+    pol.judge_gains(S, R, seat)
+    for c in hand:
+        for t in range(5):
+            if t < 4:
+                v = pol.play_top_value(S, R, seat, p, c, t)
+            else:
+                v = pol.eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
+            if v > best:
+                best, arg = v, c * 8 + t
+    S.vals[0] = best
+    return arg
+
+
+def test_best_play_walks_the_hand_as_the_card_scan_did():
+    """ru.cards_of finds the cards in a seat's hand and under its recipes, and best_play, which
+    walks that set, makes the play (and value, and coin toss of a random bot) the scan of every
+    card slot made, on random states and for greedy, its styles and random bots."""
+    rng = np.random.default_rng(18)
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        if case % 4 == 0:
+            pols[:4] = cfg.policy_index("random")
+        seat = int(rng.integers(0, 4))
+        for loc in (C.LOC_HAND, C.LOC_RECIPE):
+            assert ru.cards_of(S, loc, seat) == sum(1 << c for c in held(S, loc, seat)), f"case {case}"
+        T = type(S)(*(a.copy() for a in S))
+        V, VR = pol.flavor_view.py_func(S, R)
+        got = pol.best_play(V, VR, seat, pols[seat], ru.cards_of(S, C.LOC_HAND, seat))
+        want = best_play_before(*pol.flavor_view.py_func(T, R), seat, pols[seat])
+        assert (got, S.vals[0]) == (want, T.vals[0]) and (S.rng == T.rng).all(), f"case {case}"
+
+
+def flavor_action_before(S, R, seat, p):
+    """The Flavor action's worth and move as they were worked out before flavor_action did both
+    in one call: flavor_action_value (the best draw, then the best play), and choose_flavor's
+    play or draw, then choose_draw's card."""
+    pol.gains_for_draws(S, R, seat)
+    worth = pol.card_draw_value(S, R, seat, p, -1)
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            worth = max(worth, pol.card_draw_value(S, R, seat, p, c))
+    code = -1
+    if held(S, C.LOC_HAND, seat):
+        code = best_play_before(S, R, seat, p)
+        worth = max(worth, S.vals[0])
+        if not (S.vals[0] >= pol.card_draw_value(S, R, seat, p, -1) or pol.months_left(S) == 0):
+            code = -1
+    return worth, (code if code >= 0 else pol.DRAW_MOVE + pol.draw_choice(S, R, seat, p))
+
+
+def test_flavor_action_values_and_chooses_as_before():
+    """flavor_action values a Flavor action and chooses its move in one call: on random states
+    (hands, cards under recipes, the row, judges, months) its worth is bit for bit the best
+    draw's and best play's as worked out before, and its move the play or draw choose_flavor and
+    choose_draw made."""
+    rng = np.random.default_rng(16)
+    moves = set()
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        seat = int(rng.integers(0, 4))
+        T = type(S)(*(a.copy() for a in S))
+        got = pol.flavor_action(*pol.flavor_view.py_func(S, R), seat, pols[seat])
+        want = flavor_action_before(*pol.flavor_view.py_func(T, R), seat, pols[seat])
+        assert got == want, f"case {case}"
+        move = got[1]
+        moves.add(("draw", move - pol.DRAW_MOVE) if move >= pol.DRAW_MOVE else ("play", move % 8))
+    assert len(moves) >= 8  # plays under recipes and for the bottom, draws of face-up cards and blind
+
+
+def test_a_used_die_or_extra_action_carries_the_choice_greedy_made_and_acts_as_if_chosen_then():
+    """next_step's Brew and Flavor dice and extra actions carry the recipe or move greedy chose
+    while valuing them (step // STEP_CHOICE); resolving the step leaves the state bit for bit as
+    resolving it without the choice, which has take_action choose it again."""
+    rng = np.random.default_rng(17)
+    carried = Counter()
+    for case in range(600):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        seat = int(rng.integers(0, 4))
+        S.dice[seat] = 0
+        if case % 3 < 2:
+            S.dice[seat, C.FLAVOR if case % 3 else C.BREW] = 1
+        else:  # no dice left: the extra action, if greedy buys it
+            view(S).seat(seat).money = int(rng.integers(3, 9))
+        step = pol.next_step(S, R, seat, pols[seat])
+        kind, face = (step // 64) % 8, (step // 8) % 8
+        if kind not in (C.STEP_USE, C.STEP_EXTRA):
+            continue
+        carried[kind, face] += step >= C.STEP_CHOICE
+        T = type(S)(*(a.copy() for a in S))
+        K.resolve_step(S, R, seat, pols, step)
+        K.resolve_step(T, R, seat, pols, step % C.STEP_CHOICE)
+        for name, x, y in zip(S._fields, S, T, strict=True):
+            assert np.array_equal(x, y, equal_nan=True), f"case {case}: {name}"
+    assert carried[C.STEP_USE, C.FLAVOR] >= 50 and carried[C.STEP_USE, C.BREW] >= 20
+    assert carried[C.STEP_EXTRA, C.FLAVOR] + carried[C.STEP_EXTRA, C.BREW] >= 20, carried
+
+
+def brew_before(S, R, seat, pols, r, gabriel):
+    """kernel.brew as it was before its flavor tops walked a set of the seat's cards under
+    recipes (ru.cards_of): step 3 scanned every card slot, reading each card's place afresh."""
+    q0, target = 0, 0
+    if gabriel:
+        moved, keep = K.move_quality(S, R, seat, pols, r, 1), True
+    else:
+        q0 = S.pl[seat, C.Q0 + r]
+        target = min(q0 + ru.level(S, R, seat), ru.cap_for(S, seat, r))
+        keep = False
+        K.decided(S)
+        if pol.andrew_keeps(S, R, seat, pols[seat]):
+            keep = True
+            S.pl[seat, C.POWER_USED] = 1
+            S.pl[seat, C.MONEY] -= ru.param(R, C.P_POWER)
+            S.pl[seat, C.ST_POWERS] += 1
+            ru.log_event(S, seat, R.cards.shape[0] + C.ANDREW, C.LOG_POWER, ru.param(R, C.P_POWER), r)
+            ru.trace(S, C.TR_POWER, seat, C.ANDREW, r, 0, 0, 0)
+        S.pl[seat, C.Q0 + r] = target
+        if target == C.MAX_Q:
+            S.g[C.G_LOCK0 + r] = seat
+        moved = target - q0
+        if not keep:
+            S.pl[seat, C.GRAIN0 + r] -= 1
+            S.pl[seat, C.COVERED] += 1
+    S.pl[seat, C.ST_BREWS] += 1
+    ru.log_event(S, seat, R.cards.shape[0] + C.SPECIAL_BREW + r, C.LOG_BREW, moved, r)
+    ru.trace(S, C.TR_BREW, seat, r, moved, S.pl[seat, C.Q0 + r], 1 if gabriel else 0, 1 if keep else 0)
+    for c in range(C.CARD_SLOTS):
+        if S.card[c, 0] == C.LOC_RECIPE and S.card[c, 1] == seat and S.card[c, 2] == r:
+            K.apply_top(S, R, seat, pols, r, R.cards[R.phys[c], C.CF_TOP])
+    if not gabriel:
+        for lv in range(q0 + 1, target + 1):
+            b = S.board[r, lv]
+            if b > 0:
+                ru.trace(S, C.TR_GAIN, seat, b // 8, b % 8, r, lv, 0)
+                K.gain_basic(S, R, seat, pols, b // 8, b % 8)
+
+
+def test_brew_applies_the_tops_under_the_recipe_as_the_card_scan_did():
+    """brew applies the flavor tops under the recipe by walking the set of the seat's cards
+    under recipes found before the first top (a top's moves may pay draws and grain, but no card
+    comes to lie under a recipe): on random states, Gabriel's brews among them, the state
+    afterwards is bit for bit the one scanning every card slot made."""
+    rng = np.random.default_rng(19)
+    tops = 0
+    for case in range(300):
+        cfg, R, S, pols = random_flavor_state(rng, case)
+        seat, r = int(rng.integers(0, 4)), int(rng.integers(0, C.N_RECIPES))
+        view(S).seat(seat).covered = int(rng.integers(0, 3))
+        S.pl[seat, C.GRAIN0 + r] = max(S.pl[seat, C.GRAIN0 + r], 1)
+        view(S).pile.deck[:C.DECK] = rng.permutation(C.DECK)  # blind draws find a card
+        view(S).game.deck_n = C.DECK
+        gabriel = case % 5 == 0
+        T = type(S)(*(a.copy() for a in S))
+        K.brew(*K.play_view.py_func(S, R), seat, pols, r, gabriel)
+        brew_before(*K.play_view.py_func(T, R), seat, pols, r, gabriel)
+        for name, x, y in zip(S._fields, S, T, strict=True):
+            assert np.array_equal(x, y, equal_nan=True), f"case {case}: {name}"
+        tops += len([c for c in held(S, C.LOC_RECIPE, seat) if S.card[c, 2] == r])
+    assert tops >= 150
 
 
 # --- winner and data ----------------------------------------------------------------------------------

@@ -114,8 +114,10 @@ POWER_OFF = 35  # 1 when a power_off treatment switched this seat's character po
 SEARCH_ROLLOUTS = 36  # rollouts this seat's search bot ran in the game (players.search_rollouts)
 N_PL = 37
 STEP_DONE, STEP_USE, STEP_CHANGE, STEP_FORGO, STEP_POWER, STEP_EXTRA, STEP_EXTRA_DIE = range(7)
-# STEP_EXTRA_DIE carries b = 1 to use Ananya's extra die, b = 0 to let it go; STEP_USE of a Brew
-# die may carry the recipe to brew + 1 (policies.need_of_use)
+# A step is choice * STEP_CHOICE + kind * 64 + a * 8 + b (kernel.resolve_step): STEP_EXTRA_DIE
+# carries b = 1 to use Ananya's extra die, b = 0 to let it go; STEP_USE and STEP_EXTRA may carry
+# the bot's choice + 1 (policies.need_of_use: Brew's recipe, Flavor's move), 0 to choose when acting
+STEP_CHOICE = 512
 PLAYER_STATS = ("powers_used", "extra_actions", "trades", "flavor_drawn", "flavor_top", "flavor_bottom", "brews",
                 "dice_changed", "dice_forgone", "summerfest_rep", "medal_rep", "judge_rep", "gold", "silver",
                 "bronze", "honorable", "q_ale", "q_porter", "q_stout", "q_ipa")

@@ -61,7 +61,7 @@ FlavorRules = namedtuple("FlavorRules", "p pol_kind pol_w chars cards phys judge
 
 @jit_inline
 def flavor_view(S, R):
-    """What valuing flavor cards (best_play, draw_choice, flavor_action_value) reads of S and R:
+    """What valuing flavor cards (best_play, draw_choice, flavor_action) reads of S and R:
     134 words a call instead of 232."""
     return FlavorState(S.g, S.pl, S.board, S.card, S.pile, S.fl, S.rng, S.vals, S.gains), \
         FlavorRules(R.p, R.pol_kind, R.pol_w, R.chars, R.cards, R.phys, R.judges)
@@ -195,19 +195,21 @@ def move_value(S, R, seat, p, r, amt):
 
 
 @jit_inline
-def brew_value(S, R, seat, p, r, amt):
-    """Worth of brewing recipe r at level amt. Inline in best_recipe, its one caller, which
-    compares it over the recipes: a compiled call per recipe would cost more than the value (it
-    passes all of S and R)."""
+def brew_value(S, R, seat, p, r, amt, under):
+    """Worth of brewing recipe r at level amt; `under` is the set of seat's cards under its
+    recipes (ru.cards_of; 0 will do when no flavored card lies under r). Inline in best_recipe,
+    its one caller, which compares it over the recipes: a compiled call per recipe would cost
+    more than the value (it passes all of S and R)."""
     v = move_value(S, R, seat, p, r, amt)
-    # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the scan
-    # stops after the last of them (mostly at once: no card under r): a neutral card after it
-    # has no top (top_value 0.0) and would leave v as it is.
+    # The flavor tops under r, in card order. S.fl counts the flavored cards there, so the walk
+    # stops after the last of them: a neutral card after it has no top (top_value 0.0) and
+    # would leave v as it is.
     left = S.fl[seat, r, 0] + S.fl[seat, r, 1] + S.fl[seat, r, 2]
-    for k in range(C.CARD_SLOTS):
-        if left == 0:
-            break
-        if S.card[k, 0] == C.LOC_RECIPE and S.card[k, 1] == seat and S.card[k, 2] == r:
+    m = under
+    while left > 0 and m != 0:
+        k = ru.first_card(m)
+        m = ru.drop_first(m)
+        if S.card[k, 2] == r:
             v += top_value(S, R, seat, p, R.cards[R.phys[k], C.CF_TOP])
             if R.cards[R.phys[k], C.CF_KIND] < C.N_KINDS:
                 left -= 1
@@ -226,6 +228,8 @@ def best_recipe(S, R, seat, p, among, lv):
     were typed and optimised four times, a tenth of Homebrewers' cold compile."""
     best, arg = (-1.0 if among == AMONG_BREWABLE else -1e9), -1
     lo = ru.lowest_q(S, seat) if among == AMONG_LOWEST else 0
+    # seat's cards under its recipes, found in one pass for all four (none to find without a flavor)
+    under = ru.cards_of(S, C.LOC_RECIPE, seat) if S.fl[seat].sum() > 0 else np.int64(0)
     for r in range(C.N_RECIPES):
         if among == AMONG_BREWABLE:
             if not ru.can_brew(S, R, seat, r):
@@ -233,7 +237,7 @@ def best_recipe(S, R, seat, p, among, lv):
         elif among == AMONG_LOWEST:
             if not (S.pl[seat, C.Q0 + r] == lo and ru.can_move(S, seat, r)):
                 continue
-        v = brew_value(S, R, seat, p, r, lv)
+        v = brew_value(S, R, seat, p, r, lv, under)
         if among == AMONG_ALL_PER_GRAIN:
             v = v / (1.0 + 1.5 * S.pl[seat, C.GRAIN0 + r])
         if v > best:
@@ -422,34 +426,38 @@ def play_top_value(S, R, seat, p, c, r):
 
 
 @jit
-def best_play(S, R, seat, p):
-    """Best card to play and where: (card * 8 + target) with target 0..3 a recipe, 4 the bottom;
-    S.vals[0] gets its value. -1 when the hand is empty."""
+def best_play(S, R, seat, p, hand):
+    """Best card of `hand` (seat's cards in hand, ru.cards_of) to play and where: (card * 8 +
+    target) with target 0..3 a recipe, 4 the bottom; S.vals[0] gets its value. -1 when the hand
+    is empty."""
+    if is_random(R, p):
+        k = 0
+        m = hand
+        while m != 0:
+            k += 5
+            m = ru.drop_first(m)
+        if k == 0:
+            S.vals[0] = -1e9
+            return -1
+        x = rnd(S, seat, k)
+        m = hand
+        for _ in range(x // 5):
+            m = ru.drop_first(m)
+        S.vals[0] = 0.0
+        return ru.first_card(m) * 8 + x % 5
     best, arg = -1e9, -1
-    rand_k = 0
-    if not is_random(R, p):
-        judge_gains(S, R, seat)
-    for c in range(C.CARD_SLOTS):
-        if S.card[c, 0] != C.LOC_HAND or S.card[c, 1] != seat:
-            continue
+    judge_gains(S, R, seat)
+    m = hand
+    while m != 0:
+        c = ru.first_card(m)
+        m = ru.drop_first(m)
         for t in range(5):
-            if is_random(R, p):
-                rand_k += 1
-                continue
             if t < 4:
                 v = play_top_value(S, R, seat, p, c, t)
             else:
                 v = eff_value(S, R, seat, p, R.cards[R.phys[c], C.CF_BOTTOM], R.cards[R.phys[c], 4])
             if v > best:
                 best, arg = v, c * 8 + t
-    if is_random(R, p) and rand_k > 0:
-        x = rnd(S, seat, rand_k)
-        for c in range(C.CARD_SLOTS):
-            if S.card[c, 0] == C.LOC_HAND and S.card[c, 1] == seat:
-                if x < 5:
-                    S.vals[0] = 0.0
-                    return c * 8 + x
-                x -= 5
     S.vals[0] = best
     return arg
 
@@ -500,50 +508,54 @@ def draw_choice(S, R, seat, p):
     return arg
 
 
-@jit_inline
-def best_draw_value(S, R, seat, p):
-    """Worth of drawing a flavor card now: the best face-up card or the deck top."""
-    gains_for_draws(S, R, seat)
-    best = card_draw_value(S, R, seat, p, -1)
-    for i in range(C.ROW):
-        c = S.pile[C.PILE_ROW, i]
-        if c >= 0:
-            best = max(best, card_draw_value(S, R, seat, p, c))
-    return best
+# A Flavor action's move (flavor_action): best_play's code (card * 8 + target) to play a card, or
+# DRAW_MOVE + choose_draw's choice (0..3 a face-up card, 4 the deck top) to draw one.
+DRAW_MOVE = 8 * C.CARD_SLOTS
 
 
 @jit
-def flavor_action_value(S, R, seat, p):
-    """Worth of a Flavor action: the better of drawing and playing the best card in hand."""
-    v = best_draw_value(S, R, seat, p)
-    if ru.has_hand(S, seat):
-        best_play(S, R, seat, p)
-        v = max(v, S.vals[0])
-    return v
+def flavor_action(S, R, seat, p):
+    """Worth of a Flavor action to the heuristic, the better of drawing (the best face-up card or
+    the deck top) and playing the best card in hand, and the move it makes: it plays when the
+    card is worth at least a blind draw from the deck (or no month is left to draw for), else
+    draws the best card. One call values the action and chooses it, so a Flavor die used at
+    once (need_of_use) is not valued twice."""
+    gains_for_draws(S, R, seat)
+    blind = card_draw_value(S, R, seat, p, -1)
+    best, arg = blind, 4
+    for i in range(C.ROW):
+        c = S.pile[C.PILE_ROW, i]
+        if c >= 0:
+            v = card_draw_value(S, R, seat, p, c)
+            if v > best:
+                best, arg = v, i
+    move = DRAW_MOVE + arg
+    hand = ru.cards_of(S, C.LOC_HAND, seat)
+    if hand != 0:
+        code = best_play(S, R, seat, p, hand)
+        if S.vals[0] >= blind or months_left(S) == 0:
+            move = code
+        best = max(best, S.vals[0])
+    return best, move
 
 
 @jit_inline
 def flavor_value(S, R, seat, p):
-    """flavor_action_value, on flavor_view's arrays."""
+    """flavor_action's worth, on flavor_view's arrays."""
     V, VR = flavor_view(S, R)
-    return flavor_action_value(V, VR, seat, p)
+    return flavor_action(V, VR, seat, p)[0]
 
 
 @jit_inline
 def choose_flavor(S, R, seat, p):
-    """-1 to draw, else the play code of best_play."""
-    has = ru.has_hand(S, seat)
+    """A Flavor action's move (see DRAW_MOVE); -1 for a random bot's draw, chosen by choose_draw."""
     V, VR = flavor_view(S, R)
     if is_random(R, p):
-        if has and rnd(S, seat, 2) == 1:
-            return best_play(V, VR, seat, p)
+        hand = ru.cards_of(S, C.LOC_HAND, seat)
+        if hand != 0 and rnd(S, seat, 2) == 1:
+            return best_play(V, VR, seat, p, hand)
         return -1
-    if not has:
-        return -1
-    code = best_play(V, VR, seat, p)
-    if S.vals[0] >= card_draw_value(V, VR, seat, p, -1) or months_left(S) == 0:
-        return code
-    return -1
+    return flavor_action(V, VR, seat, p)[1]
 
 
 @jit_inline
@@ -1000,18 +1012,24 @@ ORDER = (C.FLAVOR, C.EVENT, C.SANITIZE, C.GRAIN, C.BREW)
 
 @jit_inline
 def need_of_use(S, R, seat, p, a):
-    """need(a), and the b of a step that uses a die of face a: for a Brew die the recipe
-    choose_brew would brew, + 1 (0 when none), which take_action then brews without comparing
-    the recipes again (nothing it reads changes in between); 0 for the other faces."""
+    """need(a), and the choice a step that uses a die (or the extra action) of face a carries
+    (+ 1; 0 for none): for Brew the recipe choose_brew would brew, for Flavor the move
+    choose_flavor would make. take_action then acts on it without valuing the options again
+    (nothing they read changes in between: the extra action's $3 is not read)."""
     if a == C.BREW:
         r, v = brew_choice(S, R, seat, p)
         return (v if r >= 0 else 0.0), r + 1
+    if a == C.FLAVOR:
+        V, VR = flavor_view(S, R)
+        v, move = flavor_action(V, VR, seat, p)
+        return v, move + 1
     return need(S, R, seat, p, a), 0
 
 
 @jit_inline
 def next_step(S, R, seat, p):
-    """The next step of seat's action turn, encoded kind * 64 + a * 8 + b (see STEP_*)."""
+    """The next step of seat's action turn, encoded choice * STEP_CHOICE + kind * 64 + a * 8 + b
+    (see STEP_*)."""
     money = S.pl[seat, C.MONEY]
     change = ru.param(R, C.P_CHANGE)
     if is_random(R, p):
@@ -1028,9 +1046,9 @@ def next_step(S, R, seat, p):
             continue
         if a == C.BREW and power_step(S, R, seat, p, 1):
             return C.STEP_POWER * 64
-        va, recipe = need_of_use(S, R, seat, p, a)
+        va, choice = need_of_use(S, R, seat, p, a)
         if va >= forgo and va > 0:
-            return C.STEP_USE * 64 + a * 8 + recipe
+            return choice * C.STEP_CHOICE + C.STEP_USE * 64 + a * 8
         best, arg = forgo, -1
         if money >= change:
             for b in range(C.N_ACTIONS):
@@ -1048,13 +1066,13 @@ def next_step(S, R, seat, p):
         return C.STEP_POWER * 64
     cost = ru.param(R, C.P_EXTRA)
     if S.pl[seat, C.EXTRA_USED] == 0 and money >= cost:
-        best, arg = cost * w(R, p, C.W_MONEY) + 0.5, -1
+        best, arg, carry = cost * w(R, p, C.W_MONEY) + 0.5, -1, 0
         for b in range(C.N_ACTIONS):
-            vb = need(S, R, seat, p, b)
+            vb, choice = need_of_use(S, R, seat, p, b)
             if vb > best:
-                best, arg = vb, b
+                best, arg, carry = vb, b, choice
         if arg >= 0:
-            return C.STEP_EXTRA * 64 + arg * 8
+            return carry * C.STEP_CHOICE + C.STEP_EXTRA * 64 + arg * 8
     return C.STEP_DONE * 64
 
 

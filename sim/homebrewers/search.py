@@ -107,8 +107,7 @@ def candidates(S, R, Q, seat, p, greedy_step, most):
     """Fill Q.cand with greedy's step, then the best other legal steps by greedy's values (ties:
     listing order), at most `most` in all; returns how many."""
     k = step_values(S, R, Q, seat, p)
-    if greedy_step // 64 == C.STEP_USE:
-        greedy_step -= greedy_step % 8  # as step_values lists it: without greedy's recipe to brew
+    greedy_step %= C.STEP_CHOICE  # as step_values lists it: without the choice greedy carries
     Q.cand[0] = greedy_step
     nc = 1
     most = min(most, C.MAX_CANDIDATES)
