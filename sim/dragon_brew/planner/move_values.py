@@ -46,7 +46,19 @@ from .card_values import (
     trader_short,
 )
 from .ingredients import best_of_class, gain_best, gain_same, lose_value
-from .memory import I_CINV, I_GOT, I_PAYINV, M_NEED, M_NPLAN, PB_C0, PB_NEED, need_sum, pwin, wt
+from .memory import (
+    I_CINV,
+    I_GOT,
+    I_PAYINV,
+    M_NEED,
+    M_NPLAN,
+    PB_C0,
+    PB_NEED,
+    need_sum,
+    pwin,
+    value_view,
+    wt,
+)
 
 # ----------------------------------------------------------------------------- move values
 
@@ -184,8 +196,15 @@ def action_move_value(S, R, B, seat, mv):
 def move_value(S, R, B, seat, m):
     """Inlined into its callers' loops over the legal moves (about 10 a greedy decision, 1,750
     a 4-player game): as a call, passing S, R and B field by field cost more than most moves'
-    values."""
+    values. The compiled calls it makes take the value views (memory.value_view)."""
     mv = S.moves[m]
+    V, VR, VB = value_view(S, R, B)
+    return view_move_value(V, VR, VB, seat, mv)
+
+
+@jit_inline
+def view_move_value(S, R, B, seat, mv):
+    """move_value of the move mv, read through the value views."""
     k = mv[0]
     if k == C.M_END:
         return 0.0
