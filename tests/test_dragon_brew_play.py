@@ -234,6 +234,19 @@ def choice(G, seat):
     return tuple(int(x) for x in G.S.moves[pn.choose(G.S, G.R, G.B, seat, n)])
 
 
+def test_the_value_view_holds_the_state_rules_and_memory_arrays_themselves():
+    """The valuations' compiled calls take value_view's tuples (only the arrays they read, so
+    fewer words pushed a call): each field must be S's, R's or B's own array of that name, not a
+    copy, or the planner's scratch and need writes would be lost."""
+    from sim.dragon_brew.planner.memory import value_view
+
+    G = game(["naga", "human"], policy="greedy")
+    parts = getattr(value_view, "py_func", value_view)(G.S, G.R, G.B)
+    for part, whole in zip(parts, (G.S, G.R, G.B), strict=True):
+        for name in part._fields:
+            assert getattr(part, name) is getattr(whole, name), name
+
+
 def test_naga_mana_spell_only_when_it_makes_a_useful_spell_ready_again():
     """Re-readying a Transmutation with the weed it just made gains nothing, so the greedy Naga
     sends its brewer elsewhere; with a spent Chaos Spell and its last two brewers (the Mana Spell

@@ -68,6 +68,7 @@ from .memory import (
     magic_need,
     req,
     sync,
+    value_view,
     wt,
 )
 from .move_values import move_value
@@ -80,7 +81,8 @@ def refresh_need(S, R, B, seat):
     ingredients against that need. Inlined (choose asks it at every greedy decision): a compiled
     call passes every array of S, R and B field by field, plan_lacks only the four it reads."""
     plan_lacks(S.pl, B.mem, B.plan, B.isc, seat)
-    B.fv[seat, FV_MANA_EXTRA] = mana_spell_bonus(S, R, B, seat)
+    V, VR, VB = value_view(S, R, B)
+    B.fv[seat, FV_MANA_EXTRA] = mana_spell_bonus(V, VR, VB, seat)
 
 
 @jit
@@ -160,7 +162,8 @@ def choose(S, R, B, seat, n_moves):
 def spend(S, R, B, seat, klass, n, out):
     sync(S, B, seat)
     lo, hi = class_range(klass)
-    return spend_picks(S, R, B, seat, lo, hi, n, out)
+    V, VR, VB = value_view(S, R, B)
+    return spend_picks(V, VR, VB, seat, lo, hi, n, out)
 
 
 @jit
@@ -174,14 +177,14 @@ def take_needed(B, seat, out, n):
 @jit
 def grains(S, R, B, seat, n, out):
     sync(S, B, seat)
-    best_of_class(B, seat, 0, 3, n, out, 0)
+    best_of_class(value_view(S, R, B)[2], seat, 0, 3, n, out, 0)
     take_needed(B, seat, out, n)
 
 
 @jit
 def magic(S, R, B, seat, n, out):
     sync(S, B, seat)
-    best_of_class(B, seat, 6, 9, n, out, 0)
+    best_of_class(value_view(S, R, B)[2], seat, 6, 9, n, out, 0)
     take_needed(B, seat, out, n)
 
 
@@ -235,11 +238,12 @@ def scroll_deck(S, R, B, seat):
 def pick_free_card(S, R, B, seat, opt_row, opt_slot, n):
     """The option worth most (card value + its cost), first on ties."""
     sync(S, B, seat)
+    V, VR, VB = value_view(S, R, B)
     best, bv = 0, 0.0
     for o in range(n):
         row, slot = opt_row[o], opt_slot[o]
         t = S.piles[C.ROW_BREWERY + row, slot]
-        v = card_value(S, R, B, seat, row, t) + row_card_cost(S, R, row, slot)
+        v = card_value(V, VR, VB, seat, row, t) + row_card_cost(S, R, row, slot)
         if o == 0 or v > bv:
             best, bv = o, v
     return best
@@ -248,9 +252,10 @@ def pick_free_card(S, R, B, seat, opt_row, opt_slot, n):
 @jit
 def pick_servant(S, R, B, seat, opt_seat, opt_ci, n):
     sync(S, B, seat)
+    V, VR, VB = value_view(S, R, B)
     best, bv = 0, 0.0
     for o in range(n):
-        v = action_value(S, R, B, seat, opt_seat[o], opt_ci[o])
+        v = action_value(V, VR, VB, seat, opt_seat[o], opt_ci[o])
         if o == 0 or v > bv:
             best, bv = o, v
     return best
@@ -260,6 +265,7 @@ def pick_servant(S, R, B, seat, opt_seat, opt_ci, n):
 def clear_picks(S, R, B, seat, out_row, out_slot):
     """The clear_draft_n draft cards worth least to the seat (stable sort by card value)."""
     sync(S, B, seat)
+    V, VR, VB = value_view(S, R, B)
     width = R.p[P_DRAFT_ROW]
     pos = B.isc[I_SORT]
     key = B.fsm[F_KEY]
@@ -268,7 +274,7 @@ def clear_picks(S, R, B, seat, out_row, out_slot):
         for s in range(width):
             t = S.piles[C.ROW_BREWERY + row, s]
             if t >= 0:
-                v = card_value(S, R, B, seat, row, t)
+                v = card_value(V, VR, VB, seat, row, t)
                 a = m  # insertion sort, stable: after every key <= v
                 while a > 0 and key[a - 1] > v:
                     key[a] = key[a - 1]

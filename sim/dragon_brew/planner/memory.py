@@ -31,6 +31,12 @@ from .. import constants as C
 from ..state import JF_P, JF_PD, P_CHAR_UNIT
 
 BotState = namedtuple("BotState", "mem plan fv cand jv fsc isc fsm")
+# A compiled call passes every array of its tuples field by field: all of S, R and B are
+# 263 words a call. The valuations (ingredients.py, card_values.py, move_values.py) take views
+# instead, the arrays they read under S's, R's and B's names, so the same code reads either.
+ValueState = namedtuple("ValueState", "g piles pl est")
+ValueRules = namedtuple("ValueRules", "p race ab bc evt jd pol_w pol_y")
+ValueMemory = namedtuple("ValueMemory", "mem plan fv isc")
 MAX_SP = 4  # widest beer: a barrel and up to 4 spices (BF_SPICE has room for 4)
 # mem columns
 M_NPLAN, M_GID, M_NCAND, M_JVALID, M_JPOL, M_JN, M_CBOOK_N, M_CVALID = range(8)
@@ -105,6 +111,14 @@ def reset(B, seat):
         B.mem[seat, M_NEED + i] = 0
     for k in range(B.fv.shape[1]):
         B.fv[seat, k] = 0.0
+
+
+@jit_inline
+def value_view(S, R, B):
+    """What the valuations read of S, R and B (144 words a compiled call instead of 263)."""
+    return (ValueState(S.g, S.piles, S.pl, S.est),
+            ValueRules(R.p, R.race, R.ab, R.bc, R.evt, R.jd, R.pol_w, R.pol_y),
+            ValueMemory(B.mem, B.plan, B.fv, B.isc))
 
 
 @jit_inline

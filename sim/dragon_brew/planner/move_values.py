@@ -46,7 +46,19 @@ from .card_values import (
     trader_short,
 )
 from .ingredients import best_of_class, gain_best, gain_same, lose_value
-from .memory import I_CINV, I_GOT, I_PAYINV, M_NEED, M_NPLAN, PB_C0, PB_NEED, need_sum, pwin, wt
+from .memory import (
+    I_CINV,
+    I_GOT,
+    I_PAYINV,
+    M_NEED,
+    M_NPLAN,
+    PB_C0,
+    PB_NEED,
+    need_sum,
+    pwin,
+    value_view,
+    wt,
+)
 
 # ----------------------------------------------------------------------------- move values
 
@@ -184,8 +196,10 @@ def action_move_value(S, R, B, seat, mv):
 def move_value(S, R, B, seat, m):
     """Inlined into its callers' loops over the legal moves (about 10 a greedy decision, 1,750
     a 4-player game): as a call, passing S, R and B field by field cost more than most moves'
-    values."""
+    values. The values read the value views (memory.value_view), so the compiled calls they
+    make pass only the arrays those read."""
     mv = S.moves[m]
+    V, VR, VB = value_view(S, R, B)
     k = mv[0]
     if k == C.M_END:
         return 0.0
@@ -195,42 +209,42 @@ def move_value(S, R, B, seat, m):
         return -1.0
     if k == C.M_DRAFT:
         row, slot = mv[1], mv[2]
-        t = S.piles[C.ROW_BREWERY + row, slot]
-        cost = row_card_cost(S, R, row, slot)
-        gold = S.pl[seat, C.PL_GOLD]
-        if gold - cost < wt(S, R, seat, W_GOLD_KEEP):
+        t = V.piles[C.ROW_BREWERY + row, slot]
+        cost = row_card_cost(V, VR, row, slot)
+        gold = V.pl[seat, C.PL_GOLD]
+        if gold - cost < wt(V, VR, seat, W_GOLD_KEEP):
             return -9.0
-        short = trader_short(S, R, B, seat, cost)
-        guild_short = max(0, guild_reserve(S, R, seat) - (gold - cost))
-        return (draft_card_value(S, R, B, seat, row, t) - cost - wt(S, R, seat, W_MIN_GAIN)
-                - wt(S, R, seat, W_RESERVE) * short - 1.5 * guild_short)
+        short = trader_short(V, VR, VB, seat, cost)
+        guild_short = max(0, guild_reserve(V, VR, seat) - (gold - cost))
+        return (draft_card_value(V, VR, VB, seat, row, t) - cost - wt(V, VR, seat, W_MIN_GAIN)
+                - wt(V, VR, seat, W_RESERVE) * short - 1.5 * guild_short)
     if k == C.M_SPELL:
-        return spell_value(S, R, B, seat, seat, mv[1], False) - wt(S, R, seat, W_MIN_GAIN)
+        return spell_value(V, VR, VB, seat, seat, mv[1], False) - wt(V, VR, seat, W_MIN_GAIN)
     if k == C.M_BREWER or k == C.M_GUEST or k == C.M_SERVANT:
-        return action_move_value(S, R, B, seat, mv)
+        return action_move_value(V, VR, VB, seat, mv)
     if k == C.M_FREE:
-        return free_value(S, R, B, seat, mv[1]) - wt(S, R, seat, W_MIN_GAIN)
+        return free_value(V, VR, VB, seat, mv[1]) - wt(V, VR, seat, W_MIN_GAIN)
     if k == C.M_BRIBE:
-        j = S.piles[C.ROW_JUDGES, mv[1]]
-        best = best_plan_pwin(R, B, seat, j)
-        return (wt(S, R, seat, W_BRIBE_SHARE) * R.jd[j, JF_VP] * wt(S, R, seat, W_VP) * (0.3 + best)
+        j = V.piles[C.ROW_JUDGES, mv[1]]
+        best = best_plan_pwin(VR, VB, seat, j)
+        return (wt(V, VR, seat, W_BRIBE_SHARE) * VR.jd[j, JF_VP] * wt(V, VR, seat, W_VP) * (0.3 + best)
                 - mv[2])
     if k == C.M_HOUSE:
-        return 0.1 if S.g[C.G_YEAR] < R.p[P_YEARS] else -1.0
+        return 0.1 if V.g[C.G_YEAR] < VR.p[P_YEARS] else -1.0
     if k == C.M_SACRIFICE:
         tci = mv[2]
-        freed = S.est[seat, tci, C.CF_OWN] + S.est[seat, tci, C.CF_GNOME]
-        key = S.est[seat, tci, C.CF_KEY]
+        freed = V.est[seat, tci, C.CF_OWN] + V.est[seat, tci, C.CF_GNOME]
+        key = V.est[seat, tci, C.CF_KEY]
         if freed < 1 or key == C.BREWERY or key == C.STUDY:
             return -9.0
-        yl = R.p[P_YEARS] - S.g[C.G_YEAR]
-        return freed * wt(S, R, seat, W_BREWER) - (1 + S.est[seat, tci, C.CF_N_UP]) * yl * 2.0 - 1.5
+        yl = VR.p[P_YEARS] - V.g[C.G_YEAR]
+        return freed * wt(V, VR, seat, W_BREWER) - (1 + V.est[seat, tci, C.CF_N_UP]) * yl * 2.0 - 1.5
     if k == C.M_OGRE:
         slot = mv[2]
-        j = S.piles[C.ROW_JUDGES, slot]
-        best = best_plan_pwin(R, B, seat, j)
-        return (R.jd[j, JF_VP] * wt(S, R, seat, W_VP) * (0.15 + 0.6 * best)
-                + (0.5 if S.piles[C.ROW_BRIBE_SEAT, slot] >= 0 else 0.0))
+        j = V.piles[C.ROW_JUDGES, slot]
+        best = best_plan_pwin(VR, VB, seat, j)
+        return (VR.jd[j, JF_VP] * wt(V, VR, seat, W_VP) * (0.15 + 0.6 * best)
+                + (0.5 if V.piles[C.ROW_BRIBE_SEAT, slot] >= 0 else 0.0))
     if k == C.M_SPELLBOOK:
-        return spell_value(S, R, B, seat, mv[2], mv[3], True) + 0.2
+        return spell_value(V, VR, VB, seat, mv[2], mv[3], True) + 0.2
     return 0.0
