@@ -30,9 +30,8 @@ Paraphrase of the game, as modelled here:
 from collections import namedtuple
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sim.core.jit import jit, jit_inline
+from sim.core.jit import PLAIN_PYTHON, jit, jit_inline
 from sim.core.rng import randint, shuffle
 from sim.core.rows import next_row, put7, put_trace8, tracing
 
@@ -125,6 +124,13 @@ def cards_of(S, loc, seat):
     for c in range(C.CARD_SLOTS):
         m |= np.int64((S.card[c, 0] == loc) & (S.card[c, 1] == seat)) << c
     return m
+
+
+if PLAIN_PYTHON:  # numba's intrinsic runs only compiled
+    def trailing_zeros(m):
+        return (int(m) & -int(m)).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
 
 
 @jit_inline
