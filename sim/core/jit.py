@@ -114,14 +114,6 @@ def jit(fn):
     return dispatcher
 
 
-def jit_entry(fn):
-    """A compiled entry point: a function Python calls to run compiled code (a game's run_chunk),
-    compiled with numba's Python-call wrapper; compiled code does not call it."""
-    if PLAIN_PYTHON:
-        return fn
-    return _by_type(_compiled(fn, _njit))
-
-
 # Which functions are inlined (numba IR level) and which are compiled on their own decides the
 # cold compile (bench/compile_profile.py measures it per function):
 # * One-line helpers are inlined: numba's fixed cost per compiled function is about half a
