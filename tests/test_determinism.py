@@ -143,22 +143,36 @@ def test_report_json_is_the_same_bytes_every_time(tmp_path):
 
 
 def test_the_last_shards_are_cut_into_pieces_that_cover_each_game_once():
-    """runner.tasks: whole shards, then the last --jobs shards in pieces, in game order, each
-    game in exactly one piece; one job plays every shard whole (nothing to wait for).
-    test_jobs_do_not_change_a_byte checks that the pieces write the same bytes."""
+    """runner.tasks: whole shards in game order, then the last --jobs shards in pieces taken
+    in turn, each game in exactly one piece; one job plays every shard whole (nothing to wait
+    for). test_jobs_do_not_change_a_byte checks that the pieces write the same bytes."""
     from sim.core.runner import TAIL_PIECES, plan_shards, tasks
 
     shards = plan_shards(1010, 200)  # five of 200 and a last one of 10
-    for jobs in (1, 2, 3):
+    for jobs in (1, 2, 3, 8):
         cut = tasks(shards, jobs)
-        games = [g for _, _, first, n, _ in cut for g in range(first, first + n)]
+        games = sorted(g for _, _, first, n, _ in cut for g in range(first, first + n))
         assert games == list(range(1010))
         pieces = {s["id"]: count for s, _, _, _, count in cut}
-        whole = len(shards) - (jobs if jobs > 1 else 0)
+        whole = max(0, len(shards) - jobs) if jobs > 1 else len(shards)
         assert all(pieces[i] == 1 for i in range(whole))
         assert all(pieces[i] == min(TAIL_PIECES, shards[i]["n_games"]) for i in range(whole, len(shards)))
         assert all(shards[s["id"]]["first_game"] <= first and first + n <= shards[s["id"]]["first_game"] + shards[s["id"]]["n_games"]
                    for s, _, first, n, _ in cut)
+
+
+def test_the_last_shards_are_finished_together_so_their_writing_overlaps():
+    """With 2 equal last shards, their pieces alternate, so the last two tasks finish one
+    shard each: both threads write a shard at the end, rather than one thread writing the
+    last shard alone while the other idles."""
+    from sim.core.runner import TAIL_PIECES, plan_shards, tasks
+
+    shards = plan_shards(50_000, 25_000)
+    cut = tasks(shards, 2)
+    assert [(s["id"], i) for s, i, *_ in cut[-2:]] == [(0, TAIL_PIECES - 1), (1, TAIL_PIECES - 1)]
+    assert [s["id"] for s, *_ in cut[:4]] == [0, 1, 0, 1]
+    whole_then_tail = tasks(plan_shards(100_000, 25_000), 2)
+    assert [s["id"] for s, *_ in whole_then_tail[:3]] == [0, 1, 2]
 
 
 def test_a_table_writes_the_same_bytes_however_its_rows_are_chunked(tmp_path):

@@ -198,17 +198,27 @@ TAIL_PIECES = 8  # the last shards' pieces: at most an eighth of a shard left wh
 
 
 def tasks(todo: list[dict], jobs: int) -> list[tuple]:
-    """(shard, piece index, first game, games, pieces of the shard) in game order: whole
-    shards, then the last `jobs` shards in TAIL_PIECES pieces each (a piece costs one kernel
-    call's set-up, about 3 ms). The files do not depend on it: a shard's tables are the same
-    rows however it is cut, and runfolder.PARQUET writes them to the same bytes."""
-    out = []
-    for k, shard in enumerate(todo):
-        first, n = shard["first_game"], shard["n_games"]
-        n_pieces = min(TAIL_PIECES, n) if jobs > 1 and k >= len(todo) - jobs else 1
-        bounds = [first + n * i // n_pieces for i in range(n_pieces + 1)]
-        out += [(shard, i, bounds[i], bounds[i + 1] - bounds[i], n_pieces) for i in range(n_pieces)]
+    """(shard, piece index, first game, games, pieces of the shard): whole shards in game
+    order, then the last `jobs` shards in TAIL_PIECES pieces each (a piece costs one kernel
+    call's set-up, about 3 ms), taken in turn piece by piece. In turn, every last shard is
+    finished at the end of the run and each thread writes one of them at once; in game order
+    the first of them was written mid-run and the last one alone, with the other threads idle
+    for a whole shard's writing (Homebrewers, 2 shards: 4% of the run). The files do not depend
+    on it: a shard's tables are the same rows however it is cut, and runfolder.PARQUET writes
+    them to the same bytes."""
+    tail = max(0, len(todo) - jobs) if jobs > 1 else len(todo)
+    out = [(shard, 0, shard["first_game"], shard["n_games"], 1) for shard in todo[:tail]]
+    cut = [_pieces(shard) for shard in todo[tail:]]
+    for i in range(max((len(c) for c in cut), default=0)):
+        out += [pieces[i] for pieces in cut if i < len(pieces)]
     return out
+
+
+def _pieces(shard: dict) -> list[tuple]:
+    first, n = shard["first_game"], shard["n_games"]
+    n_pieces = min(TAIL_PIECES, n)
+    bounds = [first + n * i // n_pieces for i in range(n_pieces + 1)]
+    return [(shard, i, bounds[i], bounds[i + 1] - bounds[i], n_pieces) for i in range(n_pieces)]
 
 
 def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command,
