@@ -41,3 +41,27 @@ def test_the_twin_is_cached_apart_from_the_function():
     stream_seed(1, 2, 3, 4)
     own, twin = Path(stream_seed._cache._cache_path), Path(stream_seed.python_twin._cache._cache_path)
     assert twin.parent == own.parent / "python-calls" and twin.name == own.name
+
+
+def test_an_internal_function_is_kept_link_only_and_its_twin_runs_machine_code():
+    """sim/core/link_only.py: the library of a function only compiled code calls holds no
+    machine code (its callers link in its IR; on disk it is bitcode); the twin Python calls is
+    an ordinary library that runs. That the whole games, built from link-only callees, play as
+    plain Python does is tests/test_plain_python.py's; that they play the moves they played
+    before, tests/test_signature.py's."""
+    from numba.core import types
+
+    from sim.core import link_only
+
+    assert link_only.installed()
+    sig = (types.int64, types.int64, types.int64, types.int64)
+    stream_seed.compile(sig)  # as a caller's compile would (from the cache or anew)
+    internal = stream_seed.overloads[sig].library
+    assert link_only.is_link_only(internal)
+    assert internal.serialize_using_object_code()[1] == "bitcode"
+    assert internal.get_pointer_to_function(stream_seed.overloads[sig].fndesc.llvm_func_name) == 0
+    stream_seed(7, 123, 2, 1)
+    twin = stream_seed.python_twin.overloads[sig]
+    assert not link_only.is_link_only(twin.library)
+    assert twin.library.get_pointer_to_function(twin.fndesc.llvm_cpython_wrapper_name) != 0
+

@@ -12,6 +12,8 @@ which unboxes every array of every argument tuple, and the C-pointer one): in a 
 calls only a game's entry point, and each wrapper was compiled, optimised, turned into machine
 code and linked into every caller again for nothing. A call from Python (the entry point, a
 test, a REPL) goes to a twin compiled with the wrappers on that first call (`InternalDispatcher`).
+Its library is link-only (sim/core/link_only.py): kept as IR for its callers, with no machine
+code of its own; the twin optimises and emits the whole linked program once.
 """
 
 import os
@@ -27,6 +29,8 @@ from numba.core.registry import CPUDispatcher
 
 import sim
 
+from . import link_only
+
 # Plain-Python mode (BREWBALANCE_NO_JIT=1, or numba's own NUMBA_DISABLE_JIT=1): the kernels run
 # uncompiled, with the same results, so a rule can be stepped through in pdb or measured
 # by coverage (tests/test_plain_python.py proves the equality). Read once, at import.
@@ -41,6 +45,8 @@ _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
 # Brewin' USA 32.2 / 30.5 -> 29.0 / 27.1, Homebrewers 51.3 / 53.7 -> 49.3 / 49.5, Dragon Brew
 # 95.3 / 95.5 -> 76.1 / 83.9; the same machine code, so the same kernel speed.
 _njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+if not PLAIN_PYTHON:
+    link_only.install()
 
 
 @cache
@@ -68,6 +74,10 @@ class InternalDispatcher(CPUDispatcher):
     it goes to a twin compiled with the wrapper, on its first such call (cached apart)."""
 
     _twin_lock = threading.Lock()
+
+    def compile(self, sig):
+        with link_only.compiling_internal(self.py_func.__qualname__):
+            return super().compile(sig)
 
     def __call__(self, *args, **kwargs):
         return self.python_callable()(*args, **kwargs)

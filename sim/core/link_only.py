@@ -1,0 +1,134 @@
+"""Functions only compiled code calls are kept as LLVM IR for their callers: numba neither
+optimises their module nor turns it into machine code.
+
+numba compiles every function into a library of its own and, in every caller, links in a
+copy of each callee's library: the caller's module holds the code of everything below it. It
+then optimises that whole module again and emits machine code for it, at every level of the
+call tree, so the code of a function deep in a game was optimised and turned into machine code
+once per level above it. Of all that machine code, a run executes only the entry point's (the
+Python-callable twin of `run_chunk`, sim.core.jit.InternalDispatcher): a function that only
+compiled code calls is never executed from its own library, only from its callers' copies.
+
+So the library of such a function (one `sim.core.jit.jit` compiles, without the Python-call
+wrapper) is *link-only*: its functions are optimised one by one as before (numba's function
+passes), but the module pass over the linked callees and the machine code are left to the one
+library that runs, which links the whole program and optimises and emits it once. On disk it
+is cached as LLVM bitcode instead of machine code plus bitcode. The games play the same moves
+(the bench signatures) at the same speed (docs/performance.md, 2026-12-06 afternoon).
+
+This depends on numba's code-library internals (numba.core.codegen.CPUCodeLibrary,
+numba.core.cpu.CPUContext.get_executable); `install` checks they are there and otherwise
+leaves numba as it is (the compile is then slower, nothing else changes);
+tests/test_jit.py checks that it is installed and that internal libraries hold no machine code.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+_compiling = threading.local()  # .names: qualnames of the internal functions being compiled
+_installed = False
+
+
+@contextmanager
+def compiling_internal(qualname: str):
+    """While an internal function compiles (or loads from the cache), the library numba makes
+    under its name is link-only."""
+    names = _compiling.__dict__.setdefault("names", [])
+    names.append(qualname)
+    try:
+        yield
+    finally:
+        names.pop()
+
+
+def is_link_only(library) -> bool:
+    return getattr(library, "_brewbalance_link_only", False)
+
+
+def installed() -> bool:
+    return _installed
+
+
+def install() -> bool:
+    """Patch numba's CPU code library (once); False when its internals are not as expected."""
+    global _installed
+    if _installed:
+        return True
+    try:
+        from numba import _dynfunc
+        from numba.core import codegen, cpu
+        library_class = codegen.CPUCodeLibrary
+        codegen_class = codegen.JITCPUCodegen
+        needed = [(library_class, "_optimize_final_module"), (library_class, "_finalize_final_module"),
+                  (library_class, "_finalize_dynamic_globals"), (library_class, "_verify_declare_only_symbols"),
+                  (library_class, "serialize_using_object_code"), (library_class, "serialize_using_bitcode"),
+                  (codegen_class, "create_library"), (codegen_class, "set_env"), (cpu.CPUContext, "get_executable"),
+                  (codegen.JITCodeLibrary, "get_pointer_to_function")]
+    except (ImportError, AttributeError):
+        return False
+    if not all(hasattr(owner, name) for owner, name in needed):
+        return False
+
+    create_library = codegen_class.create_library
+    optimize_final_module = library_class._optimize_final_module
+    finalize_final_module = library_class._finalize_final_module
+    serialize_using_object_code = library_class.serialize_using_object_code
+    get_executable = cpu.CPUContext.get_executable
+    get_pointer_to_function = codegen.JITCodeLibrary.get_pointer_to_function
+    set_env = codegen_class.set_env
+
+    def create_library_marked(self, name, **kwargs):
+        library = create_library(self, name, **kwargs)
+        names = getattr(_compiling, "names", None)
+        if names and names[-1] == name:  # not the helpers numba compiles on the way (overloads)
+            library._brewbalance_link_only = True
+        return library
+
+    def optimize_unless_link_only(self):
+        if not is_link_only(self):
+            optimize_final_module(self)
+
+    def finalize_unless_link_only(self):
+        if not is_link_only(self):
+            finalize_final_module(self)
+            return
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True  # no machine code: callers link in its IR (_get_module_for_linking)
+
+    def serialize(self):
+        return self.serialize_using_bitcode() if is_link_only(self) else serialize_using_object_code(self)
+
+    def executable(self, library, fndesc, env):
+        if not is_link_only(library):
+            return get_executable(self, library, fndesc, env)
+        library._ensure_finalized()
+        # numba keeps a Python-callable object per compiled signature; this one has no machine
+        # code behind it, and InternalDispatcher sends every Python call to the twin instead.
+        return _dynfunc.make_function(fndesc.lookup_module(), fndesc.qualname.split(".")[-1],
+                                      "link-only: called from compiled code only", 0, env, (library,))
+
+    def pointer(self, name):
+        if is_link_only(self):
+            self._ensure_finalized()
+            return 0  # numba's answer for a symbol the library does not define
+        return get_pointer_to_function(self, name)
+
+    def set_env_if_loaded(self, env_name, env):
+        # numba points a function's environment global at its Environment when it loads the
+        # function from the cache; a link-only library's globals are not in the JIT engine (its
+        # callers' copies are, and compiled code without Python objects never reads them)
+        if self._engine.is_symbol_defined(env_name):
+            set_env(self, env_name, env)
+
+    codegen_class.create_library = create_library_marked
+    codegen_class.set_env = set_env_if_loaded
+    library_class._optimize_final_module = optimize_unless_link_only
+    library_class._finalize_final_module = finalize_unless_link_only
+    library_class.serialize_using_object_code = serialize
+    cpu.CPUContext.get_executable = executable
+    codegen.JITCodeLibrary.get_pointer_to_function = pointer
+    _installed = True
+    return True
