@@ -13,7 +13,8 @@ calls only a game's entry point, and each wrapper was compiled, optimised, turne
 code and linked into every caller again for nothing. A call from Python (the entry point, a
 test, a REPL) goes to a twin compiled with the wrappers on that first call (`InternalDispatcher`).
 Its library is link-only (sim/core/link_only.py): kept as IR for its callers, with no machine
-code of its own; the twin optimises and emits the whole linked program once.
+code of its own; the twin optimises and emits the whole linked program once. numba's IR-level
+inlining is made cheaper without changing its result (sim/core/inlining.py).
 """
 
 import os
@@ -29,7 +30,7 @@ from numba.core.registry import CPUDispatcher
 
 import sim
 
-from . import link_only
+from . import inlining, link_only
 
 # Plain-Python mode (BREWBALANCE_NO_JIT=1, or numba's own NUMBA_DISABLE_JIT=1): the kernels run
 # uncompiled, with the same results, so a rule can be stepped through in pdb or measured
@@ -47,6 +48,7 @@ _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
 _njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 if not PLAIN_PYTHON:
     link_only.install()
+    inlining.install()
 
 
 @cache

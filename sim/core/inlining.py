@@ -1,0 +1,84 @@
+"""numba's IR-level inlining (`jit_inline`, inline="always"), made cheaper without changing
+what it produces.
+
+Profiled on Homebrewers' cold compile (cProfile, docs/performance.md, 2026-12-06 afternoon),
+a third of the time went to copying numba IR for inlining, for two reasons this module removes:
+
+* At every call site of an inlined function, numba runs the untyped compiler pipeline on the
+  callee again (its bytecode to IR, with the callee's own inlined callees inlined again), then
+  deep-copies the result before splicing it in. The untyped IR depends only on the function, so
+  it is built once per function here (`InlineWorker.run_untyped_passes`, memoised) and only the
+  copy is made per site (numba itself reuses the typed IR of inlined overloads the same way).
+* That copy deep-copies the callee's blocks one at a time, and each block's variables refer to
+  the function's scope, which holds every variable of the function: the whole scope was copied
+  again for every block (the time grows with blocks x variables). Here the blocks copied for
+  one inlining share one copy of the scope, as the blocks of the original share one scope.
+
+Both depend on numba internals (numba.core.inline_closurecall.InlineWorker, numba.core.ir.Scope);
+`install` checks they are there and otherwise leaves numba as it is. The games compile to the
+same moves (tests/test_signature.py, tests/test_plain_python.py).
+"""
+
+from __future__ import annotations
+
+import copy
+
+_scope_copies: list[dict] = []  # per inlining under way: id(scope) -> (scope, its copy)
+_untyped_ir: dict = {}  # inlined function -> its untyped IR (not in SSA form), never mutated
+_installed = False
+
+
+def installed() -> bool:
+    return _installed
+
+
+def install() -> bool:
+    global _installed
+    if _installed:
+        return True
+    try:
+        from numba.core import ir
+        from numba.core.inline_closurecall import InlineWorker
+    except ImportError:
+        return False
+    if not (hasattr(InlineWorker, "inline_ir") and hasattr(InlineWorker, "run_untyped_passes")
+            and hasattr(ir, "Scope") and "__deepcopy__" not in vars(ir.Scope)):
+        return False
+    inline_ir = InlineWorker.inline_ir
+    run_untyped_passes = InlineWorker.run_untyped_passes
+
+    def scope_deepcopy(self, memo):
+        shared = _scope_copies[-1] if _scope_copies else None
+        if shared is not None and id(self) in shared:
+            dup = shared[id(self)][1]
+        else:  # what copy.deepcopy does for a plain object, remembered for the inlining's other blocks
+            dup = ir.Scope.__new__(ir.Scope)
+            memo[id(self)] = dup
+            dup.__dict__.update(copy.deepcopy(self.__dict__, memo))
+            if shared is not None:
+                shared[id(self)] = (self, dup)
+        memo[id(self)] = dup
+        return dup
+
+    def inline_ir_sharing_scopes(self, *args, **kwargs):
+        _scope_copies.append({})
+        try:
+            return inline_ir(self, *args, **kwargs)
+        finally:
+            _scope_copies.pop()
+
+    def untyped_ir_once(self, func, enable_ssa=False):
+        # inline_function (enable_ssa False) hands the IR to inline_ir, which copies it before
+        # it changes anything, so one IR serves every site; numba's overload inliner (SSA form)
+        # types the IR it gets in place, so it gets a fresh one as before
+        if enable_ssa:
+            return run_untyped_passes(self, func, enable_ssa)
+        if func not in _untyped_ir:
+            _untyped_ir[func] = run_untyped_passes(self, func, enable_ssa)
+        return _untyped_ir[func]
+
+    ir.Scope.__deepcopy__ = scope_deepcopy
+    InlineWorker.inline_ir = inline_ir_sharing_scopes
+    InlineWorker.run_untyped_passes = untyped_ir_once
+    _installed = True
+    return True
