@@ -4,11 +4,12 @@ Plays 20 games of GAME (4 players, greedy bots) with a fresh, empty numba cache 
 numba's own "numba:compile" events (numba.core.event). A function's compile includes the
 compiles of the callees it meets first, so each function's *own* time is its event's time
 minus its callees' events; "LLVM" is the part of it spent holding numba's LLVM lock
-(optimising and emitting machine code, which for a caller covers every callee's code linked
-into it). Prints the total, the number of compiled functions and the slowest ones; then the
-functions inlined at numba IR level (`jit_inline`) by what inlining them cost: numba re-reads
-and deep-copies an inlined function's IR at every call site, a cost that grows with the size
-of the function (part of its callers' "own" time above). Usage:
+(its function passes, linking, and for the entry point's twin the optimisation and machine code
+of the whole game: the other functions' libraries are link-only, sim/core/link_only.py). Prints
+the total, the number of compiled functions and the slowest ones; then the functions inlined at
+numba IR level (`jit_inline`) by what inlining them cost: numba copies an inlined function's IR
+at every call site (built once per function, sim/core/inlining.py), a cost that grows with the
+size of the function (part of its callers' "own" time above). Usage:
 
     python bench/compile_profile.py GAME [--top N]
 """

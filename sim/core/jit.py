@@ -127,13 +127,15 @@ def jit(fn):
 
 
 # Which functions are inlined (numba IR level) and which are compiled on their own decides the
-# cold compile (bench/compile_profile.py measures it per function):
-# * One-line helpers are inlined: numba's fixed cost per compiled function is about half a
-#   second.
+# cold compile (bench/compile_profile.py measures it per function). These choices were measured
+# before link-only libraries and cheaper inlining (2026-12-06 afternoon) changed the costs; they
+# have not been measured again since:
+# * One-line helpers are inlined: numba's fixed cost per compiled function was about half a
+#   second (about 0.15 s since).
 # * So are the single-caller levels between a game's entry point and its phases (`play`, the
-#   search bot's rollout wrappers...). A function compiled on its own links in the code of
-#   every function it calls and optimises all of it again, so each such level re-optimised the
-#   whole game once more (Dwarfest: play, run_chunk and play_game each spent 8-10 s on it).
+#   search bot's rollout wrappers...): each level compiled on its own re-optimised the whole
+#   game below it (Dwarfest: play, run_chunk and play_game each spent 8-10 s on it; link-only
+#   libraries no longer do that).
 # * A helper of many statements called from several places is compiled on its own: inlined,
 #   numba types it again at every call site, and typing a big function costs more than
 #   linking it (Brewin' USA: 7 such helpers un-inlined cut its cold compile by a fifth).
@@ -141,8 +143,8 @@ def jit(fn):
 #   four choices that compare brew_value over the recipes inline only their random-bot test
 #   and share one compiled best_recipe (brew_value and move_value had been typed four times).
 # * So is a small helper called from dozens of places that inlines a chain of others (the
-#   replay trace's row writing, sim/core/rows.put_trace8): numba re-reads and deep-copies
-#   every inlined function at each call site (bench/compile_profile.py lists that cost).
+#   replay trace's row writing, sim/core/rows.put_trace8): numba copies every inlined
+#   function's IR at each call site (bench/compile_profile.py lists that cost).
 # Measured, not guessed: inlining a big single-caller body can cost more in typing than it
 # saves in LLVM (Homebrewers' play_game did), so each game keeps what its profile favoured.
 # What is compiled at all matters more: a run with no search bot plays on the game's

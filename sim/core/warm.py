@@ -1,6 +1,6 @@
 """Compiling games ahead, in a second process, while this one works.
 
-numba compiles on one core, and a game's cold compile takes from about 20 s to over a minute. A
+numba compiles on one core, and a game's cold compile takes from about 12 s to about 40 s. A
 command that will need several games (`brewbalance demo`, the test suite) starts `Warmer`
 first: a child process compiles the games it is given into the shared on-disk cache, one
 after the other, while the parent compiles and plays the others. `wait_for(game)` blocks
