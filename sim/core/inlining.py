@@ -15,27 +15,23 @@ a third of the time went to copying numba IR for inlining, for two reasons this 
   one inlining share one copy of the scope, as the blocks of the original share one scope.
 
 Both depend on numba internals (numba.core.inline_closurecall.InlineWorker, numba.core.ir.Scope);
-`install` checks they are there and otherwise leaves numba as it is. The games compile to the
+`install` checks they are there and otherwise leaves numba as it is (sim.core.jit.CHEAP_INLINING
+says which). The games compile to the
 same moves (tests/test_signature.py, tests/test_plain_python.py).
 """
 
 from __future__ import annotations
 
 import copy
+from functools import cache
 
 _scope_copies: list[dict] = []  # per inlining under way: id(scope) -> (scope, its copy)
 _untyped_ir: dict = {}  # inlined function -> its untyped IR (not in SSA form), never mutated
-_installed = False
 
 
-def installed() -> bool:
-    return _installed
-
-
+@cache
 def install() -> bool:
-    global _installed
-    if _installed:
-        return True
+    """Patch numba's inliner (once); False when its internals are not as expected."""
     try:
         from numba.core import ir
         from numba.core.inline_closurecall import InlineWorker
@@ -80,5 +76,4 @@ def install() -> bool:
     ir.Scope.__deepcopy__ = scope_deepcopy
     InlineWorker.inline_ir = inline_ir_sharing_scopes
     InlineWorker.run_untyped_passes = untyped_ir_once
-    _installed = True
     return True

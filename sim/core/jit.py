@@ -46,9 +46,10 @@ _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
 # Brewin' USA 32.2 / 30.5 -> 29.0 / 27.1, Homebrewers 51.3 / 53.7 -> 49.3 / 49.5, Dragon Brew
 # 95.3 / 95.5 -> 76.1 / 83.9; the same machine code, so the same kernel speed.
 _njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-if not PLAIN_PYTHON:
-    link_only.install()
-    inlining.install()
+# How numba builds the code, not what it computes; each False when numba's internals are not
+# those the patch expects (the compile is then slower) or nothing is compiled.
+LINK_ONLY = not PLAIN_PYTHON and link_only.install()
+CHEAP_INLINING = not PLAIN_PYTHON and inlining.install()
 
 
 @cache
@@ -153,5 +154,4 @@ def jit(fn):
 def jit_inline(fn):
     if PLAIN_PYTHON:
         return fn
-    with _cached_in_its_games_folder(fn):
-        return _njit_inline(fn)
+    return _compiled(fn, _njit_inline)

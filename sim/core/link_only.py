@@ -19,16 +19,16 @@ is cached as LLVM bitcode instead of machine code plus bitcode. The games play t
 This depends on numba's code-library internals (numba.core.codegen.CPUCodeLibrary,
 numba.core.cpu.CPUContext.get_executable); `install` checks they are there and otherwise
 leaves numba as it is (the compile is then slower, nothing else changes);
-tests/test_jit.py checks that it is installed and that internal libraries hold no machine code.
+sim.core.jit.LINK_ONLY says whether it is; tests/test_jit.py checks that it is and that internal libraries hold no machine code.
 """
 
 from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
+from functools import cache
 
 _compiling = threading.local()  # .names: qualnames of the internal functions being compiled
-_installed = False
 
 
 @contextmanager
@@ -47,15 +47,9 @@ def is_link_only(library) -> bool:
     return getattr(library, "_brewbalance_link_only", False)
 
 
-def installed() -> bool:
-    return _installed
-
-
+@cache
 def install() -> bool:
     """Patch numba's CPU code library (once); False when its internals are not as expected."""
-    global _installed
-    if _installed:
-        return True
     try:
         from numba import _dynfunc
         from numba.core import codegen, cpu
@@ -130,5 +124,4 @@ def install() -> bool:
     library_class.serialize_using_object_code = serialize
     cpu.CPUContext.get_executable = executable
     codegen.JITCodeLibrary.get_pointer_to_function = pointer
-    _installed = True
     return True
