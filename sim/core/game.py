@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 
-from . import treatment
+from . import ahead, treatment
 from .config import GameData
 from .errors import (
     STATUS_OVERFLOW,
@@ -89,6 +89,7 @@ class GameBase:
     schema: Any
     run_chunk: Any
     run_chunk_without_search: Any = None  # None: the game has no search bot
+    compile_ahead: Any = None  # (S, R, X) -> [(jit function, arguments)]: see sim/core/ahead.py
 
     def search_policies(self, config: Any) -> set[str]:
         """The ids of the bots that search (policy kind "search"), from the config's
@@ -168,9 +169,14 @@ class GameBase:
         players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
         wins = np.zeros(n_games * most, np.float64)
 
+        def arguments(game_id, todo, at_game, at_row):
+            return (state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
+                    wins[at_row:], events_max, rounds_max, check)
+
+        ahead.compile_on_two_cores(kernel, arguments(0, 1, 0, 0), self.compile_ahead)  # a cold start only
+
         def run(game_id, todo, at_game, at_row):
-            return kernel(state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:],
-                                  players[at_row:], wins[at_row:], events_max, rounds_max, check)
+            return kernel(*arguments(game_id, todo, at_game, at_row))
 
         return state, games, players, wins, run
 

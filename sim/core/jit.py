@@ -30,7 +30,7 @@ from numba.core.registry import CPUDispatcher
 
 import sim
 
-from . import inlining, link_only
+from . import ahead, inlining, link_only
 
 # Plain-Python mode (BREWBALANCE_NO_JIT=1, or numba's own NUMBA_DISABLE_JIT=1): the kernels run
 # uncompiled, with the same results, so a rule can be stepped through in pdb or measured
@@ -79,7 +79,8 @@ class InternalDispatcher(CPUDispatcher):
     _twin_lock = threading.Lock()
 
     def compile(self, sig):
-        with link_only.compiling_internal(self.py_func.__qualname__):
+        # ahead: the other process of a cold compile on two cores may be compiling it
+        with ahead.compiling(self, sig), link_only.compiling_internal(self.py_func.__qualname__):
             return super().compile(sig)
 
     def __call__(self, *args, **kwargs):

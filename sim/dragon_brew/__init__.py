@@ -21,7 +21,7 @@ from . import constants as C
 from . import schema
 from .data import NEUTRAL_ID, DragonConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import RunInputs, run_chunk, run_chunk_without_search
+from .kernel import RunInputs, compile_ahead, run_chunk, run_chunk_without_search
 from .planner import make_bot_state
 from .search import make_search
 from .state import BC_COST, P_NEUTRAL, make_rules, make_state
@@ -39,6 +39,7 @@ class DragonBrew(GameBase):
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
     run_chunk_without_search = staticmethod(run_chunk_without_search)
+    compile_ahead = staticmethod(compile_ahead)
 
     def build(self, data: GameData) -> DragonConfig:
         return build_config(data)

@@ -12,6 +12,8 @@ scratch (search.Search).
 
 from collections import namedtuple
 
+import numpy as np
+
 from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
@@ -24,6 +26,7 @@ from . import constants as C
 from . import invariants as inv
 from . import rules as ru
 from . import search as sr
+from .planner import beers, choices
 from .schema import GAMES, PLAYERS
 from .state import P_YEARS
 
@@ -163,3 +166,30 @@ def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_po
     search bot's rollouts."""
     return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
                       seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+
+def compile_ahead(S, R, X):
+    """The big functions of this kernel's call tree, in the order it reaches them (callees
+    first), with arguments of the types it passes: a cold compile shares them between two
+    processes (sim/core/ahead.py)."""
+    B = X.bots
+    seats = np.zeros(1, np.int64)
+    return [(beers.select, (S, R, B, 0, 0, False, 0.0)),  # first: start_turn, soon after, needs it
+            (assign_seats, (S, np.uint64(0), 0, 0, seats, X.pool, X.lineup, X.rotate, S.tmp[16], S.tmp[17])),
+            (ru.setup, (S, R, 0, S.tmp[16], S.tmp[17], 0, 0)),
+            (ru.legal_moves, (S, R, 0)),
+            (choices.start_turn, (S, R, B, 0)),
+            (choices.choose, (S, R, B, 0, 0)),
+            (ru.drafts.clear_draft, (S, R, B, 0)),
+            (ru.drafts.do_draft, (S, R, B, 0, 0, 0, False, True)),
+            (ru.actions.perform, (S, R, B, 0, 0, 0)),
+            (ru.spells.cast_spell, (S, R, B, 0, 0, 0, True, 0, 0, True)),
+            (ru.apply_move, (S, R, B, 0, S.moves[0])),
+            (inv.check_all, (S, R, 0)),
+            (ru.fall_phase.brew_beers, (S, R, B, 0)),
+            (ru.fall_phase.judge_all, (S, R)),
+            (ru.fall, (S, R, B)),
+            (ru.winter_phase.winter_player, (S, R, B, 0)),
+            (record, (S, R, X, 0, 0, np.zeros(GAMES.width, np.int64), np.zeros((1, PLAYERS.width), np.int64),
+                      np.zeros(1)))]

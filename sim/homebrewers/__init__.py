@@ -18,7 +18,7 @@ from . import constants as C
 from . import schema
 from .data import HomebrewersConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import RunInputs, run_chunk, run_chunk_without_search
+from .kernel import RunInputs, compile_ahead, run_chunk, run_chunk_without_search
 from .search import make_search
 from .state import make_rules, make_state
 
@@ -56,6 +56,7 @@ class Homebrewers(GameBase):
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
     run_chunk_without_search = staticmethod(run_chunk_without_search)
+    compile_ahead = staticmethod(compile_ahead)
 
     def build(self, data: GameData) -> HomebrewersConfig:
         return build_config(data)

@@ -1001,3 +1001,26 @@ def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_po
     search bot's rollouts."""
     return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
                       seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+def compile_ahead(S, R, X):
+    """The big functions of this kernel's call tree, in the order it reaches them (callees
+    first), with arguments of the types it passes: a cold compile shares them between two
+    processes (sim/core/ahead.py). A turn's functions take the view play_view makes."""
+    V, VR = play_view.py_func(S, R)
+    pols = S.tmp[POLS_AT:POLS_AT + C.MAX_PLAYERS]
+    return [(gain_more, (V, VR, 0, pols, 0, 0)),
+            (setup_game, (S, R, X, 0, pols, np.uint64(0), 0, 0, 0)),
+            (inv.check_all, (S, R, 0)),
+            (pol.trade_change, (*pol.trade_view.py_func(S, R), 0, 0)),
+            (reroll_own, (S, R, 0, pols, False)),
+            (charlie_turns, (S, R, pols)),
+            (player_trades, (S, R, 0, pols)),
+            (pol.random_step, (V, VR, 0, 0)),
+            (pol.power_now, (*pol.power_view.py_func(V, VR), 0, 0, 0)),
+            (brew, (V, VR, 0, pols, 0, False)),
+            (gain_effect, (V, VR, 0, pols, 0, 0)),
+            (use_power, (V, VR, 0, pols)),
+            (take_action, (V, VR, 0, pols, 0, 0)),
+            (play_turn, (V, VR, 0, pols)),
+            (festival, (S, R, 0, 0))]
