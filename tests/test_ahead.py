@@ -81,18 +81,19 @@ game.simulate(config, 7, 0, 20, [4], ["greedy"])
 R, X = game.kernel_inputs(config, game.check_options(config, [4], None))
 for d, args in game.compile_ahead(game.new_state(config, 1), R, X):
     sig = tuple(map(numba.typeof, args))
-    print(d.py_func.__qualname__, d._cache_hits[sig], d._cache_misses[sig], set(d.overloads) == {sig})
+    cached = {key[0] for key in d._cache._cache_file._load_index()}  # compiled by either process
+    print(d.py_func.__qualname__, d._cache_hits[sig], d._cache_misses[sig], cached == {sig})
 """
 
 
 @pytest.mark.skipif(PLAIN_PYTHON, reason="nothing is compiled in plain-Python mode")
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_cold_start_shares_the_list_between_the_two_processes(game_id, tmp_path):
-    """A greedy run into an empty cache: each listed function is either compiled in this process
-    (a cache miss) or compiled by the child and loaded from the cache (a hit), never both, and
-    each process compiled some. The listed signature is the only one this process holds of the
-    function: one the kernel did not ask for would have been compiled for nothing, and the one
-    it did ask for compiled again."""
+    """A greedy run into an empty cache: no listed function is compiled in this process and also
+    loaded from the cache (compiled by the child), and each process compiled some (a function
+    whose callers were all loaded is not even loaded). The listed signature is the only one
+    either process compiled of the function (numba's on-disk index of it): one the kernel did
+    not ask for would have been compiled for nothing, and the one it asked for compiled again."""
     env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", SCRIPT, game_id], capture_output=True, text=True, timeout=900,
                           env=env, cwd=Path(__file__).resolve().parents[1])
@@ -100,5 +101,5 @@ def test_a_cold_start_shares_the_list_between_the_two_processes(game_id, tmp_pat
     rows = [line.split() for line in done.stdout.splitlines()]
     assert rows and all(only == "True" for *_, only in rows), done.stdout
     counts = [(int(hits), int(misses)) for _, hits, misses, _ in rows]
-    assert all(hits + misses == 1 for hits, misses in counts), done.stdout
+    assert all(hits + misses <= 1 for hits, misses in counts), done.stdout
     assert any(hits for hits, _ in counts) and any(misses for _, misses in counts), done.stdout

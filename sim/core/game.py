@@ -78,6 +78,8 @@ class GameBase:
       code left out, and `search_policies(config)`: a run none of whose bots searches plays on
       it, so it compiles only what it runs (the search bot's rollouts replay the whole game:
       leaving them out halves the cold compile of three of the four games);
+    * optionally `compile_ahead(S, R, X)`: its big compiled functions with arguments of the
+      types its kernel passes them, which a cold start compiles on two cores (sim/core/ahead.py);
     * `kernel_inputs(config, options) -> (R, X)`: the rules arrays and any further run inputs;
     * `new_state(config, n_games, trace_rows=1)`: the state buffers of one shard;
     * `per_game_bounds(config) -> (event rows, rounds rows)`: most rows one game can write;

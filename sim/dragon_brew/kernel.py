@@ -26,7 +26,7 @@ from . import constants as C
 from . import invariants as inv
 from . import rules as ru
 from . import search as sr
-from .planner import beers, choices
+from .planner import beers, card_values, choices, memory
 from .schema import GAMES, PLAYERS
 from .state import P_YEARS
 
@@ -175,10 +175,14 @@ def compile_ahead(S, R, X):
     processes (sim/core/ahead.py)."""
     B = X.bots
     seats = np.zeros(1, np.int64)
+    V = memory.value_view.py_func(S, R, B)  # the valuations' view of S, R and B
     return [(beers.select, (S, R, B, 0, 0, False, 0.0)),  # first: start_turn, soon after, needs it
+            (card_values.action_core, (*V, 0, 0, 0)),  # the planning and the choosing both need it
             (assign_seats, (S, np.uint64(0), 0, 0, seats, X.pool, X.lineup, X.rotate, S.tmp[16], S.tmp[17])),
             (ru.setup, (S, R, 0, S.tmp[16], S.tmp[17], 0, 0)),
             (ru.legal_moves, (S, R, 0)),
+            (card_values.recast_value, (*V, 0, 0)),
+            (card_values.naga_mana_bonus, (*V, 0)),
             (choices.start_turn, (S, R, B, 0)),
             (choices.choose, (S, R, B, 0, 0)),
             (ru.drafts.clear_draft, (S, R, B, 0)),
