@@ -585,3 +585,20 @@ def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_po
     search bot's rollouts."""
     return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
                       seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+def compile_ahead(S, R, X):
+    """The big functions of this kernel's call tree, in the order it reaches them (callees
+    first), with arguments of the types it passes: a cold compile shares them between two
+    processes (sim/core/ahead.py)."""
+    pols = S.seats[C.ROW_POLICY]
+    return [(ru.setup_decks, (S, R, 0)),
+            (ru.deal_beer, (S, R, 0, 0)),
+            (inv.check_state, (S, R, 0)),
+            (auction, (S, R, 0, pols, 0)),
+            (launch_phase, (S, R, 0, pols, 0)),
+            (brewfest, (S, R, 0, pols, 0, 0)),
+            (ru.final_score, (S, R, 0)),
+            (play_on, (S, R, 0, pols, 0, False)),
+            (record, (S, R, X, 0, 0, np.zeros(GAMES.width, np.int64), np.zeros((1, PLAYERS.width), np.int64),
+                      np.zeros(1)))]

@@ -14,7 +14,7 @@ from . import constants as C
 from . import schema
 from .data import NEUTRAL, DwarfestConfig, build_config
 from .invariants import VIOLATIONS
-from .kernel import run_chunk, run_chunk_without_search
+from .kernel import compile_ahead, run_chunk, run_chunk_without_search
 from .state import Inputs, make_rules, make_search, make_state
 
 
@@ -37,6 +37,7 @@ class Dwarfest(GameBase):
     violations = VIOLATIONS
     run_chunk = staticmethod(run_chunk)
     run_chunk_without_search = staticmethod(run_chunk_without_search)
+    compile_ahead = staticmethod(compile_ahead)
 
     def build(self, data: GameData) -> DwarfestConfig:
         return build_config(data)

@@ -13,6 +13,8 @@ Output columns are preallocated by the caller. A chunk stops early (returning th
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
 
+import numpy as np
+
 from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
@@ -556,3 +558,22 @@ def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_po
     search bot (its rollouts replay the whole game, so it is about half the cold compile)."""
     return play_chunk(play_without_search, record, COUNTERS, S, R, X, seed, first_game, n_games, counts,
                       seat_policies, games, players, wins, events_per_game_max, rounds_per_game_max, check)
+
+
+def compile_ahead(S, R, X):
+    """The big functions of this kernel's call tree, in the order it reaches them (callees
+    first), with arguments of the types it passes: a cold compile shares them between two
+    processes (sim/core/ahead.py)."""
+    pols = S.seats[C.ROW_POLICY]
+    return [(setup, (S, R, X, 0, 0, 0)),
+            (verify, (S, R, 0, False, 0)),
+            (choose_restocks, (S, R, 0, pols)),
+            (play_event, (S, R, 0, pols, 0, 0, 0, 0)),
+            (reveal_restocks, (S, R, 0, pols, 0)),
+            (serve_seat, (S, R, 0, 0)),
+            (table_service, (S, R, 0, pols)),
+            (brawls, (S, R, 0, pols, 0)),
+            (cash_in, (S, R, 0, pols, 0, False)),
+            (close_evening, (S, R, 0, pols, 0, False)),
+            (record, (S, R, X, 0, 0, np.zeros(GAMES.width, np.int64), np.zeros((1, PLAYERS.width), np.int64),
+                      np.zeros(1)))]
