@@ -105,9 +105,7 @@ def compile_on_two_cores(entry, args, compile_ahead) -> None:
     cores if it would be compiled cold; nothing when there is nothing to do (plain Python, no
     list, compiled already in this process or in the on-disk cache)."""
     global _plan
-    from .jit import PLAIN_PYTHON
-
-    if PLAIN_PYTHON or compile_ahead is None:
+    if compile_ahead is None or not hasattr(entry, "python_callable"):  # no list, or plain Python
         return
     with _lock:  # a second thread waits here, then finds the entry compiled
         twin = entry.python_callable()
