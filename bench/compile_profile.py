@@ -9,7 +9,9 @@ of the whole game: the other functions' libraries are link-only, sim/core/link_o
 the total, the number of compiled functions and the slowest ones; then the functions inlined at
 numba IR level (`jit_inline`) by what inlining them cost: numba copies an inlined function's IR
 at every call site (built once per function, sim/core/inlining.py), a cost that grows with the
-size of the function (part of its callers' "own" time above). Usage:
+size of the function (part of its callers' "own" time above). The game compiles in this process
+alone: a run's cold start shares the game's listed functions with a second process
+(sim/core/ahead.py), whose compiles this process would not see. Usage:
 
     python bench/compile_profile.py GAME [--top N]
 """
@@ -90,6 +92,7 @@ def profile(game_id: str, top: int) -> None:
 
     InlineWorker.inline_function = timed_inline
     game = get_game(game_id)
+    game.compile_ahead = None  # one process, so every function's compile is seen (sim/core/ahead.py)
     config = game.build(prepare(game_id, "base", [], []))
     listener = Compiles()
     start = time.perf_counter()
