@@ -69,6 +69,33 @@ def test_another_signature_of_a_listed_function_is_compiled_as_usual(plan):
         assert 0 not in p.mine
 
 
+class Compiled:
+    """Stands for a listed dispatcher: records its compiles, or fails like a mistaken signature."""
+
+    def __init__(self, fails=False):
+        self.fails, self.compiled = fails, []
+
+    def compile(self, sig):
+        if self.fails:
+            raise TypeError("Signature mismatch: 4 argument types given, but function takes 5 arguments")
+        self.compiled.append(sig)
+
+
+def test_a_listed_function_that_fails_to_compile_does_not_stop_the_others(tmp_path):
+    wrong, right = Compiled(fails=True), Compiled()
+    items = [(wrong, ("int64",)), (right, ("int64",))]
+    ahead.Plan(str(tmp_path), items, lambda: True).compile_unclaimed(items)
+    assert right.compiled == [("int64",)]
+
+
+def test_a_function_the_other_process_claimed_is_left_to_it(tmp_path):
+    first, second = Compiled(), Compiled()
+    items = [(first, ("int64",)), (second, ("int64",))]
+    (tmp_path / "0.claim").touch()
+    ahead.Plan(str(tmp_path), items, lambda: True).compile_unclaimed(items)
+    assert first.compiled == [] and second.compiled == [("int64",)]
+
+
 SCRIPT = """
 import sys
 import numba

@@ -51,10 +51,14 @@ class Plan:
         self.mine: set[int] = set()  # what this process claimed
 
     def compile_unclaimed(self, items) -> None:
-        """Go through the list, compiling each function the other process has not claimed."""
+        """Go through the list, compiling each function the other process has not claimed (one
+        that fails to compile, for a signature the kernel does not use say, is passed over)."""
         for i, (dispatcher, sig) in enumerate(items):
             if i in self.mine or self.claim(i):
-                dispatcher.compile(sig)
+                try:
+                    dispatcher.compile(sig)
+                except Exception:  # a mistake in the list costs time, never the run; a real
+                    continue  # error in the code is reported by the entry point's own compile
 
     def claim(self, i: int) -> bool:
         """Whether this process is the first to claim function i."""
