@@ -65,6 +65,8 @@ def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, 
     With `show_plan`, first print the plan (arms x games) and its ETA."""
     check_jobs(jobs)
     runner.check_engine(engine, scheduler)  # before the plan line: a bad engine prints nothing else
+    cfg.prepare(base.game, base.variant, base.sets, [])  # the shared --set values on their own: an
+    # arm that sets the same key (a sweep's range) must not hide a value the game refuses
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
     for p in prepared:

@@ -120,6 +120,12 @@ def test_until_decided_stops_and_resumes_to_the_same_answer(tmp_path):
     (("sweep", "dwarfest", "--set-range", "brawl_limit=5..3"), ["LO (5) is greater than HI (3)"]),
     (("sweep", "dwarfest", "--set-range", "brawl_limit=1..3:0"), ["STEP must be positive"]),
     (("sweep", "dwarfest", "--set-range", "brawl_limit=1..x"), ["HI 'x' is not a number"]),
+    # a --set the swept range overrides in every arm is still checked (found by test_fuzz_inputs)
+    (("sweep", "dwarfest", "--set-range", "brawl_limit=1..2", "--set", "params.brawl_limit=0"),
+     ["brawl_limit", "outside its valid range 1..100"]),
+    (("experiment", "dwarfest", "--set", "brawl_limit=0", "--arm", "a:set=brawl_limit=2",
+      "--arm", "b:set=brawl_limit=3"),
+     ["brawl_limit", "outside its valid range 1..100"]),
     (("robustness", "dwarfest", "--policies", "greedy,bogus"), ["unknown policy 'bogus'", "greedy"]),
     (("robustness", "dwarfest", "--policies", "greedy"), ["at least two bot settings"]),
     (("experiment", "dwarfest", "--arm", "a:"), ["at least two --arm"]),
