@@ -14,7 +14,8 @@ code and linked into every caller again for nothing. A call from Python (the ent
 test, a REPL) goes to a twin compiled with the wrappers on that first call (`InternalDispatcher`).
 Its library is link-only (sim/core/link_only.py): kept as IR for its callers, with no machine
 code of its own; the twin optimises and emits the whole linked program once. numba's IR-level
-inlining is made cheaper without changing its result (sim/core/inlining.py).
+inlining is made cheaper without changing its result (sim/core/inlining.py), and a cold start
+shares a game's listed functions with a second process (sim/core/ahead.py).
 """
 
 import os
