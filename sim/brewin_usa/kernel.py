@@ -7,7 +7,7 @@ compiles none of the search code.
 
 import numpy as np
 
-from sim.core.driver import Counters, flag_violation, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk, record_to_compile
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_DICE, STREAM_POLICY, STREAM_SEARCH, stream_seed
@@ -600,5 +600,4 @@ def compile_ahead(S, R, X):
             (brewfest, (S, R, 0, pols, 0, 0)),
             (ru.final_score, (S, R, 0)),
             (play_on, (S, R, 0, pols, 0, False)),
-            (record, (S, R, X, 0, 0, np.zeros(GAMES.width, np.int64), np.zeros((1, PLAYERS.width), np.int64),
-                      np.zeros(1)))]
+            record_to_compile(record, S, R, X, GAMES, PLAYERS)]

@@ -21,6 +21,8 @@ for a compiled function that takes other compiled functions as arguments.
 
 from collections import namedtuple
 
+import numpy as np
+
 from .errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
 from .jit import jit_inline
 
@@ -69,3 +71,11 @@ def play_chunk(play, record, G, S, R, X, seed, first_game, n_games, counts, seat
         record(S, R, X, game_id, n, games[i], players[prow:prow + n], wins[prow:prow + n])
         prow += n
     return n_games, prow, ev_rows, STATUS_OK
+
+
+def record_to_compile(record, S, R, X, games_table, players_table):
+    """A game's `record` with arguments of the types play_chunk passes it (one games row, the
+    players rows and win shares of one game): the entry of the game's compile_ahead list
+    (sim/core/ahead.py)."""
+    return record, (S, R, X, 0, 0, np.zeros(games_table.width, np.int64),
+                    np.zeros((1, players_table.width), np.int64), np.zeros(1))

@@ -14,7 +14,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.driver import Counters, flag_violation, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk, record_to_compile
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_POLICY, stream_seed
@@ -195,5 +195,4 @@ def compile_ahead(S, R, X):
             (ru.fall_phase.judge_all, (S, R)),
             (ru.fall, (S, R, B)),
             (ru.winter_phase.winter_player, (S, R, B, 0)),
-            (record, (S, R, X, 0, 0, np.zeros(GAMES.width, np.int64), np.zeros((1, PLAYERS.width), np.int64),
-                      np.zeros(1)))]
+            record_to_compile(record, S, R, X, GAMES, PLAYERS)]

@@ -13,9 +13,7 @@ Output columns are preallocated by the caller. A chunk stops early (returning th
 games completed) when the event buffer could overflow, so nothing is ever truncated.
 """
 
-import numpy as np
-
-from sim.core.driver import Counters, flag_violation, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk, record_to_compile
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import (
@@ -575,5 +573,4 @@ def compile_ahead(S, R, X):
             (brawls, (S, R, 0, pols, 0)),
             (cash_in, (S, R, 0, pols, 0, False)),
             (close_evening, (S, R, 0, pols, 0, False)),
-            (record, (S, R, X, 0, 0, np.zeros(GAMES.width, np.int64), np.zeros((1, PLAYERS.width), np.int64),
-                      np.zeros(1)))]
+            record_to_compile(record, S, R, X, GAMES, PLAYERS)]

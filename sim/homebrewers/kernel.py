@@ -12,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.driver import Counters, flag_violation, play_chunk
+from sim.core.driver import Counters, flag_violation, play_chunk, record_to_compile
 from sim.core.jit import jit, jit_inline
 from sim.core.ranking import rank_seats
 from sim.core.rng import (
@@ -1023,4 +1023,5 @@ def compile_ahead(S, R, X):
             (use_power, (V, VR, 0, pols)),
             (take_action, (V, VR, 0, pols, 0, 0)),
             (play_turn, (V, VR, 0, pols)),
-            (festival, (S, R, 0, 0))]
+            (festival, (S, R, 0, 0)),
+            record_to_compile(record, S, R, X, GAMES, PLAYERS)]
