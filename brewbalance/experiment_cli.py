@@ -54,8 +54,11 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
         raise UsageError(f"--seed must be in 0..2**63-1, got {seed}")
     pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
     sheet_sets = imported.sets() if imported is not None else []
+    shared = [*sheet_sets, *(sets or [])]
+    cfg.prepare(game, variant, shared, [])  # checked on its own: an arm that sets the same key (a
+    # sweep's range) must not hide a value the game refuses
     return A.Baseline(game=game, variant=variant, players=players, policies=pols,
-                      sets=[*sheet_sets, *(sets or [])], seed=seed, n_games=n_games, shard_size=shard_size)
+                      sets=shared, seed=seed, n_games=n_games, shard_size=shard_size)
 
 
 def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, imported=None,
@@ -65,8 +68,6 @@ def run_all(base: A.Baseline, arms: list[A.Arm], out: Path, jobs, quiet, force, 
     With `show_plan`, first print the plan (arms x games) and its ETA."""
     check_jobs(jobs)
     runner.check_engine(engine, scheduler)  # before the plan line: a bad engine prints nothing else
-    cfg.prepare(base.game, base.variant, base.sets, [])  # the shared --set values on their own: an
-    # arm that sets the same key (a sweep's range) must not hide a value the game refuses
     command = runner.command_line()
     prepared = [A.prepare_arm(base, arm, out, command) for arm in arms]
     for p in prepared:
