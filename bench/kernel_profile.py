@@ -75,9 +75,13 @@ def compiled_functions():
 def write_perf_map() -> int:
     """The perf map of all compiled code (a caller's object holds its own copy of every callee
     it links in, and a call may land in any loaded copy); returns how many functions it lists."""
+    from sim.core.link_only import is_link_only
+
     lines = []
     for cres in compiled_functions():
         library = cres.library
+        if is_link_only(library):  # LLVM IR for its callers only: no machine code of its own
+            continue
         syms = text_symbols(library._get_compiled_object())
         entry = cres.fndesc.llvm_func_name
         base = library.get_pointer_to_function(entry) - syms[entry][0]
@@ -111,6 +115,7 @@ def profile(opts) -> None:
     from sim.registry import get_game
 
     game = get_game(opts.game)
+    game.compile_ahead = None  # one process compiles everything, so all object code is in this one
     config = game.build(prepare(opts.game, "base", [], []))
     pols = [opts.policy]
     t = time.perf_counter()
