@@ -8,6 +8,7 @@ import pytest
 from dwarfest_state import card, config
 
 from sim.core.errors import UsageError
+from sim.core.rows import event_rows
 from sim.dwarfest import GAME
 from sim.dwarfest import constants as C
 from sim.dwarfest import invariants as inv
@@ -171,7 +172,7 @@ def test_only_the_opening_hands_are_offers_though_later_draws_refill_the_hands(o
     hand = int(cfg.params[C.P_HAND])
     for game_id in range(4):
         S, _ = GAME.play_traced(cfg, 13, game_id, [4], BOTS, options)
-        rows = S.ev[:view(S).game.events]
+        rows = event_rows(S.ev, view(S).game.events)
         offers = rows[rows[:, 4] == C.LOG_OFFER]
         assert (offers[:, 5] == C.OFFER_DEALT).all()
         assert np.bincount(offers[:, 1], minlength=4).tolist() == [hand] * 4

@@ -11,6 +11,7 @@ import pytest
 from homebrewers_state import blank, config
 
 from sim.core.errors import UsageError
+from sim.core.rows import event_rows
 from sim.core.treatment import treated_seat
 from sim.homebrewers import GAME
 from sim.homebrewers import constants as C
@@ -46,7 +47,7 @@ def deck(S):
 
 
 def offers(S):
-    rows = S.ev[:view(S).game.events]
+    rows = event_rows(S.ev, view(S).game.events)
     return rows[rows[:, 4] == C.LOG_OFFER]
 
 

@@ -56,7 +56,7 @@ def play_chunk(play, record, G, S, R, X, seed, first_game, n_games, counts, seat
     ev_rows = 0
     prow = 0
     for i in range(n_games):
-        if (S.ev.shape[0] - ev_rows < events_per_game_max
+        if (S.ev.game_id.shape[0] - ev_rows < events_per_game_max
                 or S.rnd.shape[0] - S.g[G.rounds] < rounds_per_game_max):
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i

@@ -1,4 +1,4 @@
-"""Appending rows to the kernels' preallocated buffers (events, replay trace).
+"""Appending rows to the kernels' preallocated buffers (events, rounds, replay trace).
 
 Every buffer row is claimed the same way: the next free row is counted in one slot of the
 game's counters array `g`; a full buffer sets the game's overflow flag instead (the chunk
@@ -6,16 +6,75 @@ driver then stops with STATUS_OVERFLOW, so nothing is ever silently truncated). 
 trace is only kept when the caller asks for one: a buffer of a single row means "not tracing".
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .jit import jit, jit_inline
 
 
+class EventColumns(NamedTuple):
+    """The events buffer: one array per column of the events table (sim/core/schema.py
+    events_table), each in the table's own type (DESIGN.md §4). The kernel writes every value
+    once, already narrow, and the table takes the filled part of each column as it is, with no
+    cast and no copy (schema.Table.frame_of). Card and kind hold Enum codes; the labels come
+    with the frame. A game whose events have no target column keeps a target array of no rows.
+    Against one int64[rows, 7] buffer cast column by column into the tables' types, a Brewin'
+    USA or Dwarfest run spends about 4% less time (docs/performance.md, 2026-12-06 evening)."""
+
+    game_id: np.ndarray
+    seat: np.ndarray
+    round: np.ndarray
+    card: np.ndarray
+    kind: np.ndarray
+    amount: np.ndarray
+    target: np.ndarray
+
+    def blank(self) -> "EventColumns":
+        """Columns of the same size for the next kernel call: the filled ones now belong to
+        the table made from them."""
+        return EventColumns(*(np.zeros_like(column) for column in self))
+
+
+EVENT_TYPES = (np.int64, np.int8, np.int8, np.uint16, np.uint8, np.int32, np.int8)  # EventColumns order
+
+
+def event_columns(rows: int, target: bool = True) -> EventColumns:
+    """An empty events buffer of `rows` rows (at least one); `target=False` for a game whose
+    events table has no target column."""
+    rows = max(rows, 1)
+    return EventColumns(*(np.zeros(0 if name == "target" and not target else rows, dtype)
+                          for name, dtype in zip(EventColumns._fields, EVENT_TYPES, strict=True)))
+
+
+def event_rows(ev: EventColumns, n: int) -> np.ndarray:
+    """The first n events as int64 rows in column order (target omitted when the game has
+    none): for replay and tests, which read an event as one row."""
+    return np.column_stack([column[:n].astype(np.int64) for column in ev if column.shape[0]])
+
+
+@jit_inline
+def append_event(ev, g, counter, overflow, game_id, seat, round_, card, kind, amount, target):
+    """Append one events-table row (its row claimed as next_row does); False, after raising
+    g[overflow], when the buffer is full. `target` is not kept by a game without the column."""
+    i = next_row(ev.game_id, g, counter, overflow)
+    if i < 0:
+        return False
+    ev.game_id[i] = game_id
+    ev.seat[i] = seat
+    ev.round[i] = round_
+    ev.card[i] = card
+    ev.kind[i] = kind
+    ev.amount[i] = amount
+    if ev.target.shape[0] > 0:
+        ev.target[i] = target
+    return True
+
+
 def column_buffer(rows: int, cols: int) -> np.ndarray:
-    """An event or rounds buffer, int64[rows, cols] (at least one row), column-major: each
-    column the tables are built from is then one contiguous run. With row-major buffers,
-    building a shard's DataFrames read every row once per column (measured: 10% of the
-    Dwarfest kernel's time)."""
+    """A rounds buffer, int64[rows, cols] (at least one row), column-major: each column the
+    table is built from is then one contiguous run. With row-major buffers, building a shard's
+    DataFrames read every row once per column (measured: 10% of the Dwarfest kernel's time)."""
     return np.zeros((max(rows, 1), cols), np.int64, order="F")
 
 
@@ -45,8 +104,9 @@ def next_trace_row(buf, g, counter, overflow):
 
 
 @jit_inline
-def put6(buf, i, a, b, c, d, e, f):
-    """Fill row i of a 6-column buffer (no-op for i < 0, the claim having failed)."""
+def put8(buf, i, a, b, c, d, e, f, h, k):
+    """Fill row i of an 8-column buffer (a replay trace row; no-op for i < 0, the claim having
+    failed)."""
     if i < 0:
         return
     row = buf[i]
@@ -56,24 +116,8 @@ def put6(buf, i, a, b, c, d, e, f):
     row[3] = d
     row[4] = e
     row[5] = f
-
-
-@jit_inline
-def put7(buf, i, a, b, c, d, e, f, h):
-    """Fill row i of a 7-column buffer (no-op for i < 0)."""
-    if i < 0:
-        return
-    put6(buf, i, a, b, c, d, e, f)
-    buf[i, 6] = h
-
-
-@jit_inline
-def put8(buf, i, a, b, c, d, e, f, h, k):
-    """Fill row i of an 8-column buffer (no-op for i < 0)."""
-    if i < 0:
-        return
-    put7(buf, i, a, b, c, d, e, f, h)
-    buf[i, 7] = k
+    row[6] = h
+    row[7] = k
 
 
 @jit

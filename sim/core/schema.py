@@ -73,6 +73,18 @@ class Table:
                                else values.astype(_NUMPY[c.dtype]))
         return pl.DataFrame(out)
 
+    def frame_of(self, columns, n: int, labels: dict[str, list[str]]) -> pl.DataFrame:
+        """The first n rows of a kernel's column buffer (a NamedTuple of arrays named like
+        the table's columns, e.g. rows.EventColumns) -> the DataFrame. A column already in
+        its declared type is taken as it is, without a copy: the kernel must not write into
+        these arrays again (GameBase.play_chunks hands the next call new ones)."""
+        out = {}
+        for c in self.columns:
+            values = getattr(columns, c.name)[:n]
+            out[c.name] = (enum_column(labels[c.name], values) if c.dtype == ENUM
+                           else pl.Series(c.name, values.astype(_NUMPY[c.dtype], copy=False)))
+        return pl.DataFrame(out)
+
     def describe(self) -> list[dict]:
         """Name, type and meaning of every column (for docs and the run manifest)."""
         return [{"name": c.name, "type": "Enum" if c.dtype == ENUM else str(c.dtype), "meaning": c.meaning}
@@ -108,11 +120,11 @@ def players_table(extra: list[Column], faction_in_rows: bool = True) -> Table:
     ])
 
 
-EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.put7 order
+EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.EventColumns
 
 
 def events_table(target: str | None = "the seat acted on, or -1", round_: str = "round, 1-based") -> Table:
-    """The events table, one row per logged card event, in the order rows.put7 writes it.
+    """The events table, one row per logged card event, its columns those of rows.EventColumns.
     `target` is the meaning of the last column in this game, None for a game without one;
     `round_` the meaning of its round column."""
     return Table("events", [

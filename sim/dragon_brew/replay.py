@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import treatment
+from sim.core.rows import event_rows
 
 from . import constants as C
 from .data import NEUTRAL_ID
@@ -108,12 +109,13 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
     card_ids = cfg.card_ids()
     fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}
     state = {"shown": 0, "fall": 0}
+    events = event_rows(S.ev, v.game.events)
 
     offer = C.LOG_KINDS.index("offer")
 
     def events_until(end):
         while state["shown"] < end:
-            row = S.ev[state["shown"]]
+            row = events[state["shown"]]
             if int(row[4]) == offer:  # offers (ten rows a draft) would bury the moves
                 state["shown"] += 1
                 continue

@@ -17,7 +17,7 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   picks  int64[3, 64]               rows PICK_*: a bot's Table Service choice (scratch)
   rng    uint64[1 + 3N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots,
                                     2N+1..3N search bots (STREAM_SEARCH; never read by rollouts)
-  ev     int64[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
+  ev     EventColumns[cap]          event log, one array per column (sim/core/rows.py)
   rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
@@ -31,15 +31,13 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.rounds import ROUND_COLS
-from sim.core.rows import column_buffer
+from sim.core.rows import column_buffer, event_columns
 from sim.core.view import Layout, Part, StateView
 
 from . import constants as C
 from .data import CUSTOMER_DECK_SIZE, TAVERN_DECK_SIZE, DwarfestConfig
 
 State = namedtuple("State", "g pl st hand tav piles drawn plays seats picks rng ev trace ctx rnd")
-
-EV_COLS = 7  # game, seat, round, card, kind, amount, target
 
 
 # Kernel inputs. Few fields on purpose: numba's compile time grows with the number of
@@ -105,7 +103,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         seats=np.zeros((4, n), np.int64),
         picks=np.zeros((3, 64), np.int64),
         rng=np.zeros(1 + 3 * n, np.uint64),
-        ev=column_buffer(event_capacity, EV_COLS),
+        ev=event_columns(event_capacity),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         ctx=np.zeros(16, np.float64),
         rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
