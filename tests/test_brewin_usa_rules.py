@@ -27,6 +27,7 @@ from sim.brewin_usa import invariants as inv
 from sim.brewin_usa import kernel as K
 from sim.brewin_usa import policies as pol
 from sim.brewin_usa import rules as ru
+from sim.brewin_usa.schema import EVENTS
 from sim.brewin_usa.state import make_inputs, make_rules, make_state, rules_view, view
 from sim.core.config import prepare
 from sim.core.errors import BrewError
@@ -708,7 +709,7 @@ def test_launch_claims_a_free_city_spends_cards_and_refills_the_beer_hand():
     assert view(S).game.ingredient_discards == 4
     assert ru.beers_in_hand(S, 0) == 3  # 2 left, drew 2, discarded 1
     assert view(S).game.beer_discards == 1
-    ev = event_rows(S.ev, 1)[0]
+    ev = event_rows(S.ev, 1, EVENTS)[0]
     assert ev[4] == C.LOG_PLAY and ev[3] == cfg.beer_ids.index("golden_pils") and ev[5] == 3
 
 

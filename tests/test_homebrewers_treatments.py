@@ -19,6 +19,7 @@ from sim.homebrewers import invariants as inv
 from sim.homebrewers import kernel as K
 from sim.homebrewers import policies as pol
 from sim.homebrewers import rules as ru
+from sim.homebrewers.schema import EVENTS
 from sim.homebrewers.state import make_state, view
 
 SEED = 7
@@ -47,7 +48,7 @@ def deck(S):
 
 
 def offers(S):
-    rows = event_rows(S.ev, view(S).game.events)
+    rows = event_rows(S.ev, view(S).game.events, EVENTS)
     return rows[rows[:, 4] == C.LOG_OFFER]
 
 

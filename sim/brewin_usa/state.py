@@ -18,7 +18,7 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
   rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
                                    2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
   ev       EventColumns[cap]       event log, one array per column (sim/core/rows.py)
-  rnd      int64[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
+  rnd      RoundColumns[rcap]      rounds rows (sim/core/rounds.py): game, seat, round (1-based), VP if the game ended then
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
   vals     float64[64]             a bot's scores of its options (scratch)
   auction  float64[N, N + 1]       a greedy seat's values this auction: [seat, b] of batch b, [seat, N]
@@ -32,8 +32,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import ROUND_COLS
-from sim.core.rows import column_buffer, event_columns
+from sim.core.rounds import round_columns
+from sim.core.rows import event_columns
 from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
@@ -107,7 +107,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         ev=event_columns(event_capacity),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         vals=np.zeros(64, np.float64),
-        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
+        rnd=round_columns(rounds_capacity or event_capacity),
         auction=np.full((n, n + 1), np.nan),
     )
 

@@ -23,6 +23,7 @@ from .errors import (
     raise_for_chunk,
 )
 from .rounds import rounds_frame
+from .rows import blank
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 
@@ -138,7 +139,7 @@ class GameBase:
         chunks = []  # (events, rounds) DataFrames of each kernel call, made while its rows are in the buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
                                 lambda S, done, todo, prow: run(S, first_game + done, todo, done, prow),
-                                lambda events, n, rounds: chunks.append(self.chunk_frames(labels, events, n, rounds)))
+                                lambda *filled: chunks.append(self.chunk_frames(labels, *filled)))
         frames = self.frames(labels, games, players[:prow], wins[:prow])
         frames["events"] = pl.concat([ev for ev, _ in chunks])
         frames["rounds"] = pl.concat([rnd for _, rnd in chunks])
@@ -190,11 +191,10 @@ class GameBase:
         return {"games": self.schema.GAMES.frame(games, labels),
                 "players": self.schema.PLAYERS.frame(players, labels, given={"win": wins})}
 
-    def chunk_frames(self, labels, events, n_events, rounds) -> tuple[pl.DataFrame, pl.DataFrame]:
-        """One kernel call's events (the first n_events rows of its rows.EventColumns, which the
-        events table takes without a copy) and rounds rows (a view of the state's buffer) ->
-        their DataFrames."""
-        return self.schema.EVENTS.frame_of(events, n_events, labels), rounds_frame(rounds)
+    def chunk_frames(self, labels, events, n_events, rounds, n_rounds) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """One kernel call's events and rounds (the filled rows of its rows.EventColumns and
+        rounds.RoundColumns, which the tables take without a copy) -> their DataFrames."""
+        return self.schema.EVENTS.frame_of(events, n_events, labels), rounds_frame(rounds, n_rounds)
 
     def policies(self, config: Any) -> list[str]:
         return list(config.policy_ids)
@@ -214,10 +214,10 @@ class GameBase:
 
         `run(S, done, todo, prow)` plays up to `todo` games from shard offset `done` on state S,
         writing player rows from `prow`, and returns the kernel's (games played, player rows,
-        event rows, status). After each call, `keep(events, n, rounds)` gets that call's event
-        columns (rows.EventColumns, n rows filled), which are then its own: the next call writes
-        into new ones, so the events table needs no copy; and its rounds rows, a view of the
-        state's buffer, which the next call overwrites. A full event or rounds buffer
+        event rows, status). After each call, `keep(events, n_events, rounds, n_rounds)` gets
+        that call's event and rounds columns (rows.EventColumns, rounds.RoundColumns) and how
+        many rows of each it filled. They are then its own: the next call writes into new ones,
+        so the tables need no copy. A full event or rounds buffer
         (STATUS_FULL) just ends the call early; an overflow or an invariant violation raises.
         `C` is the game's constants module (G_VIOLATION, G_PHASE, G_ROUNDS, PHASES). Returns the
         player rows written."""
@@ -227,11 +227,11 @@ class GameBase:
             raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
                             status == STATUS_VIOLATION, violations[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
-            keep(state.ev, ev_rows, state.rnd[:state.g[C.G_ROUNDS]])
+            keep(state.ev, ev_rows, state.rnd, state.g[C.G_ROUNDS])
             done += k
             prow += rows
             if done < n_games:
-                state = state._replace(ev=state.ev.blank())
+                state = state._replace(ev=blank(state.ev), rnd=blank(state.rnd))
             if progress is not None:
                 progress(k)
         return prow

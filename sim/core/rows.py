@@ -1,4 +1,4 @@
-"""Appending rows to the kernels' preallocated buffers (events, rounds, replay trace).
+"""Appending rows to the kernels' preallocated buffers (events, replay trace; rounds: rounds.py).
 
 Every buffer row is claimed the same way: the next free row is counted in one slot of the
 game's counters array `g`; a full buffer sets the game's overflow flag instead (the chunk
@@ -18,7 +18,8 @@ class EventColumns(NamedTuple):
     events_table), each in the table's own type (DESIGN.md §4). The kernel writes every value
     once, already narrow, and the table takes the filled part of each column as it is, with no
     cast and no copy (schema.Table.frame_of). Card and kind hold Enum codes; the labels come
-    with the frame. A game whose events have no target column keeps a target array of no rows.
+    with the frame. A game whose events table has no target column (Dragon Brew) writes -1
+    there, never read.
     Against one int64[rows, 7] buffer cast column by column into the tables' types, a Brewin'
     USA or Dwarfest run spends about 4% less time (docs/performance.md, 2026-12-06 evening)."""
 
@@ -30,33 +31,30 @@ class EventColumns(NamedTuple):
     amount: np.ndarray
     target: np.ndarray
 
-    def blank(self) -> "EventColumns":
-        """Columns of the same size for the next kernel call: the filled ones now belong to
-        the table made from them."""
-        return EventColumns(*(np.zeros_like(column) for column in self))
+    def copy(self) -> "EventColumns":
+        """A copy of every column (like ndarray.copy: tests copy a state field by field)."""
+        return EventColumns(*(column.copy() for column in self))
+
 
 
 EVENT_TYPES = (np.int64, np.int8, np.int8, np.uint16, np.uint8, np.int32, np.int8)  # EventColumns order
 
 
-def event_columns(rows: int, target: bool = True) -> EventColumns:
-    """An empty events buffer of `rows` rows (at least one); `target=False` for a game whose
-    events table has no target column."""
-    rows = max(rows, 1)
-    return EventColumns(*(np.zeros(0 if name == "target" and not target else rows, dtype)
-                          for name, dtype in zip(EventColumns._fields, EVENT_TYPES, strict=True)))
+def event_columns(rows: int) -> EventColumns:
+    """An empty events buffer of `rows` rows (at least one)."""
+    return EventColumns(*(np.zeros(max(rows, 1), dtype) for dtype in EVENT_TYPES))
 
 
-def event_rows(ev: EventColumns, n: int) -> np.ndarray:
-    """The first n events as int64 rows in column order (target omitted when the game has
-    none): for replay and tests, which read an event as one row."""
-    return np.column_stack([column[:n].astype(np.int64) for column in ev if column.shape[0]])
+def event_rows(ev: EventColumns, n: int, table) -> np.ndarray:
+    """The first n events as int64 rows of the game's events table (schema.Table) columns:
+    for replay and tests, which read an event as one row."""
+    return np.column_stack([getattr(ev, name)[:n].astype(np.int64) for name in table.row_names])
 
 
 @jit_inline
 def append_event(ev, g, counter, overflow, game_id, seat, round_, card, kind, amount, target):
     """Append one events-table row (its row claimed as next_row does); False, after raising
-    g[overflow], when the buffer is full. `target` is not kept by a game without the column."""
+    g[overflow], when the buffer is full."""
     i = next_row(ev.game_id, g, counter, overflow)
     if i < 0:
         return False
@@ -66,16 +64,14 @@ def append_event(ev, g, counter, overflow, game_id, seat, round_, card, kind, am
     ev.card[i] = card
     ev.kind[i] = kind
     ev.amount[i] = amount
-    if ev.target.shape[0] > 0:
-        ev.target[i] = target
+    ev.target[i] = target
     return True
 
 
-def column_buffer(rows: int, cols: int) -> np.ndarray:
-    """A rounds buffer, int64[rows, cols] (at least one row), column-major: each column the
-    table is built from is then one contiguous run. With row-major buffers, building a shard's
-    DataFrames read every row once per column (measured: 10% of the Dwarfest kernel's time)."""
-    return np.zeros((max(rows, 1), cols), np.int64, order="F")
+def blank(columns):
+    """A column buffer (EventColumns, rounds.RoundColumns) of the same size for the next kernel
+    call: the filled one now belongs to the tables made from it."""
+    return type(columns)(*(np.zeros_like(column) for column in columns))
 
 
 @jit_inline

@@ -21,8 +21,8 @@ function with 20 arrays, 0.1 s with 12).
   rng     uint64[1 + N]                 streams: 0 decks, 1..N each seat's bot
   moves   int64[MAX_MOVES, MOVE_W]      the legal moves of the current decision (scratch)
   tmp     int64[24, 256]                scratch rows for choices inside actions
-  ev      EventColumns[cap]             event log, one array per column, no target (sim/core/rows.py)
-  rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
+  ev      EventColumns[cap]             event log, one array per column (sim/core/rows.py; no target)
+  rnd     RoundColumns[rcap]            rounds rows (sim/core/rounds.py): game, seat, year, VP after that year's fall
   trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
 Kernels never allocate (sim/core/jit.py): every buffer is here.
 LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
@@ -34,8 +34,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import ROUND_COLS
-from sim.core.rows import column_buffer, event_columns
+from sim.core.rounds import round_columns
+from sim.core.rows import event_columns
 from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
@@ -176,8 +176,8 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
         rng=np.zeros(1 + n, np.uint64),
         moves=np.zeros((C.MAX_MOVES, C.MOVE_W), np.int64),
         tmp=np.zeros((24, 256), np.int64),
-        ev=event_columns(event_capacity, target=False),
-        rnd=column_buffer(rounds_capacity, ROUND_COLS),
+        ev=event_columns(event_capacity),
+        rnd=round_columns(rounds_capacity),
         trace=np.zeros((max(trace_capacity, 1), TRACE_W), np.int64),
     )
 

@@ -18,7 +18,7 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   rng    uint64[1 + 3N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots,
                                     2N+1..3N search bots (STREAM_SEARCH; never read by rollouts)
   ev     EventColumns[cap]          event log, one array per column (sim/core/rows.py)
-  rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
+  rnd    RoundColumns[rcap]         rounds rows (sim/core/rounds.py): game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
@@ -30,8 +30,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import ROUND_COLS
-from sim.core.rows import column_buffer, event_columns
+from sim.core.rounds import round_columns
+from sim.core.rows import event_columns
 from sim.core.view import Layout, Part, StateView
 
 from . import constants as C
@@ -106,7 +106,7 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         ev=event_columns(event_capacity),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         ctx=np.zeros(16, np.float64),
-        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
+        rnd=round_columns(rounds_capacity or event_capacity),
     )
 
 

@@ -14,7 +14,7 @@ State fields (column names in constants.py):
   rng    uint64[18]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions,
                                13..17 each seat's search bot (STREAM_SEARCH)
   ev     EventColumns[cap]     event log, one array per column (sim/core/rows.py)
-  rnd    int64[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
+  rnd    RoundColumns[rcap]    rounds rows (sim/core/rounds.py): game, seat, month (1-based), reputation at its end
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
   tmp    int64[64]             scratch for multi-value returns
   vals   float64[64 + 125]     a bot's scores of its options (scratch); from V_SWAP on, per seat
@@ -33,8 +33,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import ROUND_COLS
-from sim.core.rows import column_buffer, event_columns
+from sim.core.rounds import round_columns
+from sim.core.rows import event_columns
 from sim.core.treatment import T_INJECT, T_NONE, T_REMOVE
 from sim.core.view import Group, Layout, Part, StateView
 
@@ -94,7 +94,7 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         tmp=np.zeros(64, np.int64),
         vals=np.zeros(C.V_SWAP + C.MAX_PLAYERS * C.N_ACTIONS * C.N_ACTIONS, np.float64),
-        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
+        rnd=round_columns(rounds_capacity or event_capacity),
         gains=np.full((C.MAX_PLAYERS, C.N_GAINS), -1.0),  # a key no flavor count or judge matches
         hands=np.full((C.MAX_PLAYERS, C.N_HANDS), -np.inf),
     )

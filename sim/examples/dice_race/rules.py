@@ -20,8 +20,8 @@ from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DICE, STREAM_POLICY, randint, stream_seed
-from sim.core.rounds import ROUND_COLS, record_round
-from sim.core.rows import append_event, column_buffer, event_columns, next_trace_row, put8
+from sim.core.rounds import record_round, round_columns
+from sim.core.rows import append_event, event_columns, next_trace_row, put8
 from sim.core.schedule import position, seat_bots
 
 from .policies import rolls_again
@@ -53,7 +53,7 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
                  pols=np.zeros(MAX_PLAYERS, np.int64), ranks=np.zeros(MAX_PLAYERS, np.int64),
                  rng=np.zeros(1 + MAX_PLAYERS, np.uint64), ev=event_columns(event_capacity),
                  trace=np.zeros((max(trace_capacity, 1), TRACE_WIDTH), np.int64),
-                 rnd=column_buffer(rounds_capacity, ROUND_COLS))
+                 rnd=round_columns(rounds_capacity))
 
 
 @jit
