@@ -19,9 +19,9 @@ class EventColumns(NamedTuple):
     once, already narrow, and the table takes the filled part of each column as it is, with no
     cast and no copy (schema.Table.frame_of). Card and kind hold Enum codes; the labels come
     with the frame. A game whose events table has no target column (Dragon Brew) writes -1
-    there, never read.
-    Against one int64[rows, 7] buffer cast column by column into the tables' types, a Brewin'
-    USA or Dwarfest run spends about 4% less time (docs/performance.md, 2026-12-06 evening)."""
+    there, never read. Against one int64[rows, 7] buffer cast column by column into the
+    table's types, a Brewin' USA or Dwarfest run takes about 4% less time end to end
+    (docs/performance.md, 2026-12-06 evening)."""
 
     game_id: np.ndarray
     seat: np.ndarray

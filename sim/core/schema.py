@@ -6,8 +6,9 @@ declaration come both sides of the kernel/wrapper boundary:
 
 * the kernel's column indices, by name: `table.at` is a NamedTuple of ints (`PLAYERS.at.fame`)
   that numba reads as constants, so a kernel writes `row[P.fame] = ...`, never `row[6]`;
-* the polars DataFrame, built from the kernel's int64 rows by name, so the two can never
-  disagree about which column is which.
+* the polars DataFrame, built by name from the kernel's int64 rows (games, players) or from
+  its column buffer (events: sim/core/rows.EventColumns, each column taken as it is), so the
+  two can never disagree about which column is which.
 
 Column kinds: an integer column of the kernel's rows (the default), an Enum column (integer
 codes in the kernel's rows, labels given when the frame is built), a float column given
