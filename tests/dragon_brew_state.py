@@ -9,12 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.config import prepare
-from sim.core.rows import event_rows
 from sim.dragon_brew import GAME, kernel, rules, search
 from sim.dragon_brew import constants as C
 from sim.dragon_brew import planner as pn
 from sim.dragon_brew.invariants import VIOLATIONS, check_all
-from sim.dragon_brew.schema import EVENTS
 from sim.dragon_brew.state import P_LC_ABILITY, RC_SPICE, make_state, view
 
 SPRING_TURN, SPRING, FALL, WINTER = 0, 1, 2, 3  # check phases (0: in the middle of a spring turn)
@@ -274,7 +272,7 @@ def apply(G: Game, seat: int, kind: int, a=0, b=0, c=0, d=0, fresh=True) -> None
 
 def events(G: Game, kind: int | None = None) -> list[tuple]:
     """Event-log rows (game, seat, year, card code, kind, amount), optionally of one kind."""
-    rows = [tuple(int(x) for x in r) for r in event_rows(G.S.ev, view(G.S).game.events, EVENTS)]
+    rows = [tuple(int(x) for x in r) for r in G.S.ev[:view(G.S).game.events]]
     return [r for r in rows if kind is None or r[4] == kind]
 
 

@@ -27,11 +27,9 @@ from sim.brewin_usa import invariants as inv
 from sim.brewin_usa import kernel as K
 from sim.brewin_usa import policies as pol
 from sim.brewin_usa import rules as ru
-from sim.brewin_usa.schema import EVENTS
 from sim.brewin_usa.state import make_inputs, make_rules, make_state, rules_view, view
 from sim.core.config import prepare
 from sim.core.errors import BrewError
-from sim.core.rows import event_rows
 from sim.core.treatment import T_NONE
 
 NO_TREATMENT = make_inputs(np.array([T_NONE, -1], np.int64), len(config().ing_ids))  # run inputs X, untreated
@@ -152,8 +150,8 @@ def test_auction_without_caps_nominator_takes_each_batch_and_the_last_is_free():
     assert owners == [0, 1, 2]
     assert (view(S).column("batch", "price", 3) == 0).all()
     assert view(S).column("seat", "has_batch", 3).tolist() == [1, 1, 1]
-    kinds = S.ev.kind[:view(S).game.events].tolist()
-    seats = S.ev.seat[:view(S).game.events].tolist()
+    kinds = [r[4] for r in S.ev[:view(S).game.events]]
+    seats = [r[1] for r in S.ev[:view(S).game.events]]
     assert kinds == [C.LOG_BUY] * 3 and seats == [1, 2, 0]
 
 
@@ -709,7 +707,7 @@ def test_launch_claims_a_free_city_spends_cards_and_refills_the_beer_hand():
     assert view(S).game.ingredient_discards == 4
     assert ru.beers_in_hand(S, 0) == 3  # 2 left, drew 2, discarded 1
     assert view(S).game.beer_discards == 1
-    ev = event_rows(S.ev, 1, EVENTS)[0]
+    ev = S.ev[0]
     assert ev[4] == C.LOG_PLAY and ev[3] == cfg.beer_ids.index("golden_pils") and ev[5] == 3
 
 

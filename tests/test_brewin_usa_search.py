@@ -132,27 +132,16 @@ def test_search_finds_the_winning_launch_greedy_misses(budget, claims, wins):
     assert S.pl[0, C.ST_ROLLOUTS] == budget
 
 
-def arrays(state) -> dict:
-    """Every array of a state by name, the event columns (a NamedTuple) each on its own."""
-    out = {}
-    for name in state._fields:
-        value = getattr(state, name)
-        parts = zip(value._fields, value, strict=True) if isinstance(value, tuple) else [("", value)]
-        out.update({f"{name}.{c}".rstrip("."): a for c, a in parts})
-    return out
-
-
 def test_a_rollout_leaves_the_live_game_untouched():
     R, S, X, pols, b, boston = last_launch(16)
-    before = {name: arr.copy() for name, arr in arrays(S).items()}
+    before = {name: getattr(S, name).copy() for name in S._fields}
     T = X.scratch
-    assert not any(np.shares_memory(a, arrays(T)[name]) for name, a in arrays(S).items())
+    assert not any(np.shares_memory(getattr(S, f), getattr(T, f)) for f in S._fields)
     for target in (boston, -1):
         K.rollout(S, T, R, np.int64(2), np.int64(0), np.int64(0), np.int64(b), np.int64(target),
                   np.uint64(1234))
-    after = arrays(S)
     for name, arr in before.items():
-        assert np.array_equal(after[name], arr, equal_nan=arr.dtype.kind == "f"), name
+        assert np.array_equal(getattr(S, name), arr, equal_nan=arr.dtype.kind == "f"), name
     assert T.g[C.G_ROLLOUT] == 1 and T.g[C.G_ROUND] == 5 and S.g[C.G_ROUND] == 4  # T played it out
 
 

@@ -190,24 +190,3 @@ def test_a_table_writes_the_same_bytes_however_its_rows_are_chunked(tmp_path):
     pieces.write_parquet(tmp_path / "pieces.parquet", **PARQUET)
     rows.write_parquet(tmp_path / "whole.parquet", **PARQUET)
     assert (tmp_path / "pieces.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
-
-
-def test_a_shard_played_in_many_kernel_calls_keeps_every_calls_events(monkeypatch):
-    """Each kernel call's events table takes the call's event columns without a copy, so the
-    next call must write into new ones (GameBase.play_chunks): a shard played 16 games a call
-    has the events, rounds and players of the same shard played in one call."""
-    import sim.core.game as core_game
-    from sim.core.config import prepare
-    from sim.registry import get_game
-
-    game = get_game("dwarfest")
-    config = game.build(prepare("dwarfest", "base", [], []))
-    whole = game.simulate(config, 3, 40, 300, [2, 3, 4], ["random", "greedy"]).frames
-    monkeypatch.setattr(core_game, "CHUNK", 16)
-    calls = []
-    run = game.run_chunk_without_search
-    monkeypatch.setattr(game, "run_chunk_without_search", lambda *a: calls.append(a[0].ev) or run(*a))
-    pieces = game.simulate(config, 3, 40, 300, [2, 3, 4], ["random", "greedy"]).frames
-    assert len(calls) == 19 and len({id(ev.game_id) for ev in calls}) == 19  # every call its own columns
-    for t in TABLES:
-        assert_frame_equal(pieces[t], whole[t])

@@ -11,9 +11,7 @@ from dragon_brew_state import C, brewery, config, game, key, keys, pile
 from dragon_brew_state import view as state_view
 
 from sim.core.errors import UsageError
-from sim.core.rows import event_rows
 from sim.dragon_brew import GAME
-from sim.dragon_brew.schema import EVENTS
 from sim.dragon_brew.state import P_LC_EVENT, P_NEUTRAL
 
 RACES = ["dwarf", "elf", "orc"]
@@ -121,7 +119,7 @@ def test_power_off_is_never_used_while_the_untreated_run_uses_it(race):
 def test_opening_offers_are_the_dealt_draft_rows(seed, game_id):
     G = game(RACES, seed=seed, game_id=game_id)
     v = state_view(G.S)
-    rows = event_rows(G.S.ev, v.game.events, EVENTS)
+    rows = G.S.ev[:v.game.events]
     offers = rows[rows[:, 4] == C.LOG_KINDS.index("offer")]
     shown = [int(t) for t in v.piles.brewery_row if t >= 0] + [int(G.R.p[P_LC_EVENT] + t)
                                                                 for t in v.piles.event_row if t >= 0]

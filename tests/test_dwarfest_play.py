@@ -171,7 +171,7 @@ def test_overflow_guard_stops_before_the_overflowing_game_and_raises(ev_capacity
     assert S.g[C.G_OVERFLOW] == 1
     assert done >= 0 and prow == 6 * done  # only whole games are reported
     assert list(games[:done, 0]) == list(range(done))
-    assert ev_rows <= min(ev_capacity, bound * done) and (S.ev.game_id[:ev_rows] < done).all()  # no row of the broken game
+    assert ev_rows <= min(ev_capacity, bound * done) and (S.ev[:ev_rows, 0] < done).all()  # no row of the broken game
     assert not games[done:].any()  # nothing written for the game that overflowed
     if ev_capacity > 1000:
         assert done > 0  # earlier games within the bound were kept

@@ -8,13 +8,11 @@ import pytest
 from dwarfest_state import card, config
 
 from sim.core.errors import UsageError
-from sim.core.rows import event_rows
 from sim.dwarfest import GAME
 from sim.dwarfest import constants as C
 from sim.dwarfest import invariants as inv
 from sim.dwarfest import kernel as K
 from sim.dwarfest.data import NEUTRAL
-from sim.dwarfest.schema import EVENTS
 from sim.dwarfest.state import make_state, view
 
 BOTS = ["greedy", "random", "cautious"]
@@ -173,7 +171,7 @@ def test_only_the_opening_hands_are_offers_though_later_draws_refill_the_hands(o
     hand = int(cfg.params[C.P_HAND])
     for game_id in range(4):
         S, _ = GAME.play_traced(cfg, 13, game_id, [4], BOTS, options)
-        rows = event_rows(S.ev, view(S).game.events, EVENTS)
+        rows = S.ev[:view(S).game.events]
         offers = rows[rows[:, 4] == C.LOG_OFFER]
         assert (offers[:, 5] == C.OFFER_DEALT).all()
         assert np.bincount(offers[:, 1], minlength=4).tolist() == [hand] * 4

@@ -11,7 +11,6 @@ import pytest
 from homebrewers_state import blank, config
 
 from sim.core.errors import UsageError
-from sim.core.rows import event_rows
 from sim.core.treatment import treated_seat
 from sim.homebrewers import GAME
 from sim.homebrewers import constants as C
@@ -19,7 +18,6 @@ from sim.homebrewers import invariants as inv
 from sim.homebrewers import kernel as K
 from sim.homebrewers import policies as pol
 from sim.homebrewers import rules as ru
-from sim.homebrewers.schema import EVENTS
 from sim.homebrewers.state import make_state, view
 
 SEED = 7
@@ -48,7 +46,7 @@ def deck(S):
 
 
 def offers(S):
-    rows = event_rows(S.ev, view(S).game.events, EVENTS)
+    rows = S.ev[:view(S).game.events]
     return rows[rows[:, 4] == C.LOG_OFFER]
 
 

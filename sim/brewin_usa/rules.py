@@ -38,7 +38,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import randint, shuffle
-from sim.core.rows import append_event, put_trace8, tracing
+from sim.core.rows import next_row, put7, put_trace8, tracing
 
 from . import constants as C
 
@@ -67,7 +67,8 @@ def log_event(S, game_id, seat, card, kind, amount, target):
     S.g[G_ROUND], 0-based as this game has always logged it (schema.EVENTS says so)."""
     if S.g[C.G_ROLLOUT]:
         return  # a search's scratch copy of the game: nothing of it is output
-    append_event(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW, game_id, seat, S.g[C.G_ROUND], card, kind, amount, target)
+    i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
+    put7(S.ev, i, game_id, seat, S.g[C.G_ROUND], card, kind, amount, target)
 
 
 @jit_inline

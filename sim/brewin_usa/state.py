@@ -17,8 +17,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
                                    then per seat its hand as the auction values it (policies.held_value)
   rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
                                    2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
-  ev       EventColumns[cap]       event log, one array per column (sim/core/rows.py)
-  rnd      RoundColumns[rcap]      rounds rows (sim/core/rounds.py): game, seat, round (1-based), VP if the game ended then
+  ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
+  rnd      int64[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
   vals     float64[64]             a bot's scores of its options (scratch)
   auction  float64[N, N + 1]       a greedy seat's values this auction: [seat, b] of batch b, [seat, N]
@@ -32,14 +32,15 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import round_columns
-from sim.core.rows import event_columns
+from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
 from .data import BrewinConfig
 
 State = namedtuple("State", "g pl hand piles beer city batch fest seats scratch rng ev trace vals rnd auction")
+EV_COLS = 7
 
 # Kernel inputs, few fields on purpose (numba's compile time grows with the tuple's size):
 #   p float64[params]  ing int64[T, 3]  kq int64[N_KINDS, MAX_Q+1]  beer int64[B, N_BF]
@@ -104,10 +105,10 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         seats=np.zeros((4, n), np.int64),
         scratch=np.zeros((C.SCRATCH_ROWS, C.SCRATCH), np.int64),
         rng=np.zeros(1 + 3 * n, np.uint64),
-        ev=event_columns(event_capacity),
+        ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         vals=np.zeros(64, np.float64),
-        rnd=round_columns(rounds_capacity or event_capacity),
+        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
         auction=np.full((n, n + 1), np.nan),
     )
 

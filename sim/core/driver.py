@@ -49,15 +49,15 @@ def play_chunk(play, record, G, S, R, X, seed, first_game, n_games, counts, seat
     the event or rounds buffer has less room than one game can need (call again for the
     rest); STATUS_OVERFLOW (a buffer ran out, or a game wrote more event rows than its
     bound: a bug); STATUS_VIOLATION (with `check`: game first_game + games done broke an
-    invariant, S.g holds the code and phase). The rounds rows of the games played are the first
-    S.g[G.rounds] of S.rnd (sim/core/rounds.py)."""
+    invariant, S.g holds the code and phase). The rounds rows of the games played are left in
+    S.rnd[:S.g[G.rounds]] (sim/core/rounds.py)."""
     S.g[G.events] = 0
     S.g[G.rounds] = 0
     ev_rows = 0
     prow = 0
     for i in range(n_games):
-        if (S.ev.game_id.shape[0] - ev_rows < events_per_game_max
-                or S.rnd.game_id.shape[0] - S.g[G.rounds] < rounds_per_game_max):
+        if (S.ev.shape[0] - ev_rows < events_per_game_max
+                or S.rnd.shape[0] - S.g[G.rounds] < rounds_per_game_max):
             return i, prow, ev_rows, STATUS_FULL
         game_id = first_game + i
         n = play(S, R, X, seed, game_id, counts, seat_policies, check)

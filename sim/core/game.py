@@ -23,7 +23,6 @@ from .errors import (
     raise_for_chunk,
 )
 from .rounds import rounds_frame
-from .rows import blank
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 
@@ -138,8 +137,8 @@ class GameBase:
         labels = self.labels(config)
         chunks = []  # (events, rounds) DataFrames of each kernel call, made while its rows are in the buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
-                                lambda S, done, todo, prow: run(S, first_game + done, todo, done, prow),
-                                lambda *filled: chunks.append(self.chunk_frames(labels, *filled)))
+                                lambda done, todo, prow: run(first_game + done, todo, done, prow),
+                                lambda events, rounds: chunks.append(self.chunk_frames(labels, events, rounds)))
         frames = self.frames(labels, games, players[:prow], wins[:prow])
         frames["events"] = pl.concat([ev for ev, _ in chunks])
         frames["rounds"] = pl.concat([rnd for _, rnd in chunks])
@@ -151,16 +150,15 @@ class GameBase:
         game and the game's players rows (columns by `schema.PLAYERS.at`)."""
         state, _, players, _, run = self._kernel_run(config, seed, 1, player_counts, policies, options, False,
                                                      trace_rows)
-        done, rows, _, _ = run(state, game_id, 1, 0, 0)
+        done, rows, _, _ = run(game_id, 1, 0, 0)
         if done != 1:
             raise BrewError(f"replay of game {game_id} overflowed its buffers")
         return state, players[:rows]
 
     def _kernel_run(self, config, seed, n_games, player_counts, policies, options, check, trace_rows=1):
-        """The state and output buffers for n_games, and `run(S, game_id, todo, at_game, at_row)`:
-        one kernel call on state S (this state, or it with new event columns) playing games
-        game_id.. into the buffers from game row at_game and player row at_row, returning the
-        kernel's (games played, player rows, event rows, status)."""
+        """The state and output buffers for n_games, and `run(game_id, todo, at_game, at_row)`: one
+        kernel call playing games game_id.. into the buffers from game row at_game and player row
+        at_row, returning the kernel's (games played, player rows, event rows, status)."""
         self.check_player_counts(player_counts)
         R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
         pols = self.policy_indices(config, policies)
@@ -173,14 +171,14 @@ class GameBase:
         players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
         wins = np.zeros(n_games * most, np.float64)
 
-        def arguments(S, game_id, todo, at_game, at_row):
-            return (S, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
+        def arguments(game_id, todo, at_game, at_row):
+            return (state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
                     wins[at_row:], events_max, rounds_max, check)
 
-        ahead.compile_on_two_cores(kernel, arguments(state, 0, 1, 0, 0), self.compile_ahead)  # a cold start only
+        ahead.compile_on_two_cores(kernel, arguments(0, 1, 0, 0), self.compile_ahead)  # a cold start only
 
-        def run(S, game_id, todo, at_game, at_row):
-            return kernel(*arguments(S, game_id, todo, at_game, at_row))
+        def run(game_id, todo, at_game, at_row):
+            return kernel(*arguments(game_id, todo, at_game, at_row))
 
         return state, games, players, wins, run
 
@@ -191,10 +189,10 @@ class GameBase:
         return {"games": self.schema.GAMES.frame(games, labels),
                 "players": self.schema.PLAYERS.frame(players, labels, given={"win": wins})}
 
-    def chunk_frames(self, labels, events, n_events, rounds, n_rounds) -> tuple[pl.DataFrame, pl.DataFrame]:
-        """One kernel call's events and rounds (the filled rows of its rows.EventColumns and
-        rounds.RoundColumns, which the tables take without a copy) -> their DataFrames."""
-        return self.schema.EVENTS.frame_of(events, n_events, labels), rounds_frame(rounds, n_rounds)
+    def chunk_frames(self, labels, events, rounds) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """One kernel call's event and rounds rows (views of the state's buffers) -> their
+        DataFrames in the narrow column types, so a shard never holds its events as int64 rows."""
+        return self.schema.EVENTS.frame(events, labels), rounds_frame(rounds)
 
     def policies(self, config: Any) -> list[str]:
         return list(config.policy_ids)
@@ -212,26 +210,22 @@ class GameBase:
     def play_chunks(self, state, C, violations, seed: int, first_game: int, n_games: int, progress, run, keep):
         """Drive a numba game's kernel over one shard, CHUNK games per call.
 
-        `run(S, done, todo, prow)` plays up to `todo` games from shard offset `done` on state S,
-        writing player rows from `prow`, and returns the kernel's (games played, player rows,
-        event rows, status). After each call, `keep(events, n_events, rounds, n_rounds)` gets
-        that call's event and rounds columns (rows.EventColumns, rounds.RoundColumns) and how
-        many rows of each it filled. They are then its own: the next call writes into new ones,
-        so the tables need no copy. A full event or rounds buffer
+        `run(done, todo, prow)` plays up to `todo` games from shard offset `done`, writing player
+        rows from `prow`, and returns the kernel's (games played, player rows, event rows, status).
+        After each call, `keep(events, rounds)` gets that call's event and rounds rows: views of
+        the state's buffers, which the next call overwrites. A full event or rounds buffer
         (STATUS_FULL) just ends the call early; an overflow or an invariant violation raises.
         `C` is the game's constants module (G_VIOLATION, G_PHASE, G_ROUNDS, PHASES). Returns the
         player rows written."""
         done, prow = 0, 0
         while done < n_games:
-            k, rows, ev_rows, status = run(state, done, min(CHUNK, n_games - done), prow)
+            k, rows, ev_rows, status = run(done, min(CHUNK, n_games - done), prow)
             raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
                             status == STATUS_VIOLATION, violations[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
-            keep(state.ev, ev_rows, state.rnd, state.g[C.G_ROUNDS])
+            keep(state.ev[:ev_rows], state.rnd[:state.g[C.G_ROUNDS]])
             done += k
             prow += rows
-            if done < n_games:
-                state = state._replace(ev=blank(state.ev), rnd=blank(state.rnd))
             if progress is not None:
                 progress(k)
         return prow

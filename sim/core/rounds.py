@@ -6,38 +6,19 @@ over, so the last round's row equals players.score). "Round" is each game's natu
 (Dwarfest Evenings, Brewin' USA rounds, Homebrewers months, Dragon Brew years); each game's
 page in docs/games/ says when in the round the score is read.
 
-The numba kernels append rows to a preallocated buffer of one array per column, in the
-table's types (`RoundColumns`, the way they log events: sim/core/rows.EventColumns), with
-`record_round`; `rounds_frame` makes the table of the filled part without a copy.
+The numba kernels append rows to a preallocated int64[cap, 4] buffer with `record_round`,
+the way they log events (sim/core/rows.py); the wrappers turn the filled part into a DataFrame with
+`rounds_frame`.
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 import polars as pl
 
 from .jit import jit_inline
 
-
-class RoundColumns(NamedTuple):
-    """The rounds buffer: game_id int64, seat int16, round int16, score int32."""
-
-    game_id: np.ndarray
-    seat: np.ndarray
-    round: np.ndarray
-    score: np.ndarray
-
-    def copy(self) -> RoundColumns:
-        """A copy of every column (like ndarray.copy: tests copy a state field by field)."""
-        return RoundColumns(*(column.copy() for column in self))
-
-
-def round_columns(rows: int) -> RoundColumns:
-    """An empty rounds buffer of `rows` rows (at least one)."""
-    rows = max(rows, 1)
-    return RoundColumns(*(np.zeros(rows, dtype) for dtype in (np.int64, np.int16, np.int16, np.int32)))
+ROUND_COLS = 4  # game_id, seat, round, score
 
 
 @jit_inline
@@ -46,25 +27,26 @@ def record_round(buf, g, counter, overflow, game_id, rnd, pl_, col, n):
     of buf (counted in g[counter]). Returns False, after raising g[overflow], when buf has no
     room for them."""
     at = g[counter]
-    if at + n > buf.game_id.shape[0]:
+    if at + n > buf.shape[0]:
         g[overflow] = 1
         return False
     for s in range(n):
-        buf.game_id[at + s] = game_id
-        buf.seat[at + s] = s
-        buf.round[at + s] = rnd
-        buf.score[at + s] = pl_[s, col]
+        row = buf[at + s]
+        row[0] = game_id
+        row[1] = s
+        row[2] = rnd
+        row[3] = pl_[s, col]
     g[counter] = at + n
     return True
 
 
-def rounds_frame(buf: RoundColumns, n: int) -> pl.DataFrame:
-    """The first n rows of a rounds buffer -> the rounds table, in the order the kernels write
-    it (game, then round, then seat). The table takes the arrays as they are: the kernel must
-    not write into them again (GameBase.play_chunks hands the next call new ones)."""
-    return pl.DataFrame({name: column[:n] for name, column in zip(buf._fields, buf, strict=True)})
-
-
-def round_rows(buf: RoundColumns, n: int) -> np.ndarray:
-    """The first n rounds rows as int64 rows (game_id, seat, round, score), for replay."""
-    return np.column_stack([column[:n].astype(np.int64) for column in buf])
+def rounds_frame(rows: np.ndarray) -> pl.DataFrame:
+    """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
+    kernels write it (game, then round, then seat)."""
+    rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
+    return pl.DataFrame({  # every column a copy: `rows` may be a view of a kernel buffer
+        "game_id": rows[:, 0].copy(),
+        "seat": rows[:, 1].astype(np.int16),
+        "round": rows[:, 2].astype(np.int16),
+        "score": rows[:, 3].astype(np.int32),
+    })

@@ -6,9 +6,8 @@ declaration come both sides of the kernel/wrapper boundary:
 
 * the kernel's column indices, by name: `table.at` is a NamedTuple of ints (`PLAYERS.at.fame`)
   that numba reads as constants, so a kernel writes `row[P.fame] = ...`, never `row[6]`;
-* the polars DataFrame, built by name from the kernel's int64 rows (games, players) or from
-  its column buffer (events: sim/core/rows.EventColumns, each column taken as it is), so the
-  two can never disagree about which column is which.
+* the polars DataFrame, built from the kernel's int64 rows by name, so the two can never
+  disagree about which column is which.
 
 Column kinds: an integer column of the kernel's rows (the default), an Enum column (integer
 codes in the kernel's rows, labels given when the frame is built), a float column given
@@ -74,18 +73,6 @@ class Table:
                                else values.astype(_NUMPY[c.dtype]))
         return pl.DataFrame(out)
 
-    def frame_of(self, columns, n: int, labels: dict[str, list[str]]) -> pl.DataFrame:
-        """The first n rows of a kernel's column buffer (a NamedTuple of arrays named like
-        the table's columns, e.g. rows.EventColumns) -> the DataFrame. A column already in
-        its declared type is taken as it is, without a copy: the kernel must not write into
-        these arrays again (GameBase.play_chunks hands the next call new ones)."""
-        out = {}
-        for c in self.columns:
-            values = getattr(columns, c.name)[:n]
-            out[c.name] = (enum_column(labels[c.name], values) if c.dtype == ENUM
-                           else pl.Series(c.name, values.astype(_NUMPY[c.dtype], copy=False)))
-        return pl.DataFrame(out)
-
     def describe(self) -> list[dict]:
         """Name, type and meaning of every column (for docs and the run manifest)."""
         return [{"name": c.name, "type": "Enum" if c.dtype == ENUM else str(c.dtype), "meaning": c.meaning}
@@ -121,11 +108,11 @@ def players_table(extra: list[Column], faction_in_rows: bool = True) -> Table:
     ])
 
 
-EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.EventColumns
+EVENT_COLUMNS = ("game_id", "seat", "round", "card", "kind", "amount", "target")  # rows.put7 order
 
 
 def events_table(target: str | None = "the seat acted on, or -1", round_: str = "round, 1-based") -> Table:
-    """The events table, one row per logged card event, its columns those of rows.EventColumns.
+    """The events table, one row per logged card event, in the order rows.put7 writes it.
     `target` is the meaning of the last column in this game, None for a game without one;
     `round_` the meaning of its round column."""
     return Table("events", [

@@ -7,13 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import treatment
-from sim.core.rounds import round_rows
-from sim.core.rows import event_rows
 
 from . import constants as C
 from .data import NEUTRAL_ID
 from .kernel import start_game
-from .schema import EVENTS, PLAYERS
+from .schema import PLAYERS
 from .state import make_rules, make_state, view
 
 TRACE_ROWS = 4000
@@ -110,13 +108,12 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
     card_ids = cfg.card_ids()
     fall_kinds = {C.LOG_KINDS.index(k) for k in ("beer", "judge_won", "judge_split")}
     state = {"shown": 0, "fall": 0}
-    events = event_rows(S.ev, v.game.events, EVENTS)
 
     offer = C.LOG_KINDS.index("offer")
 
     def events_until(end):
         while state["shown"] < end:
-            row = events[state["shown"]]
+            row = S.ev[state["shown"]]
             if int(row[4]) == offer:  # offers (ten rows a draft) would bury the moves
                 state["shown"] += 1
                 continue
@@ -136,7 +133,7 @@ def replay_game(game, cfg, seed, game_id, player_counts, policies, options) -> l
         if text:
             lines.append(text)
     events_until(v.game.events)
-    rounds = round_rows(S.rnd, v.game.rounds)
+    rounds = S.rnd[:v.game.rounds]
     for r in rounds:
         if r[1] == 0:
             lines.append(f"VP after year {int(r[2])}: " + ", ".join(

@@ -21,8 +21,8 @@ function with 20 arrays, 0.1 s with 12).
   rng     uint64[1 + N]                 streams: 0 decks, 1..N each seat's bot
   moves   int64[MAX_MOVES, MOVE_W]      the legal moves of the current decision (scratch)
   tmp     int64[24, 256]                scratch rows for choices inside actions
-  ev      EventColumns[cap]             event log, one array per column (sim/core/rows.py; no target)
-  rnd     RoundColumns[rcap]            rounds rows (sim/core/rounds.py): game, seat, year, VP after that year's fall
+  ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
+  rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
   trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
 Kernels never allocate (sim/core/jit.py): every buffer is here.
 LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,
@@ -34,13 +34,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import round_columns
-from sim.core.rows import event_columns
+from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.view import Group, Layout, Part, StateView
 
 from . import constants as C
 
 State = namedtuple("State", "g piles pl est beers rng moves tmp ev rnd trace")
+EV_COLS = 6
 TRACE_W = 8  # seat, year, move kind, a, b, c, d, decision number
 
 # Kernel inputs, few arrays on purpose (numba's compile time grows with the fields of a tuple).
@@ -176,8 +177,8 @@ def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 
         rng=np.zeros(1 + n, np.uint64),
         moves=np.zeros((C.MAX_MOVES, C.MOVE_W), np.int64),
         tmp=np.zeros((24, 256), np.int64),
-        ev=event_columns(event_capacity),
-        rnd=round_columns(rounds_capacity),
+        ev=column_buffer(event_capacity, EV_COLS),
+        rnd=column_buffer(rounds_capacity, ROUND_COLS),
         trace=np.zeros((max(trace_capacity, 1), TRACE_W), np.int64),
     )
 

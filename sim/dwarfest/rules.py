@@ -37,7 +37,7 @@ import numpy as np
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import shuffle, uniform
-from sim.core.rows import append_event, next_trace_row, put8
+from sim.core.rows import next_row, next_trace_row, put7, put8
 
 from . import constants as C
 
@@ -68,8 +68,8 @@ def trace(S, code, seat, a, b, c, d, e):
 @jit
 def log_event(S, game_id, seat, card, kind, amount, target):
     """Append one events-table row (sim/core/schema.py events_table order)."""
-    append_event(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW, game_id, seat, S.g[C.G_EVENING] + 1, card, kind, amount,
-                 target)
+    i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
+    put7(S.ev, i, game_id, seat, S.g[C.G_EVENING] + 1, card, kind, amount, target)
 
 
 @jit_inline

@@ -17,8 +17,8 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   picks  int64[3, 64]               rows PICK_*: a bot's Table Service choice (scratch)
   rng    uint64[1 + 3N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots,
                                     2N+1..3N search bots (STREAM_SEARCH; never read by rollouts)
-  ev     EventColumns[cap]          event log, one array per column (sim/core/rows.py)
-  rnd    RoundColumns[rcap]         rounds rows (sim/core/rounds.py): game, seat, Evening (1-based), Nuggets at its end
+  ev     int64[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
+  rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.
@@ -30,14 +30,16 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import round_columns
-from sim.core.rows import event_columns
+from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.view import Layout, Part, StateView
 
 from . import constants as C
 from .data import CUSTOMER_DECK_SIZE, TAVERN_DECK_SIZE, DwarfestConfig
 
 State = namedtuple("State", "g pl st hand tav piles drawn plays seats picks rng ev trace ctx rnd")
+
+EV_COLS = 7  # game, seat, round, card, kind, amount, target
 
 
 # Kernel inputs. Few fields on purpose: numba's compile time grows with the number of
@@ -103,10 +105,10 @@ def make_state(n_types: int, event_capacity: int, trace_capacity: int = 1,
         seats=np.zeros((4, n), np.int64),
         picks=np.zeros((3, 64), np.int64),
         rng=np.zeros(1 + 3 * n, np.uint64),
-        ev=event_columns(event_capacity),
+        ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         ctx=np.zeros(16, np.float64),
-        rnd=round_columns(rounds_capacity or event_capacity),
+        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
     )
 
 

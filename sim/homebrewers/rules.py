@@ -33,7 +33,7 @@ import numpy as np
 
 from sim.core.jit import PLAIN_PYTHON, jit, jit_inline
 from sim.core.rng import randint, shuffle
-from sim.core.rows import append_event, put_trace8, tracing
+from sim.core.rows import next_row, put7, put_trace8, tracing
 
 from . import constants as C
 
@@ -53,8 +53,8 @@ def trace(S, code, seat, a, b, c, d, e):
 @jit  # compiled once: it is called from 17 places (inlined, numba re-read it at each)
 def log_event(S, seat, card, kind, amount, target):
     """Append one events-table row (sim/core/schema.py events_table order), month 1-based."""
-    append_event(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW, S.g[C.G_GAME], seat, S.g[C.G_MONTH] + 1, card, kind, amount,
-                 target)
+    i = next_row(S.ev, S.g, C.G_EVENTS, C.G_OVERFLOW)
+    put7(S.ev, i, S.g[C.G_GAME], seat, S.g[C.G_MONTH] + 1, card, kind, amount, target)
 
 
 # --- garages ------------------------------------------------------------------------------------

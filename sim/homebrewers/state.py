@@ -13,8 +13,8 @@ State fields (column names in constants.py):
   fl     int64[6, 4, 3]        flavor cards under each recipe, counted by flavor kind
   rng    uint64[18]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions,
                                13..17 each seat's search bot (STREAM_SEARCH)
-  ev     EventColumns[cap]     event log, one array per column (sim/core/rows.py)
-  rnd    RoundColumns[rcap]    rounds rows (sim/core/rounds.py): game, seat, month (1-based), reputation at its end
+  ev     int64[cap, 7]         event rows: game, seat, month, card, kind, amount, target
+  rnd    int64[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
   tmp    int64[64]             scratch for multi-value returns
   vals   float64[64 + 125]     a bot's scores of its options (scratch); from V_SWAP on, per seat
@@ -33,8 +33,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.core.rounds import round_columns
-from sim.core.rows import event_columns
+from sim.core.rounds import ROUND_COLS
+from sim.core.rows import column_buffer
 from sim.core.treatment import T_INJECT, T_NONE, T_REMOVE
 from sim.core.view import Group, Layout, Part, StateView
 
@@ -42,6 +42,7 @@ from . import constants as C
 from .data import HomebrewersConfig
 
 State = namedtuple("State", "g pl card pile board dice fl rng ev trace tmp vals rnd gains hands")
+EV_COLS = 7
 N_RNG = 18
 RNG_DECK, RNG_DICE0, RNG_POL0, RNG_FACTION, RNG_SEARCH0 = 0, 1, 7, 12, 13
 
@@ -90,11 +91,11 @@ def make_state(event_capacity: int, trace_capacity: int = 1, rounds_capacity: in
         dice=np.zeros((C.N_ROWS, C.N_ACTIONS), np.int64),
         fl=np.zeros((C.N_ROWS, C.N_RECIPES, C.N_KINDS), np.int64),
         rng=np.zeros(N_RNG, np.uint64),
-        ev=event_columns(event_capacity),
+        ev=column_buffer(event_capacity, EV_COLS),
         trace=np.zeros((max(trace_capacity, 1), C.TRACE_WIDTH), np.int64),
         tmp=np.zeros(64, np.int64),
         vals=np.zeros(C.V_SWAP + C.MAX_PLAYERS * C.N_ACTIONS * C.N_ACTIONS, np.float64),
-        rnd=round_columns(rounds_capacity or event_capacity),
+        rnd=column_buffer(rounds_capacity or event_capacity, ROUND_COLS),
         gains=np.full((C.MAX_PLAYERS, C.N_GAINS), -1.0),  # a key no flavor count or judge matches
         hands=np.full((C.MAX_PLAYERS, C.N_HANDS), -np.inf),
     )

@@ -14,7 +14,7 @@ Rules implemented here (l. = line of ../shared/rules/dragon_brew.txt):
 
 from sim.core.jit import jit, jit_inline
 from sim.core.rng import shuffle
-from sim.core.rows import append_event, next_trace_row, put8, tracing
+from sim.core.rows import next_row, next_trace_row, put6, put8, tracing
 
 from .. import constants as C
 from .. import policies as pol
@@ -40,8 +40,10 @@ GNOME, OWN = 0, 1  # who take_brewer took
 @jit
 def log(S, seat, kind, card, amount):
     """One events-table row (card = events-table card code, see state.P_LC_*)."""
-    if not append_event(S.ev, S.g, C.G_EV, C.G_OVERFLOW, S.g[C.G_GAME], seat, S.g[C.G_YEAR], card, kind, amount, -1):
+    i = next_row(S.ev, S.g, C.G_EV, C.G_OVERFLOW)
+    if i < 0:
         return
+    put6(S.ev, i, S.g[C.G_GAME], seat, S.g[C.G_YEAR], card, kind, amount)
     if kind == LOG_ABILITY:
         S.pl[seat, C.PL_STATS + C.ST_ABILITY_USES] += 1
 

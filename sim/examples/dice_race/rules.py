@@ -20,8 +20,8 @@ from sim.core.driver import Counters, flag_violation, play_chunk
 from sim.core.jit import jit
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DICE, STREAM_POLICY, randint, stream_seed
-from sim.core.rounds import record_round, round_columns
-from sim.core.rows import append_event, event_columns, next_trace_row, put8
+from sim.core.rounds import ROUND_COLS, record_round
+from sim.core.rows import column_buffer, next_row, next_trace_row, put7, put8
 from sim.core.schedule import position, seat_bots
 
 from .policies import rolls_again
@@ -51,9 +51,9 @@ G, P = GAMES.at, PLAYERS.at
 def make_state(event_capacity: int, rounds_capacity: int, trace_capacity: int = 1) -> State:
     return State(g=np.zeros(N_G, np.int64), pl=np.zeros((MAX_PLAYERS, N_PL), np.int64),
                  pols=np.zeros(MAX_PLAYERS, np.int64), ranks=np.zeros(MAX_PLAYERS, np.int64),
-                 rng=np.zeros(1 + MAX_PLAYERS, np.uint64), ev=event_columns(event_capacity),
+                 rng=np.zeros(1 + MAX_PLAYERS, np.uint64), ev=column_buffer(event_capacity, 7),
                  trace=np.zeros((max(trace_capacity, 1), TRACE_WIDTH), np.int64),
-                 rnd=round_columns(rounds_capacity))
+                 rnd=column_buffer(rounds_capacity, ROUND_COLS))
 
 
 @jit
@@ -65,7 +65,8 @@ def take_turn(S, R, seat, game_id):
         S.pl[seat, ROLLS] += 1
         if pips == R.p[P_BUST_FACE]:
             S.pl[seat, BUSTS] += 1
-            append_event(S.ev, S.g, G_EVENTS, G_OVERFLOW, game_id, seat, S.g[G_ROUND] + 1, 0, KIND_BUST, total, -1)
+            put7(S.ev, next_row(S.ev, S.g, G_EVENTS, G_OVERFLOW), game_id, seat, S.g[G_ROUND] + 1, 0, KIND_BUST,
+                 total, -1)
             return
         total += pips
         put8(S.trace, next_trace_row(S.trace, S.g, G_TRACE, G_OVERFLOW), TR_ROLL, S.g[G_ROUND], seat, pips,
@@ -73,7 +74,8 @@ def take_turn(S, R, seat, game_id):
         S.g[G_DECISIONS] += 1
         if not rolls_again(S, R, seat, S.pols[seat], total):
             S.pl[seat, SCORE] += total
-            append_event(S.ev, S.g, G_EVENTS, G_OVERFLOW, game_id, seat, S.g[G_ROUND] + 1, 0, KIND_BANK, total, -1)
+            put7(S.ev, next_row(S.ev, S.g, G_EVENTS, G_OVERFLOW), game_id, seat, S.g[G_ROUND] + 1, 0, KIND_BANK,
+                 total, -1)
             put8(S.trace, next_trace_row(S.trace, S.g, G_TRACE, G_OVERFLOW), TR_BANK, S.g[G_ROUND], seat, total,
                  S.pl[seat, SCORE], 0, 0, 0)
             return
