@@ -55,8 +55,9 @@ def baseline(game, n_games, players, variant, sets, seed, policies=None, importe
     pols = [p.strip() for p in policies.split(",") if p.strip()] if policies else None
     sheet_sets = imported.sets() if imported is not None else []
     shared = [*sheet_sets, *(sets or [])]
-    cfg.prepare(game, variant, shared, [])  # checked on its own: an arm that sets the same key (a
-    # sweep's range) must not hide a value the game refuses
+    # checked on their own: an arm that sets the same key (a sweep's range) must not hide a
+    # value the game refuses
+    cfg.prepare(game, variant, shared, [])
     return A.Baseline(game=game, variant=variant, players=players, policies=pols,
                       sets=shared, seed=seed, n_games=n_games, shard_size=shard_size)
 
