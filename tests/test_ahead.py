@@ -2,6 +2,7 @@
 for, never compiled twice; a dead process is not waited on; each game's list names the
 signatures its kernel really compiles; and a cold start shares the list between both processes."""
 
+import gc
 import os
 import subprocess
 import sys
@@ -94,6 +95,37 @@ def test_a_function_the_other_process_claimed_is_left_to_it(tmp_path):
     (tmp_path / "0.claim").touch()
     ahead.Plan(str(tmp_path), items, lambda: True).compile_unclaimed(items)
     assert first.compiled == [] and second.compiled == [("int64",)]
+
+
+
+def test_few_collections_raises_the_young_threshold_and_restores_python_s_own():
+    before = gc.get_threshold()
+    with ahead.few_collections():
+        assert gc.get_threshold() == (ahead.COMPILE_GC_THRESHOLD, *before[1:])
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), ahead.few_collections():
+        raise RuntimeError("a failed compile")
+    assert gc.get_threshold() == before
+
+
+def test_few_collections_collects_less_often_while_objects_pile_up():
+    def young_collections():
+        counted = []
+        def note(phase, info):
+            if phase == "start" and info["generation"] == 0:
+                counted.append(1)
+        gc.callbacks.append(note)
+        try:
+            kept = [[i] for i in range(100_000)]  # 100,000 objects that live on, as a compile's do
+        finally:
+            gc.callbacks.remove(note)
+        del kept
+        return len(counted)
+
+    plain = young_collections()
+    with ahead.few_collections():
+        fewer = young_collections()
+    assert fewer * 10 < plain
 
 
 SCRIPT = """

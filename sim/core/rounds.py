@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from .frames import split_columns
 from .jit import jit_inline
 
 ROUND_COLS = 4  # game_id, seat, round, score
@@ -44,9 +45,5 @@ def rounds_frame(rows: np.ndarray) -> pl.DataFrame:
     """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
     kernels write it (game, then round, then seat)."""
     rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
-    return pl.DataFrame({  # every column a copy: `rows` may be a view of a kernel buffer
-        "game_id": rows[:, 0].copy(),
-        "seat": rows[:, 1].astype(np.int16),
-        "round": rows[:, 2].astype(np.int16),
-        "score": rows[:, 3].astype(np.int32),
-    })
+    columns = split_columns(rows, [(0, np.int64), (1, np.int16), (2, np.int16), (3, np.int32)])
+    return pl.DataFrame(dict(zip(("game_id", "seat", "round", "score"), columns, strict=True)))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .frames import enum_column
+from .frames import enum_column, split_columns
 
 ENUM = "enum"
 
@@ -61,16 +61,26 @@ class Table:
         """int64 rows [k, width] (+ the `given` columns, + Enum `labels` by column name) ->
         the DataFrame, every column cast to its declared type."""
         labels, given = labels or {}, given or {}
+        rows = np.asarray(rows)
+        column_major = rows.strides[0] == rows.itemsize
+        # Columns copied out of the buffer (the kernel's next call overwrites it); a column-
+        # major buffer's Enum codes are gathered from the buffer itself.
+        copied = [c for c in self.columns if c.in_rows or c.copy_of]
+        copied = [c for c in copied if not (column_major and c.dtype == ENUM)]
+        values = split_columns(rows, [(self._row_of[c.copy_of or c.name],
+                                       np.uint64 if c.dtype == ENUM else _NUMPY[c.dtype]) for c in copied])
+        values = dict(zip((c.name for c in copied), values, strict=True))
         out = {}
         for c in self.columns:
             if c.given:
                 out[c.name] = given[c.name]
             elif c.const:
-                out[c.name] = enum_column(labels[c.name], np.zeros(len(rows), np.int64))
+                out[c.name] = enum_column(labels[c.name], np.zeros(len(rows), np.uint64))
+            elif c.dtype == ENUM:
+                codes = values.get(c.name, rows[:, self._row_of[c.copy_of or c.name]])
+                out[c.name] = enum_column(labels[c.name], codes)
             else:
-                values = rows[:, self._row_of[c.copy_of or c.name]]
-                out[c.name] = (enum_column(labels[c.name], values) if c.dtype == ENUM
-                               else values.astype(_NUMPY[c.dtype]))
+                out[c.name] = values[c.name]
         return pl.DataFrame(out)
 
     def describe(self) -> list[dict]:
