@@ -565,8 +565,9 @@ def glance(g) -> Figure:
     ax.set_xlabel("win rate minus fair share (percentage points)")
     for j, n in enumerate(counts):
         ax.plot([], [], GLANCE_MARKERS[j % len(GLANCE_MARKERS)], color=INK, ms=4.5, label=f"{n} players")
-    if len(counts) > 1:  # below the axis label, outside the axes (constrained layout makes room)
-        fig.legend(loc="outside lower center", ncols=len(counts))
+    if len(counts) > 1:  # below the axis label, outside the axes (constrained layout makes room);
+        # at most 3 a row: 5 in one row were wider than the figure and lost their ends
+        fig.legend(loc="outside lower center", ncols=min(len(counts), 3))
     ax.set_title(f"Win rate minus fair share, by {g.unit_kind}")
     return fig
 

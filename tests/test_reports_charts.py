@@ -80,3 +80,25 @@ def test_jinja_environment_has_the_filters_and_autoescapes():
     out = env.from_string("{{ x | pct }} {{ y | pp }} {{ z | num }} {{ s }}").render(
         x=0.5, y=-0.01, z=2.0, s="<b>")
     assert out == "50.0% -1.0 pp 2.00 &lt;b&gt;"
+
+
+@pytest.mark.parametrize("n_counts", [2, 3, 4, 5])
+def test_the_glance_legend_fits_inside_its_figure(n_counts):
+    # five player counts in one legend row were wider than the figure and lost their ends
+    from types import SimpleNamespace
+
+    counts = list(range(2, 2 + n_counts))
+    units = [f"seat {i}" for i in range(counts[-1])]
+
+    def cell(unit, n):
+        seat = units.index(unit)
+        return None if seat >= n else SimpleNamespace(verdict="inside", lo=-0.01, hi=0.008, deviation=-0.001,
+                                                     name=unit, n=1000)
+
+    glance = SimpleNamespace(player_counts=counts, units=units, band=0.03, cell=cell,
+                             names={u: u for u in units}, unit_kind="seat")
+    fig = charts.glance(glance)
+    renderer = fig.canvas.get_renderer()
+    fig.draw(renderer)
+    legend, figure = fig.legends[0].get_window_extent(renderer), fig.bbox
+    assert figure.x0 <= legend.x0 and legend.x1 <= figure.x1
