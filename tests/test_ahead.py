@@ -97,7 +97,6 @@ def test_a_function_the_other_process_claimed_is_left_to_it(tmp_path):
     assert first.compiled == [] and second.compiled == [("int64",)]
 
 
-
 def test_few_collections_raises_the_young_threshold_and_restores_python_s_own():
     before = gc.get_threshold()
     with ahead.few_collections():
@@ -111,6 +110,7 @@ def test_few_collections_raises_the_young_threshold_and_restores_python_s_own():
 def test_few_collections_collects_less_often_while_objects_pile_up():
     def young_collections():
         counted = []
+
         def note(phase, info):
             if phase == "start" and info["generation"] == 0:
                 counted.append(1)

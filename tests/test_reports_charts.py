@@ -2,6 +2,7 @@
 
 import io
 import math
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
@@ -85,8 +86,6 @@ def test_jinja_environment_has_the_filters_and_autoescapes():
 @pytest.mark.parametrize("n_counts", [2, 3, 4, 5])
 def test_the_glance_legend_fits_inside_its_figure(n_counts):
     # five player counts in one legend row were wider than the figure and lost their ends
-    from types import SimpleNamespace
-
     counts = list(range(2, 2 + n_counts))
     units = [f"seat {i}" for i in range(counts[-1])]
 

@@ -39,5 +39,5 @@ def enum_column(names, codes: np.ndarray) -> pl.Series:
     array (polars 2.1, 665,000 codes: 0.9 ms against 2.7)."""
     levels = list(names)
     codes = np.asarray(codes)
-    codes = codes.view(np.uint64) if codes.dtype == np.int64 else codes.astype(np.uint64)
+    codes = codes.view(np.uint64) if codes.dtype == np.int64 else codes.astype(np.uint64, copy=False)
     return pl.Series(levels, dtype=pl.Enum(levels)).gather(pl.Series(codes))

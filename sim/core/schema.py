@@ -62,14 +62,11 @@ class Table:
         the DataFrame, every column cast to its declared type."""
         labels, given = labels or {}, given or {}
         rows = np.asarray(rows)
-        column_major = rows.strides[0] == rows.itemsize
-        # Columns copied out of the buffer (the kernel's next call overwrites it); a column-
-        # major buffer's Enum codes are gathered from the buffer itself.
-        copied = [c for c in self.columns if c.in_rows or c.copy_of]
-        copied = [c for c in copied if not (column_major and c.dtype == ENUM)]
-        values = split_columns(rows, [(self._row_of[c.copy_of or c.name],
-                                       np.uint64 if c.dtype == ENUM else _NUMPY[c.dtype]) for c in copied])
-        values = dict(zip((c.name for c in copied), values, strict=True))
+        # Integer columns are copied out of the buffer (the kernel's next call overwrites it);
+        # Enum columns are gathered from it, into new columns.
+        ints = [c for c in self.columns if (c.in_rows or c.copy_of) and c.dtype != ENUM]
+        values = split_columns(rows, [(self._row_index(c), _NUMPY[c.dtype]) for c in ints])
+        values = dict(zip((c.name for c in ints), values, strict=True))
         out = {}
         for c in self.columns:
             if c.given:
@@ -77,11 +74,14 @@ class Table:
             elif c.const:
                 out[c.name] = enum_column(labels[c.name], np.zeros(len(rows), np.uint64))
             elif c.dtype == ENUM:
-                codes = values.get(c.name, rows[:, self._row_of[c.copy_of or c.name]])
-                out[c.name] = enum_column(labels[c.name], codes)
+                out[c.name] = enum_column(labels[c.name], rows[:, self._row_index(c)])
             else:
                 out[c.name] = values[c.name]
         return pl.DataFrame(out)
+
+    def _row_index(self, c: Column) -> int:
+        """Where column c's values lie in the kernel's rows."""
+        return self._row_of[c.copy_of or c.name]
 
     def describe(self) -> list[dict]:
         """Name, type and meaning of every column (for docs and the run manifest)."""
