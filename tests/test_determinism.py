@@ -177,16 +177,16 @@ def test_the_last_shards_are_finished_together_so_their_writing_overlaps():
 
 def test_a_table_writes_the_same_bytes_however_its_rows_are_chunked(tmp_path):
     """A shard played in pieces is a frame of more chunks than the same shard played whole;
-    runfolder.PARQUET must write both to the same bytes (polars' default row groups follow
-    the chunks)."""
+    the run folder's writer (sim/core/parquet.py) must write both to the same bytes."""
     import numpy as np
 
-    from sim.core.runfolder import PARQUET
+    from sim.core.parquet import write_parquet
 
     rng = np.random.default_rng(5)
     rows = pl.DataFrame({"game_id": np.repeat(np.arange(6000), 100), "amount": rng.integers(0, 9, 600_000)})
     pieces = pl.concat([rows[:150_000], rows[150_000:420_000], rows[420_000:]], rechunk=False)
     assert pieces.n_chunks() == 3 and rows.n_chunks() == 1
-    pieces.write_parquet(tmp_path / "pieces.parquet", **PARQUET)
-    rows.write_parquet(tmp_path / "whole.parquet", **PARQUET)
+    for frame, name in ((pieces, "pieces.parquet"), (rows, "whole.parquet")):
+        with open(tmp_path / name, "wb") as fh:
+            write_parquet(frame, fh)
     assert (tmp_path / "pieces.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()

@@ -3,12 +3,13 @@
 numba compiles on one core: Dragon Brew's cold start took about 40 s while the other core sat
 idle. A game lists, in `compile_ahead(S, R, X)`, the big functions of its call tree in the
 order its kernel reaches them, callees before their callers, each with arguments of the types
-the kernel passes it. On a cold start (the entry point in neither this process nor the on-disk
-numba cache), `compile_on_two_cores` starts a child process, and both go down the list: each
-compiles the next function nobody has claimed (an exclusive file in a shared folder) into the
-shared on-disk cache. A process that reaches a function the other one claimed, as a callee of
-its own, waits for the other's "done" file and loads it from the cache. Once through the list,
-this process compiles the entry point, which loads what the child compiled.
+the kernel passes it; the run folder's Parquet encoder comes last. On a cold start (the entry
+point in neither this process nor the on-disk numba cache), `compile_on_two_cores` starts a
+child process, and both go down the list: each compiles the next function nobody has claimed
+(an exclusive file in a shared folder) into the shared on-disk cache. A process that reaches
+a function the other one claimed, as a callee of its own, waits for the other's "done" file
+and loads it from the cache. Once through the list, this process compiles the entry point,
+which loads what the child compiled.
 
 So the list splits itself between the two by what each function costs on this machine, and only
 the small unlisted helpers both processes reach are compiled twice. The machine code is the
@@ -119,7 +120,10 @@ def compile_on_two_cores(entry, args, compile_ahead) -> None:
         twin = entry.python_callable()
         if _cached(twin):
             return
-        items = [(d, _types(a)) for d, a in compile_ahead(*args[:3])]
+        # imported here: parquet's compiled functions import jit, which imports this module
+        from . import parquet
+
+        items = [(d, _types(a)) for d, a in (*compile_ahead(*args[:3]), *parquet.compile_ahead())]
         folder = tempfile.mkdtemp(prefix="brewbalance_compile_")
         child = None
         try:

@@ -153,6 +153,14 @@ def jit(fn):
 # What is compiled at all matters more: a run with no search bot plays on the game's
 # run_chunk_without_search (sim/core/game.GameBase.kernel_for), which leaves out the search
 # bot, whose rollouts replay the whole game.
+def jit_python(fn):
+    """A compiled function Python calls (numba's wrappers on): the run folder's Parquet encoder
+    (sim/core/parquet.py), called once per column chunk, not from a kernel."""
+    if PLAIN_PYTHON:
+        return fn
+    return _by_type(_compiled(fn, _njit))
+
+
 def jit_inline(fn):
     if PLAIN_PYTHON:
         return fn

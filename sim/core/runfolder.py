@@ -22,18 +22,10 @@ from pathlib import Path
 import polars as pl
 
 from .errors import BrewError
+from .parquet import write_parquet
 
 TABLES = ("games", "players", "events", "rounds")
 PLAN = "_run/plan.json"
-# zstd at its fastest level, without min/max statistics (no query filters on a range a row
-# group's statistics could skip). Measured on a 25,000-game Dwarfest shard (4 players, 3.1M
-# event rows): 142 ms to write against 195 ms with the default level and statistics, and
-# 227 bytes a game against 225; uncompressed is 134 ms and 376 bytes. A fixed row-group size:
-# by default polars starts a row group at every chunk of a large frame, so a shard played in
-# pieces (runner._run_threads) would write other bytes than the same shard played whole; with
-# 2^19 rows a group the bytes depend on the rows only, for the same write time (213-221 ms
-# against 215-225 ms for the default, all four tables of a 25,000-game Dwarfest shard).
-PARQUET = {"compression": "zstd", "compression_level": 1, "statistics": False, "row_group_size": 1 << 19}
 
 
 def sha256_file(path: Path) -> str:
@@ -85,8 +77,8 @@ def write_shard(out: Path, shard: dict, frames: dict[str, pl.DataFrame]) -> dict
         final = out / table / part_name(shard["id"])
         tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
         try:
-            frames[table].write_parquet(tmp, **PARQUET)
-            record["sha256"][table] = sha256_file(tmp)
+            with open(tmp, "wb") as fh:
+                record["sha256"][table] = write_parquet(frames[table], fh)
             os.replace(tmp, final)
         except OSError as exc:
             tmp.unlink(missing_ok=True)

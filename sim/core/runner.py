@@ -204,7 +204,7 @@ def tasks(todo: list[dict], jobs: int) -> list[tuple]:
     finished at the end of the run and each thread writes one of them at once; in game order
     the first of them was written mid-run and the last one alone, with the other threads idle
     for a whole shard's writing (Homebrewers, 2 shards: 4% of the run). The files do not depend
-    on it: a shard's tables are the same rows however it is cut, and runfolder.PARQUET writes
+    on it: a shard's tables are the same rows however it is cut, and sim/core/parquet.py writes
     them to the same bytes."""
     tail = max(0, len(todo) - jobs) if jobs > 1 else len(todo)
     out = [(shard, 0, shard["first_game"], shard["n_games"], 1) for shard in todo[:tail]]
