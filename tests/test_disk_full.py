@@ -6,7 +6,6 @@ from __future__ import annotations
 import errno
 import shutil
 
-import polars as pl
 import pytest
 from clihelp import error_line, in_process, part_hashes
 
@@ -25,25 +24,26 @@ def reference(tmp_path_factory):
 
 
 def test_simulate_on_a_full_disk_stops_cleanly_and_resumes(tmp_path, monkeypatch, reference):
-    real = pl.DataFrame.write_parquet
+    import sim.core.runfolder as runfolder
+
+    real = runfolder.write_parquet
     calls = {"n": 0}
 
-    def fills_up(self, path, *args, **kwargs):  # the disk fills during the third shard
+    def fills_up(frame, fh):  # the disk fills during the third shard
         calls["n"] += 1
         if calls["n"] > 9:
-            real(self, path, *args, **kwargs)  # a partial file, as a full disk leaves one
-            with open(path, "r+b") as fh:
-                fh.truncate(10)
+            real(frame, fh)  # a partial file, as a full disk leaves one
+            fh.truncate(10)
             no_space()
-        return real(self, path, *args, **kwargs)
+        return real(frame, fh)
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", fills_up)
+    monkeypatch.setattr(runfolder, "write_parquet", fills_up)
     out = tmp_path / "run"
     msg = error_line(in_process("simulate", "dwarfest", *ARGS, "--out", out), 1)
     assert "No space left on device" in msg and "part-0000" in msg
     assert not (out / "run.json").exists()
     assert not [p for p in out.rglob("*") if ".tmp-" in p.name], "a half-written file was left"
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", real)
+    monkeypatch.setattr(runfolder, "write_parquet", real)
     assert in_process("simulate", "--resume", out, "--quiet").returncode == 0
     assert part_hashes(out) == part_hashes(reference)
 

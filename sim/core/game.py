@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import numpy as np
 import polars as pl
 
-from . import ahead, treatment
+from . import ahead, parquet, treatment
 from .config import GameData
 from .errors import (
     STATUS_OVERFLOW,
@@ -175,7 +175,8 @@ class GameBase:
             return (state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
                     wins[at_row:], events_max, rounds_max, check)
 
-        ahead.compile_on_two_cores(kernel, arguments(0, 1, 0, 0), self.compile_ahead)  # a cold start only
+        ahead.compile_on_two_cores(kernel, arguments(0, 1, 0, 0), self.compile_ahead,  # a cold start only
+                                   parquet.compile_ahead())
 
         def run(game_id, todo, at_game, at_row):
             return kernel(*arguments(game_id, todo, at_game, at_row))
