@@ -86,7 +86,7 @@ class _Scratch:
     thread-safe."""
 
     def __init__(self):
-        self.values = np.empty(ROW_GROUP, np.int64)  # a row group's values, then their indices
+        self.offsets = np.empty(ROW_GROUP, np.int32)  # a row group's values less their least
         self.rank = np.empty(0, np.int64)
         self.out = np.empty(_encoded_bound(ROW_GROUP), np.uint8)
         self.zstd = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
@@ -147,6 +147,14 @@ class _Column:
             into[at:at + len(values)] = values
         return into[:n]
 
+    def offsets(self, start: int, n: int, lo: int, scratch: _Scratch) -> np.ndarray:
+        """Rows [start, start + n) less lo, as int32 in scratch.offsets (a row group's values
+        span less than DICTIONARY_SPAN here): half the bytes of int64 to stream through the
+        cache, whatever the column's type. The subtraction is done in int64."""
+        for values, at in self._slices(start, n):
+            np.subtract(values, lo, out=scratch.offsets[at:at + len(values)], dtype=np.int64, casting="unsafe")
+        return scratch.offsets[:n]
+
     def value_range(self, start: int, n: int) -> tuple[int, int]:
         """The least and greatest of rows [start, start + n), read in the column's own type."""
         ends = [(int(v.min()), int(v.max())) for v, _ in self._slices(start, n)]
@@ -158,10 +166,10 @@ class _Column:
         if self.physical == DOUBLE:
             pages = [_plain_page(self.rows(start, n, np.empty(n, np.float64)), scratch)]
         elif self.physical == BYTE_ARRAY:
-            codes = self.rows(start, n, scratch.values)
+            codes = self.rows(start, n, scratch.offsets)
             identity = np.arange(len(self.labels), dtype=np.int64)  # the codes are the indices
             pages = [_dictionary_page(_plain_strings(self.labels), len(self.labels), scratch),
-                     _indices_page(codes, 0, identity, len(self.labels), scratch)]
+                     _indices_page(codes, identity, len(self.labels), scratch)]
         else:
             pages = self._integer_pages(start, n, scratch)
         sizes = [0, 0]
@@ -179,15 +187,15 @@ class _Column:
         """A dictionary page and a page of indices, unless the range is too wide for a rank
         table or the values are nearly all distinct (a games table's game_id): one PLAIN page."""
         lo, hi = self.value_range(start, n)
-        values = self.rows(start, n, scratch.values)
         if hi - lo < DICTIONARY_SPAN:
+            offsets = self.offsets(start, n, lo, scratch)
             rank = scratch.zeroed_rank(hi - lo + 1)
-            n_entries = _rank_table(values, lo, rank)
+            n_entries = _rank_table(offsets, rank)
             if n <= 128 or n_entries * 4 <= n * 3:
                 dictionary = (np.flatnonzero(rank >= 0) + lo).astype(self.numpy_type)
                 return [_dictionary_page(dictionary.tobytes(), n_entries, scratch),
-                        _indices_page(values, lo, rank, n_entries, scratch)]
-        return [_plain_page(values.astype(self.numpy_type), scratch)]
+                        _indices_page(offsets, rank, n_entries, scratch)]
+        return [_plain_page(self.rows(start, n, np.empty(n, self.numpy_type)), scratch)]
 
     def schema_element(self) -> bytes:
         fields = [(1, "i32", self.physical), (3, "i32", OPTIONAL), (4, "bin", self.name.encode())]
@@ -203,9 +211,9 @@ def compile_ahead() -> list[tuple]:
     """The encoder's compiled functions, with arguments of the types it passes them, for the
     list a cold start compiles on two cores (sim/core/ahead.py): compiled there, they do not
     hold up the first shard's writing."""
-    values, rank = np.zeros(8, np.int64), np.zeros(1, np.int64)
-    return [(_rank_table, (values, 0, rank)),
-            (_hybrid_encode, (values, 0, rank, 1, np.zeros(_encoded_bound(8), np.uint8)))]
+    offsets, rank = np.zeros(8, np.int32), np.zeros(1, np.int64)
+    return [(_rank_table, (offsets, rank)),
+            (_hybrid_encode, (offsets, rank, True, 1, np.zeros(_encoded_bound(8), np.uint8)))]
 
 
 def _plain_strings(labels: list[str]) -> bytes:
@@ -226,14 +234,15 @@ def _dictionary_page(plain: bytes, n_entries: int, scratch: _Scratch):
     return _page(DICTIONARY_PAGE, n_entries, plain, PLAIN, scratch)
 
 
-def _indices_page(values: np.ndarray, lo: int, rank: np.ndarray, n_entries: int, scratch: _Scratch):
-    """A data page of dictionary indices (rank[value - lo] of each value), encoded in
-    scratch.out behind its definition levels and bit width."""
+def _indices_page(offsets: np.ndarray, rank: np.ndarray, n_entries: int, scratch: _Scratch):
+    """A data page of dictionary indices (rank[offset] of each offset), encoded in scratch.out
+    behind its definition levels and bit width."""
     width = max(1, (n_entries - 1).bit_length())
-    prefix = _definition_levels(len(values)) + bytes([width])
+    prefix = _definition_levels(len(offsets)) + bytes([width])
     scratch.out[:len(prefix)] = np.frombuffer(prefix, np.uint8)
-    used = len(prefix) + _hybrid_encode(values, lo, rank, width, scratch.out[len(prefix):])
-    return _page(DATA_PAGE, len(values), memoryview(scratch.out)[:used], RLE_DICTIONARY, scratch)
+    dense = n_entries == len(rank)
+    used = len(prefix) + _hybrid_encode(offsets, rank, dense, width, scratch.out[len(prefix):])
+    return _page(DATA_PAGE, len(offsets), memoryview(scratch.out)[:used], RLE_DICTIONARY, scratch)
 
 
 def _page(kind: int, n_values: int, raw, encoding: int, scratch: _Scratch):
@@ -247,12 +256,12 @@ def _page(kind: int, n_values: int, raw, encoding: int, scratch: _Scratch):
 
 
 @jit_python
-def _rank_table(values, lo, rank):
-    """rank: zeros, one per value in [lo, lo + len(rank)). Afterwards rank[v - lo] is v's index
-    among the distinct values present, ascending, or -1 if v is absent. Returns how many are
+def _rank_table(offsets, rank):
+    """rank: zeros, one per offset in [0, len(rank)). Afterwards rank[k] is offset k's index
+    among the distinct offsets present, ascending, or -1 if k is absent. Returns how many are
     present."""
-    for v in values:
-        rank[v - lo] = 1
+    for k in offsets:
+        rank[k] = 1
     k = 0
     for j in range(len(rank)):
         if rank[j]:
@@ -264,10 +273,11 @@ def _rank_table(values, lo, rank):
 
 
 @jit_python
-def _hybrid_encode(values, lo, rank, width, out):
-    """Parquet's RLE / bit-packed hybrid of the indices rank[values[i] - lo]: a run of 8 or more
+def _hybrid_encode(values, rank, dense, width, out):
+    """Parquet's RLE / bit-packed hybrid of the indices rank[values[i]]: a run of 8 or more
     equal values is one RLE run, the rest is bit-packed in groups of 8 (the last group padded
-    with zeros). Returns the bytes used in out."""
+    with zeros). `dense`: rank is the identity (an Enum's codes; every value of the range
+    present), so the lookup is skipped. Returns the bytes used in out."""
     n = len(values)
     value_bytes = (width + 7) // 8
     pos = 0
@@ -276,38 +286,42 @@ def _hybrid_encode(values, lo, rank, width, out):
         run = _run_length(values, pos, n)
         if run >= 8:
             o = _put_varint(out, o, run << 1)
-            index = rank[values[pos] - lo]
+            index = values[pos] if dense else rank[values[pos]]
             for b in range(value_bytes):
                 out[o] = (index >> (8 * b)) & 0xFF
                 o += 1
             pos += run
             continue
         stop = pos + 8  # bit-pack groups of 8 until a run of 8 starts at a group's boundary
-        while stop < n and _run_length(values, stop, min(n, stop + 8)) < 8:
+        while stop < n and not _run_of_8_at(values, stop, n):
             stop += 8
         groups = (min(stop, n) - pos + 7) // 8
         o = _put_varint(out, o, (groups << 1) | 1)
         for g in range(groups):
-            o = _bit_pack_8(values, lo, rank, pos + 8 * g, n, width, out, o)
+            o = _bit_pack_8(values, rank, dense, pos + 8 * g, n, width, out, o)
         pos = min(stop, n)
     return o
 
 
 @jit_inline
-def _bit_pack_8(values, lo, rank, first, n, width, out, o):
+def _bit_pack_8(values, rank, dense, first, n, width, out, o):
     """The indices of values first..first+7 (zeros past n), `width` bits each, least
     significant bit first: exactly `width` bytes. Up to 8 bits an index the 8 fit one word."""
     if width <= 8 and first + 8 <= n:
         word = 0
-        for j in range(8):
-            word |= rank[values[first + j] - lo] << (j * width)
+        if dense:
+            for j in range(8):
+                word |= np.int64(values[first + j]) << (j * width)
+        else:
+            for j in range(8):
+                word |= rank[values[first + j]] << (j * width)
         for b in range(width):
             out[o + b] = (word >> (8 * b)) & 0xFF
         return o + width
     acc = 0
     bits = 0
     for i in range(first, first + 8):
-        acc |= (rank[values[i] - lo] if i < n else 0) << bits
+        acc |= ((values[i] if dense else rank[values[i]]) if i < n else 0) << bits
         bits += width
         while bits >= 8:
             out[o] = acc & 0xFF
@@ -315,6 +329,15 @@ def _bit_pack_8(values, lo, rank, first, n, width, out, o):
             acc >>= 8
             bits -= 8
     return o
+
+
+@jit_inline
+def _run_of_8_at(values, pos, n):
+    """Whether values[pos:pos + 8] are all equal (the first and last compared first: most
+    boundaries fail there)."""
+    if pos + 8 > n or values[pos] != values[pos + 7]:
+        return False
+    return _run_length(values, pos, pos + 8) == 8
 
 
 @jit_inline
