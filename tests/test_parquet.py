@@ -5,6 +5,7 @@ written from the format's description, to the indices it was given."""
 
 import hashlib
 import io
+import threading
 
 import duckdb
 import numpy as np
@@ -77,6 +78,16 @@ def test_row_groups_and_chunks_that_do_not_line_up(tmp_path, monkeypatch):
     rows = duckdb.sql(f"SELECT row_group_id, count(*) FROM parquet_metadata('{tmp_path / 't.parquet'}') "
                       "GROUP BY row_group_id ORDER BY 1").fetchall()
     assert [r[0] for r in rows] == [0, 1, 2, 3, 4]
+
+
+def test_a_row_group_larger_than_the_threads_buffers(tmp_path, monkeypatch):
+    """The per-thread buffers grow to the row group written (they were made for a smaller one)."""
+    monkeypatch.setattr(parquet, "_local", threading.local())  # this thread's buffers made anew
+    monkeypatch.setattr(parquet, "ROW_GROUP", 100)
+    assert_reads_back(a_table(250), tmp_path / "small.parquet")
+    assert len(parquet._scratch().offsets) == 100
+    monkeypatch.setattr(parquet, "ROW_GROUP", 1 << 20)
+    assert_reads_back(a_table(70_000), tmp_path / "large.parquet")
 
 
 def test_encodings_follow_the_values(tmp_path):

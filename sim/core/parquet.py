@@ -59,6 +59,7 @@ def write_parquet(frame: pl.DataFrame, file) -> str:
     row_groups = []
     for start in range(0, frame.height, ROW_GROUP):
         n = min(ROW_GROUP, frame.height - start)
+        scratch.fit(n)
         chunks = [c.write_chunk(out, start, n, scratch) for c in columns]
         row_groups.append(_row_group(chunks, n))
     meta = _file_metadata(frame, columns, row_groups)
@@ -90,6 +91,12 @@ class _Scratch:
         self.rank = np.empty(0, np.int64)
         self.out = np.empty(_encoded_bound(ROW_GROUP), np.uint8)
         self.zstd = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+
+    def fit(self, n: int) -> None:
+        """Room for a row group of n rows (ROW_GROUP is fixed, but a test may change it)."""
+        if len(self.offsets) < n:
+            self.offsets = np.empty(n, np.int32)
+            self.out = np.empty(_encoded_bound(n), np.uint8)
 
     def zeroed_rank(self, span: int) -> np.ndarray:
         if len(self.rank) < span:
