@@ -91,17 +91,20 @@ def test_a_row_group_larger_than_the_threads_buffers(tmp_path, monkeypatch):
 
 
 def test_encodings_follow_the_values(tmp_path):
-    """A small range is dictionary-encoded, a range too wide for the rank table or a column of
-    nearly all distinct values is written PLAIN; every page is zstd."""
+    """A small range is dictionary-encoded (with gaps: unused entries), a wide range of few
+    values too (by the rank table), a range too wide for the rank table or a column of nearly
+    all distinct values is written PLAIN; every page is zstd."""
     n = 3_000
     frame = pl.DataFrame({"small": pl.Series(np.arange(n) % 4, dtype=pl.Int8),
+                          "gaps": pl.Series([0, 3, 7][i % 3] for i in range(n)).cast(pl.Int16),
+                          "sparse": pl.Series(np.arange(n) % 2 * 10_000 - 5, dtype=pl.Int32),
                           "wide": pl.Series(np.arange(n) * (parquet.DICTIONARY_SPAN // 100), dtype=pl.Int64),
                           "distinct": pl.Series(np.arange(n), dtype=pl.Int32),
                           "card": pl.Series([CARDS[i % 5] for i in range(n)], dtype=pl.Enum(CARDS))})
     assert_reads_back(frame, tmp_path / "t.parquet")
     meta = dict(duckdb.sql(f"SELECT path_in_schema, encodings || ' ' || compression "
                            f"FROM parquet_metadata('{tmp_path / 't.parquet'}')").fetchall())
-    assert "RLE_DICTIONARY" in meta["small"] and "RLE_DICTIONARY" in meta["card"]
+    assert all("RLE_DICTIONARY" in meta[c] for c in ("small", "gaps", "sparse", "card"))
     assert "DICTIONARY" not in meta["wide"] and "DICTIONARY" not in meta["distinct"]
     assert all(v.endswith("ZSTD") for v in meta.values())
 

@@ -5,10 +5,11 @@ Why not polars' own writer: polars 2.1 dictionary-encodes every integer column w
 75% distinct values (all of ours) by hashing each value twice (a cardinality estimate, then the
 dictionary), about 7.5 ns a value, and no option turns it off; Dwarfest's ~80 event rows a game
 cost more to write than the last tenth of its kernel time (issue 16). Our integer columns have
-small ranges, so the dictionary here is built by indexing, not hashing: a value's dictionary
-index is the rank of its value among the values present in [min, max] (numpy, three passes),
-then the indices are run-length / bit-packed (one compiled pass). The pages are compressed
-with zstd at level 1, as before.
+small ranges, so the dictionary here is built by arithmetic, not hashing: in a row group whose
+values span at most 3/4 as many values as it has rows, the dictionary is every value from the
+least to the greatest and a value's index is its offset from the least (a wider range is
+numbered by a table of the values present); the indices are then run-length / bit-packed in one
+compiled pass. The pages are compressed with zstd at level 1, as polars' were.
 
 What a file holds, in Parquet's terms (format 1.0, data pages v1): one row group per
 ROW_GROUP rows; in each, per column, one dictionary page (PLAIN) and one data page of
@@ -173,10 +174,9 @@ class _Column:
         if self.physical == DOUBLE:
             pages = [_plain_page(self.rows(start, n, np.empty(n, np.float64)), scratch)]
         elif self.physical == BYTE_ARRAY:
-            codes = self.rows(start, n, scratch.offsets)
-            identity = np.arange(len(self.labels), dtype=np.int64)  # the codes are the indices
+            codes = self.rows(start, n, scratch.offsets)  # the codes are the indices
             pages = [_dictionary_page(_plain_strings(self.labels), len(self.labels), scratch),
-                     _indices_page(codes, identity, len(self.labels), scratch)]
+                     _indices_page(codes, None, len(self.labels), scratch)]
         else:
             pages = self._integer_pages(start, n, scratch)
         sizes = [0, 0]
@@ -191,12 +191,22 @@ class _Column:
                 "compressed": sizes[1], "physical": self.physical, "name": self.name}
 
     def _integer_pages(self, start: int, n: int, scratch: _Scratch) -> list:
-        """A dictionary page and a page of indices, unless the range is too wide for a rank
-        table or the values are nearly all distinct (a games table's game_id): one PLAIN page."""
+        """A dictionary page and a page of indices, or one PLAIN page:
+        * a range of at most 3/4 as many values as rows (every column of ours but a games
+          table's game_id): the dictionary is every value of the range, present or not, so a
+          value's index is its offset from the least, with no table to build or look up;
+        * a wider range, up to DICTIONARY_SPAN: the values present, numbered by a rank table,
+          if they are at most 3/4 of the rows;
+        * otherwise (wider still, or nearly all distinct): PLAIN."""
         lo, hi = self.value_range(start, n)
-        if hi - lo < DICTIONARY_SPAN:
+        span = hi - lo + 1
+        if span * 4 <= n * 3:
+            dictionary = np.arange(lo, hi + 1, dtype=np.int64).astype(self.numpy_type)
+            return [_dictionary_page(dictionary.tobytes(), span, scratch),
+                    _indices_page(self.offsets(start, n, lo, scratch), None, span, scratch)]
+        if span <= DICTIONARY_SPAN:
             offsets = self.offsets(start, n, lo, scratch)
-            rank = scratch.zeroed_rank(hi - lo + 1)
+            rank = scratch.zeroed_rank(span)
             n_entries = _rank_table(offsets, rank)
             if n <= 128 or n_entries * 4 <= n * 3:
                 dictionary = (np.flatnonzero(rank >= 0) + lo).astype(self.numpy_type)
@@ -241,15 +251,18 @@ def _dictionary_page(plain: bytes, n_entries: int, scratch: _Scratch):
     return _page(DICTIONARY_PAGE, n_entries, plain, PLAIN, scratch)
 
 
-def _indices_page(offsets: np.ndarray, rank: np.ndarray, n_entries: int, scratch: _Scratch):
-    """A data page of dictionary indices (rank[offset] of each offset), encoded in scratch.out
-    behind its definition levels and bit width."""
+def _indices_page(offsets: np.ndarray, rank: np.ndarray | None, n_entries: int, scratch: _Scratch):
+    """A data page of dictionary indices, encoded in scratch.out behind its definition levels
+    and bit width: each offset's rank[offset], or the offset itself when rank is None."""
     width = max(1, (n_entries - 1).bit_length())
     prefix = _definition_levels(len(offsets)) + bytes([width])
     scratch.out[:len(prefix)] = np.frombuffer(prefix, np.uint8)
-    dense = n_entries == len(rank)
-    used = len(prefix) + _hybrid_encode(offsets, rank, dense, width, scratch.out[len(prefix):])
+    table = _NO_RANK if rank is None else rank
+    used = len(prefix) + _hybrid_encode(offsets, table, rank is None, width, scratch.out[len(prefix):])
     return _page(DATA_PAGE, len(offsets), memoryview(scratch.out)[:used], RLE_DICTIONARY, scratch)
+
+
+_NO_RANK = np.zeros(1, np.int64)  # the encoder's rank argument when the offsets are the indices
 
 
 def _page(kind: int, n_values: int, raw, encoding: int, scratch: _Scratch):
@@ -283,8 +296,8 @@ def _rank_table(offsets, rank):
 def _hybrid_encode(values, rank, dense, width, out):
     """Parquet's RLE / bit-packed hybrid of the indices rank[values[i]]: a run of 8 or more
     equal values is one RLE run, the rest is bit-packed in groups of 8 (the last group padded
-    with zeros). `dense`: rank is the identity (an Enum's codes; every value of the range
-    present), so the lookup is skipped. Returns the bytes used in out."""
+    with zeros). `dense`: the values are the indices (an Enum's codes, the offsets into a range
+    dictionary), and rank is not read. Returns the bytes used in out."""
     n = len(values)
     value_bytes = (width + 7) // 8
     pos = 0
