@@ -158,9 +158,11 @@ class _Column:
     def offsets(self, start: int, n: int, lo: int, scratch: _Scratch) -> np.ndarray:
         """Rows [start, start + n) less lo, as int32 in scratch.offsets (a row group's values
         span less than DICTIONARY_SPAN here): half the bytes of int64 to stream through the
-        cache, whatever the column's type. The subtraction is done in int64."""
+        cache, whatever the column's type. The subtraction is done in int32 unless the column
+        is int64 (an int32 difference below DICTIONARY_SPAN is exact even if it wraps)."""
         for values, at in self._slices(start, n):
-            np.subtract(values, lo, out=scratch.offsets[at:at + len(values)], dtype=np.int64, casting="unsafe")
+            wide = np.int64 if values.dtype == np.int64 else np.int32
+            np.subtract(values, lo, out=scratch.offsets[at:at + len(values)], dtype=wide, casting="unsafe")
         return scratch.offsets[:n]
 
     def value_range(self, start: int, n: int) -> tuple[int, int]:
