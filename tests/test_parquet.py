@@ -129,6 +129,19 @@ def test_a_run_folder_table_reads_back_as_polars_wrote_it(tmp_path):
         assert ours == pl.read_parquet_metadata(tmp_path / f"polars-{table}.parquet")["ARROW:schema"]
 
 
+def test_without_polars_arrow_schema_the_file_still_reads(tmp_path, monkeypatch):
+    """Should polars drop read_parquet_metadata (it calls it experimental), the files lose only
+    the Arrow schema: DuckDB reads the same rows, polars the same values (Enums as strings)."""
+    monkeypatch.setattr(parquet, "_arrow_schema", lambda schema: None)
+    frame = a_table(300)
+    written(frame, tmp_path / "t.parquet")
+    back = pl.read_parquet(tmp_path / "t.parquet")
+    assert back.equals(frame.with_columns(pl.col("card").cast(pl.String)))
+    frame.write_parquet(tmp_path / "polars.parquet")
+    assert duckdb.sql(f"SELECT * FROM read_parquet('{tmp_path / 't.parquet'}')").fetchall() == \
+        duckdb.sql(f"SELECT * FROM read_parquet('{tmp_path / 'polars.parquet'}')").fetchall()
+
+
 def test_nulls_and_other_types_are_refused():
     with pytest.raises(ValueError, match="no nulls"):
         write_parquet(pl.DataFrame({"a": [1, None]}), io.BytesIO())

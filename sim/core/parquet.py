@@ -442,17 +442,23 @@ def _row_group(chunks: list[dict], n: int) -> bytes:
 def _file_metadata(frame: pl.DataFrame, columns: list[_Column], row_groups: list[bytes]) -> bytes:
     root = _struct([(4, "bin", b"schema"), (5, "i32", len(columns))])
     schema = [root] + [c.schema_element() for c in columns]
-    arrow = _struct([(1, "bin", b"ARROW:schema"), (2, "bin", _arrow_schema(tuple(frame.schema.items())).encode())])
+    arrow = _arrow_schema(tuple(frame.schema.items()))
+    key_values = [(5, "list", (12, [_struct([(1, "bin", b"ARROW:schema"), (2, "bin", arrow.encode())])]))] if arrow else []
     return _struct([(1, "i32", 1), (2, "list", (12, schema)), (3, "i64", frame.height),
-                    (4, "list", (12, row_groups)), (5, "list", (12, [arrow])),
-                    (6, "bin", CREATED_BY.encode())])
+                    (4, "list", (12, row_groups)), *key_values, (6, "bin", CREATED_BY.encode())])
 
 
 @lru_cache(maxsize=64)
-def _arrow_schema(schema: tuple) -> str:
+def _arrow_schema(schema: tuple) -> str | None:
     """The Arrow schema polars stores in a file of these columns (its footer's ARROW:schema),
-    taken from an empty file polars writes, so polars reads our files with the same types."""
+    taken from an empty file polars writes, so polars reads our files with the same types.
+    polars calls read_parquet_metadata experimental: should a later polars drop it or the key,
+    the files are written without it (DuckDB, which the analyses read with, does not use it;
+    polars would read Enum columns as strings) and tests/test_parquet.py fails to say so."""
     buffer = io.BytesIO()
     pl.DataFrame(schema=dict(schema)).write_parquet(buffer)
     buffer.seek(0)
-    return pl.read_parquet_metadata(buffer)["ARROW:schema"]
+    try:
+        return pl.read_parquet_metadata(buffer)["ARROW:schema"]
+    except (AttributeError, KeyError):
+        return None
