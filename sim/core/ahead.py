@@ -109,11 +109,12 @@ def compiling(dispatcher, sig):
         plan.mark_done(i)  # even on an error: the other process then meets it for itself
 
 
-def compile_on_two_cores(entry, args, compile_ahead, after=()) -> None:
+def compile_on_two_cores(entry, args, compile_ahead, after=tuple) -> None:
     """Compile `entry` (a jit dispatcher) for Python arguments `args` (S, R, X first), on two
     cores if it would be compiled cold; nothing when there is nothing to do (plain Python, no
-    list, compiled already in this process or in the on-disk cache). `after`: (function,
-    arguments) listed after the game's own (the run folder's Parquet encoder)."""
+    list, compiled already in this process or in the on-disk cache). `after()`: (function,
+    arguments) listed after the game's own (the run folder's Parquet encoder); like the game's
+    list, only made on a cold start."""
     global _plan
     if compile_ahead is None or not hasattr(entry, "python_callable"):  # no list, or plain Python
         return
@@ -121,7 +122,7 @@ def compile_on_two_cores(entry, args, compile_ahead, after=()) -> None:
         twin = entry.python_callable()
         if _cached(twin):
             return
-        items = [(d, _types(a)) for d, a in (*compile_ahead(*args[:3]), *after)]
+        items = [(d, _types(a)) for d, a in (*compile_ahead(*args[:3]), *after())]
         folder = tempfile.mkdtemp(prefix="brewbalance_compile_")
         child = None
         try:

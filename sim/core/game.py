@@ -176,7 +176,7 @@ class GameBase:
                     wins[at_row:], events_max, rounds_max, check)
 
         ahead.compile_on_two_cores(kernel, arguments(0, 1, 0, 0), self.compile_ahead,  # a cold start only
-                                   parquet.compile_ahead())
+                                   parquet.compile_ahead)
 
         def run(game_id, todo, at_game, at_row):
             return kernel(*arguments(game_id, todo, at_game, at_row))

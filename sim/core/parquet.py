@@ -88,13 +88,13 @@ class _Scratch:
     thread-safe."""
 
     def __init__(self):
-        self.offsets = np.empty(ROW_GROUP, np.int32)  # a row group's values less their least
+        self.offsets = np.empty(0, np.int32)  # a row group's values less their least
         self.rank = np.empty(0, np.int64)
-        self.out = np.empty(_encoded_bound(ROW_GROUP), np.uint8)
+        self.out = np.empty(0, np.uint8)  # a data page of indices, encoded
         self.zstd = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
 
     def fit(self, n: int) -> None:
-        """Room for a row group of n rows (ROW_GROUP is fixed, but a test may change it)."""
+        """Room for a row group of n rows (made at the first, grown if a larger one comes)."""
         if len(self.offsets) < n:
             self.offsets = np.empty(n, np.int32)
             self.out = np.empty(_encoded_bound(n), np.uint8)
@@ -134,6 +134,7 @@ class _Column:
         if isinstance(self.dtype, pl.Enum):
             self.physical, self.numpy_type, self.int_bits = BYTE_ARRAY, None, 0
             self.labels = list(self.dtype.categories)
+            self.plain_labels = _plain_strings(self.labels)  # the dictionary page of every row group
             series = series.to_physical()
         elif self.dtype in _PHYSICAL:
             self.physical, self.numpy_type, self.int_bits = _PHYSICAL[self.dtype]
@@ -177,7 +178,7 @@ class _Column:
             pages = [_plain_page(self.rows(start, n, np.empty(n, np.float64)), scratch)]
         elif self.physical == BYTE_ARRAY:
             codes = self.rows(start, n, scratch.offsets)  # the codes are the indices
-            pages = [_dictionary_page(_plain_strings(self.labels), len(self.labels), scratch),
+            pages = [_dictionary_page(self.plain_labels, len(self.labels), scratch),
                      _indices_page(codes, None, len(self.labels), scratch)]
         else:
             pages = self._integer_pages(start, n, scratch)
