@@ -14,7 +14,8 @@ code and linked into every caller again for nothing. A call from Python (the ent
 test, a REPL) goes to a twin compiled with the wrappers on that first call (`InternalDispatcher`).
 Its library is link-only (sim/core/link_only.py): kept as IR for its callers, with no machine
 code of its own; the twin optimises and emits the whole linked program once. numba's IR-level
-inlining is made cheaper without changing its result (sim/core/inlining.py), and a cold start
+inlining is made cheaper without changing its result (sim/core/inlining.py), so are the
+compiler flags' comparisons (sim/core/flags.py), and a cold start
 shares a game's listed functions with a second process (sim/core/ahead.py).
 """
 
@@ -31,7 +32,7 @@ from numba.core.registry import CPUDispatcher
 
 import sim
 
-from . import ahead, inlining, link_only
+from . import ahead, flags, inlining, link_only
 
 # Plain-Python mode (BREWBALANCE_NO_JIT=1, or numba's own NUMBA_DISABLE_JIT=1): the kernels run
 # uncompiled, with the same results, so a rule can be stepped through in pdb or measured
@@ -51,6 +52,7 @@ _njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=Tru
 # those the patch expects (the compile is then slower) or nothing is compiled.
 LINK_ONLY = not PLAIN_PYTHON and link_only.install()
 CHEAP_INLINING = not PLAIN_PYTHON and inlining.install()
+FAST_FLAGS = not PLAIN_PYTHON and flags.install()
 
 
 @cache
@@ -96,8 +98,29 @@ class InternalDispatcher(CPUDispatcher):
         if self.python_twin is None:
             with self._twin_lock:
                 if self.python_twin is None:
-                    self.__dict__["_twin"] = _by_type(_compiled(self.py_func, _njit, "python-calls"))
+                    twin = _by_type(_compiled(self.py_func, _njit, "python-calls"))
+                    if self.__dict__.get("_rolled_loops"):
+                        twin.__class__ = RolledTwin
+                    self.__dict__["_twin"] = twin
         return self.python_twin
+
+
+class RolledTwin(CPUDispatcher):
+    """The Python-callable twin of a `rolled_loops` entry point."""
+
+    def compile(self, sig):
+        with link_only.compiling_rolled(self.py_func.__qualname__):
+            return super().compile(sig)
+
+
+def rolled_loops(entry):
+    """Mark a `jit` entry point whose program (everything it links) is optimised without LLVM's
+    loop unrolling and loop vectorisation (sim/core/link_only.py): a game whose cold compile
+    that shortens and whose kernel it does not slow (docs/performance.md, 2026-12-07): the same
+    results from other machine code."""
+    if not PLAIN_PYTHON:
+        entry.__dict__["_rolled_loops"] = True
+    return entry
 
 
 def _compiled(fn, decorator, sub=""):
