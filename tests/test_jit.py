@@ -67,53 +67,25 @@ def test_an_internal_function_is_kept_link_only_and_its_twin_runs_machine_code()
 
 
 
+
 @J.jit
-def _weighted_sum(a):
+def _polynomial_hash(a):
     total = 0
-    for i in range(a.shape[0]):  # a trip count known only at run time: LLVM unrolls by blocks
-        total += a[i] * (i + 1)
+    for i in range(a.shape[0]):  # a trip count known only at run time; not vectorisable
+        total = total * 37 + a[i]
     return total
 
 
-@J.rolled_loops
-@J.jit
-def _weighted_sum_rolled(a):
-    total = 0
-    for i in range(a.shape[0]):
-        total += a[i] * (i + 1)
-    return total
-
-
-def _optimised_body(entry) -> str:
-    """The LLVM IR of an entry point's twin's own function, as optimised in its program."""
-    ir = next(iter(entry.python_twin.overloads.values())).library.get_llvm_str()
-    name = entry.py_func.__name__
-    return next(part for part in ir.split("\ndefine")[1:] if name in part.split("(")[0] and "cpython" not in part.split("(")[0])
-
-
-def test_a_rolled_loops_entry_point_is_optimised_without_unrolling_or_vectorising():
-    """sim/core/link_only.py: the program of a rolled_loops entry point (Dragon Brew's) keeps its
-    loops as written: one multiply in the loop, no vector types; the same function otherwise
-    comes out unrolled and vectorised. The results are the same."""
+def test_loops_are_not_unrolled_at_run_time():
+    """sim/core/jit.py turns LLVM's runtime loop unrolling off: the loop keeps one multiply
+    (unrolled, it had one per copied iteration). The result is the same."""
     from numba.core.caching import NullCache
 
-    for entry in (_weighted_sum, _weighted_sum_rolled):
-        entry.python_callable()._cache = NullCache()  # compiled here: cached code has no IR to read
-    a = np.arange(37, dtype=np.int64)
-    assert _weighted_sum(a) == _weighted_sum_rolled(a) == _weighted_sum.py_func(a)
-    assert isinstance(_weighted_sum_rolled.python_twin, J.RolledTwin)
-    assert not isinstance(_weighted_sum.python_twin, J.RolledTwin)
-    rolled, default = _optimised_body(_weighted_sum_rolled), _optimised_body(_weighted_sum)
-    assert rolled.count(" mul ") == 1 and " x i64>" not in rolled
-    assert default.count(" mul ") > 1 and " x i64>" in default
-
-
-def test_dragon_brews_entry_points_are_rolled_and_the_others_are_not():
-    from sim.brewin_usa import kernel as brewin_kernel
-    from sim.dragon_brew import kernel as dragon_kernel
-    from sim.homebrewers import kernel as homebrewers_kernel
-
-    for entry in (dragon_kernel.run_chunk, dragon_kernel.run_chunk_without_search):
-        assert entry.__dict__.get("_rolled_loops")
-    for module in (dwarfest_kernel, brewin_kernel, homebrewers_kernel):
-        assert not module.run_chunk.__dict__.get("_rolled_loops")
+    twin = _polynomial_hash.python_callable()
+    twin._cache = NullCache()  # compiled here: cached code has no IR to read
+    a = np.arange(1, 10, dtype=np.int64)  # 37**9 fits in an int64
+    assert _polynomial_hash(a) == _polynomial_hash.py_func(a)
+    ir = next(iter(twin.overloads.values())).library.get_llvm_str()
+    body = next(part for part in ir.split("\ndefine")[1:]
+                if "_polynomial_hash" in part.split("(")[0] and "cpython" not in part.split("(")[0])
+    assert body.count(" mul ") == 1

@@ -25,6 +25,7 @@ import warnings
 from contextlib import contextmanager
 from functools import cache
 
+import llvmlite.binding as llvm
 import numba
 from numba import njit
 from numba.core import types
@@ -53,6 +54,14 @@ _njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=Tru
 LINK_ONLY = not PLAIN_PYTHON and link_only.install()
 CHEAP_INLINING = not PLAIN_PYTHON and inlining.install()
 FAST_FLAGS = not PLAIN_PYTHON and flags.install()
+# LLVM's runtime loop unrolling is off: a loop whose trip count is known only when it runs was
+# copied in blocks of several iterations plus a remainder loop, which made Dragon Brew's whole
+# program 85,589 lines of optimised LLVM IR instead of 60,202, and the optimisation and machine
+# code of that program are the part of a cold start no second core can share. Loops with a
+# constant trip count are still unrolled whole; the kernels play as fast (docs/performance.md,
+# 2026-12-07). LLVM options are the process's: set at import, before anything compiles.
+if not PLAIN_PYTHON:
+    llvm.set_option("", "-unroll-runtime=0")
 
 
 @cache
@@ -98,29 +107,8 @@ class InternalDispatcher(CPUDispatcher):
         if self.python_twin is None:
             with self._twin_lock:
                 if self.python_twin is None:
-                    twin = _by_type(_compiled(self.py_func, _njit, "python-calls"))
-                    if self.__dict__.get("_rolled_loops"):
-                        twin.__class__ = RolledTwin
-                    self.__dict__["_twin"] = twin
+                    self.__dict__["_twin"] = _by_type(_compiled(self.py_func, _njit, "python-calls"))
         return self.python_twin
-
-
-class RolledTwin(CPUDispatcher):
-    """The Python-callable twin of a `rolled_loops` entry point."""
-
-    def compile(self, sig):
-        with link_only.compiling_rolled(self.py_func.__qualname__):
-            return super().compile(sig)
-
-
-def rolled_loops(entry):
-    """Mark a `jit` entry point whose program (everything it links) is optimised without LLVM's
-    loop unrolling and loop vectorisation (sim/core/link_only.py): a game whose cold compile
-    that shortens and whose kernel it does not slow (docs/performance.md, 2026-12-07): the same
-    results from other machine code."""
-    if not PLAIN_PYTHON:
-        entry.__dict__["_rolled_loops"] = True
-    return entry
 
 
 def _compiled(fn, decorator, sub=""):

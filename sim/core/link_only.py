@@ -20,13 +20,6 @@ This depends on numba's code-library internals (numba.core.codegen.CPUCodeLibrar
 numba.core.cpu.CPUContext.get_executable); `install` checks they are there and otherwise
 leaves numba as it is (the compile is then slower, nothing else changes);
 sim.core.jit.LINK_ONLY says whether it is; tests/test_jit.py checks that it is and that internal libraries hold no machine code.
-
-An entry point marked `sim.core.jit.rolled_loops` has that one optimisation of the whole program
-run without LLVM's loop unrolling and loop vectorisation (`compiling_rolled`). Unrolling copies
-a loop's body once per iteration; on Dragon Brew's kernel it more than doubled the program's
-code (36,669 lines of LLVM IR in, 84,196 out; 43,192 without either), and the optimisation and
-machine code of that program are the part of a cold start no second core can share
-(docs/performance.md, 2026-12-07).
 """
 
 from __future__ import annotations
@@ -36,8 +29,6 @@ from contextlib import contextmanager
 from functools import cache
 
 _compiling = threading.local()  # .names: qualnames of the internal functions being compiled
-_rolled = threading.local()  # .names: qualnames of the rolled_loops entry points being compiled;
-# .optimising: True while one of their programs is optimised
 
 
 @contextmanager
@@ -52,23 +43,6 @@ def compiling_internal(qualname: str):
         names.pop()
 
 
-@contextmanager
-def compiling_rolled(qualname: str):
-    """While a `rolled_loops` entry point compiles, the library numba makes under its name is
-    optimised without loop unrolling and vectorisation (the functions it links keep theirs until
-    then: the whole program is optimised once more, in that library)."""
-    names = _rolled.__dict__.setdefault("names", [])
-    names.append(qualname)
-    try:
-        yield
-    finally:
-        names.pop()
-
-
-def is_rolled(library) -> bool:
-    return getattr(library, "_brewbalance_rolled", False)
-
-
 def is_link_only(library) -> bool:
     return getattr(library, "_brewbalance_link_only", False)
 
@@ -77,7 +51,6 @@ def is_link_only(library) -> bool:
 def install() -> bool:
     """Patch numba's CPU code library (once); False when its internals are not as expected."""
     try:
-        import llvmlite.binding as llvm
         from numba import _dynfunc
         from numba.core import codegen, cpu
         library_class = codegen.CPUCodeLibrary
@@ -86,8 +59,7 @@ def install() -> bool:
                   (library_class, "_finalize_dynamic_globals"), (library_class, "_verify_declare_only_symbols"),
                   (library_class, "serialize_using_object_code"), (library_class, "serialize_using_bitcode"),
                   (codegen_class, "create_library"), (codegen_class, "set_env"), (cpu.CPUContext, "get_executable"),
-                  (codegen.JITCodeLibrary, "get_pointer_to_function"), (codegen, "create_pass_builder"),
-                  (llvm, "create_pipeline_tuning_options"), (llvm, "create_pass_builder")]
+                  (codegen.JITCodeLibrary, "get_pointer_to_function")]
     except (ImportError, AttributeError):
         return False
     if not all(hasattr(owner, name) for owner, name in needed):
@@ -100,36 +72,17 @@ def install() -> bool:
     get_executable = cpu.CPUContext.get_executable
     get_pointer_to_function = codegen.JITCodeLibrary.get_pointer_to_function
     set_env = codegen_class.set_env
-    create_pass_builder = codegen.create_pass_builder
 
     def create_library_marked(self, name, **kwargs):
         library = create_library(self, name, **kwargs)
         names = getattr(_compiling, "names", None)
         if names and names[-1] == name:  # not the helpers numba compiles on the way (overloads)
             library._brewbalance_link_only = True
-        rolled = getattr(_rolled, "names", None)
-        if rolled and rolled[-1] == name:
-            library._brewbalance_rolled = True
         return library
 
     def optimize_unless_link_only(self):
-        if is_link_only(self):
-            return
-        _rolled.optimising = is_rolled(self)
-        try:
+        if not is_link_only(self):
             optimize_final_module(self)
-        finally:
-            _rolled.optimising = False
-
-    def pass_builder(tm, opt=2, loop_vectorize=False, slp_vectorize=False):
-        if not getattr(_rolled, "optimising", False):
-            return create_pass_builder(tm, opt=opt, loop_vectorize=loop_vectorize, slp_vectorize=slp_vectorize)
-        options = llvm.create_pipeline_tuning_options()
-        options.speed_level = opt
-        options.slp_vectorization = slp_vectorize
-        options.loop_vectorization = False
-        options.loop_unrolling = False
-        return llvm.create_pass_builder(tm, options)
 
     def finalize_unless_link_only(self):
         if not is_link_only(self):
@@ -165,7 +118,6 @@ def install() -> bool:
             set_env(self, env_name, env)
 
     codegen_class.create_library = create_library_marked
-    codegen.create_pass_builder = pass_builder
     codegen_class.set_env = set_env_if_loaded
     library_class._optimize_final_module = optimize_unless_link_only
     library_class._finalize_final_module = finalize_unless_link_only
