@@ -66,8 +66,6 @@ def test_an_internal_function_is_kept_link_only_and_its_twin_runs_machine_code()
     assert twin.library.get_pointer_to_function(twin.fndesc.llvm_cpython_wrapper_name) != 0
 
 
-
-
 @J.jit
 def _polynomial_hash(a):
     total = 0
