@@ -77,13 +77,42 @@ def _polynomial_hash(a):
 def test_loops_are_not_unrolled_at_run_time():
     """sim/core/jit.py turns LLVM's runtime loop unrolling off: the loop keeps one multiply
     (unrolled, it had one per copied iteration). The result is the same."""
+    a = np.arange(1, 10, dtype=np.int64)  # 37**9 fits in an int64
+    assert _optimised_body(_polynomial_hash, a).count(" mul ") == 1
+
+
+@J.jit
+def _total(a):
+    total = 0
+    for i in range(a.shape[0]):  # vectorisable: LLVM adds several elements per instruction
+        total += a[i]
+    return total
+
+
+@J.unvectorized
+@J.jit
+def _total_unvectorized(a):
+    total = 0
+    for i in range(a.shape[0]):
+        total += a[i]
+    return total
+
+
+def _optimised_body(fn, *args) -> str:
+    """The optimised LLVM IR of fn's own function, compiled here (cached code has no IR)."""
     from numba.core.caching import NullCache
 
-    twin = _polynomial_hash.python_callable()
-    twin._cache = NullCache()  # compiled here: cached code has no IR to read
-    a = np.arange(1, 10, dtype=np.int64)  # 37**9 fits in an int64
-    assert _polynomial_hash(a) == _polynomial_hash.py_func(a)
+    twin = fn.python_callable()
+    twin._cache = NullCache()
+    assert fn(*args) == fn.py_func(*args)
     ir = next(iter(twin.overloads.values())).library.get_llvm_str()
-    body = next(part for part in ir.split("\ndefine")[1:]
-                if "_polynomial_hash" in part.split("(")[0] and "cpython" not in part.split("(")[0])
-    assert body.count(" mul ") == 1
+    return next(part for part in ir.split("\ndefine")[1:]
+                if fn.__name__ in part.split("(")[0] and "cpython" not in part.split("(")[0])
+
+
+def test_an_entry_point_marked_unvectorized_is_optimised_without_the_loop_vectoriser():
+    """sim.core.jit.unvectorized (Dragon Brew's entry points): the same loop is vectorised in an
+    unmarked function (vector types in its IR) and not in a marked one; the result is the same."""
+    a = np.arange(1, 1000, dtype=np.int64)
+    assert " x i64>" in _optimised_body(_total, a)
+    assert " x i64>" not in _optimised_body(_total_unvectorized, a)

@@ -9,9 +9,9 @@ about 135,000 lookups and 174,000 comparisons: about 2.5 CPU-seconds (docs/perfo
 
 * the hash is that of the sorted option names (what numba's hash reduces to: it sorts the
   dict of values, so only its keys count), computed once per class;
-* two configurations of the same class whose explicitly set values are equal are equal without
-  building anything (every option not set is at its default in both); otherwise numba's own
-  comparison decides;
+* two configurations of the same class are compared on the options set in either (every other
+  option is at its default in both), without building anything; configurations of two classes
+  by numba's own comparison;
 * `values()` reads the set values and the options' defaults directly, as the getters do.
 
 This depends on numba's TargetConfig internals (`_values`, `options`, the Option's default);
@@ -44,8 +44,8 @@ def install() -> bool:
         return class_hash(type(self))
 
     def __eq__(self, other):
-        if type(self) is type(other) and self._values == other._values:
-            return True
+        if type(self) is type(other):
+            return _same_values(self, other)
         return original_eq(self, other)
 
     TargetConfig.values = _values
@@ -58,6 +58,20 @@ def _values(self) -> dict:
     """TargetConfig.values: every option's value, its set value or else its default."""
     set_values = self._values
     return {name: set_values.get(name, option.default) for name, option in self.options.items()}
+
+
+def _same_values(a, b) -> bool:
+    """a.values() == b.values() for two configurations of one class: only an option set in
+    either can differ (every other one is at its default in both)."""
+    set_a, set_b = a._values, b._values
+    if set_a == set_b:
+        return True
+    options = a.options
+    for name in set_a.keys() | set_b.keys():
+        default = options[name].default
+        if not set_a.get(name, default) == set_b.get(name, default):
+            return False
+    return True
 
 
 def _same_as_numba(flags_class, numba_values) -> bool:

@@ -107,8 +107,31 @@ class InternalDispatcher(CPUDispatcher):
         if self.python_twin is None:
             with self._twin_lock:
                 if self.python_twin is None:
-                    self.__dict__["_twin"] = _by_type(_compiled(self.py_func, _njit, "python-calls"))
+                    twin = _by_type(_compiled(self.py_func, _njit, "python-calls"))
+                    if getattr(self, "loops_unvectorized", False):
+                        twin.__class__ = UnvectorizedTwin
+                    self.__dict__["_twin"] = twin
         return self.python_twin
+
+
+class UnvectorizedTwin(CPUDispatcher):
+    """The twin of an entry point marked `unvectorized`: its program is optimised without
+    LLVM's loop vectoriser (sim/core/link_only.py)."""
+
+    def compile(self, sig):
+        with link_only.compiling_unvectorized(self.py_func.__qualname__):
+            return super().compile(sig)
+
+
+def unvectorized(entry):
+    """Mark a game's entry point (a `jit` function Python calls) to have its whole program
+    optimised without LLVM's loop vectoriser, a choice measured per game: on Dragon Brew it
+    shrank the optimised program from 59,015 to 44,209 lines of LLVM IR and the serial end of a
+    cold start by about 1.5 s, with kernels as fast or faster; Brewin' USA's greedy kernel was
+    4.5% slower without it (docs/performance.md, 2026-12-07). Apply before the first call."""
+    if not PLAIN_PYTHON:
+        entry.loops_unvectorized = True
+    return entry
 
 
 def _compiled(fn, decorator, sub=""):

@@ -28,7 +28,34 @@ import threading
 from contextlib import contextmanager
 from functools import cache
 
+from numba.core import config
+
 _compiling = threading.local()  # .names: qualnames of the internal functions being compiled
+
+
+@contextmanager
+def compiling_unvectorized(qualname: str):
+    """While the twin of an entry point marked `sim.core.jit.unvectorized` compiles, the library
+    numba makes under its name optimises the linked program without LLVM's loop vectoriser."""
+    names = _compiling.__dict__.setdefault("unvectorized", [])
+    names.append(qualname)
+    try:
+        yield
+    finally:
+        names.pop()
+
+
+@contextmanager
+def loop_vectorization_off():
+    """numba reads its setting when it builds the full pass pipeline of a library's final module
+    (the cheap one it runs first never vectorises at NUMBA_OPT below "max"). Set only under
+    numba's compile lock (inside a compile), so no other thread sees it."""
+    before = config.LOOP_VECTORIZE
+    config.LOOP_VECTORIZE = 0
+    try:
+        yield
+    finally:
+        config.LOOP_VECTORIZE = before
 
 
 @contextmanager
@@ -55,7 +82,7 @@ def install() -> bool:
         from numba.core import codegen, cpu
         library_class = codegen.CPUCodeLibrary
         codegen_class = codegen.JITCPUCodegen
-        needed = [(library_class, "_optimize_final_module"), (library_class, "_finalize_final_module"),
+        needed = [(config, "LOOP_VECTORIZE"), (library_class, "_optimize_final_module"), (library_class, "_finalize_final_module"),
                   (library_class, "_finalize_dynamic_globals"), (library_class, "_verify_declare_only_symbols"),
                   (library_class, "serialize_using_object_code"), (library_class, "serialize_using_bitcode"),
                   (codegen_class, "create_library"), (codegen_class, "set_env"), (cpu.CPUContext, "get_executable"),
@@ -78,10 +105,18 @@ def install() -> bool:
         names = getattr(_compiling, "names", None)
         if names and names[-1] == name:  # not the helpers numba compiles on the way (overloads)
             library._brewbalance_link_only = True
+        unvectorized = getattr(_compiling, "unvectorized", None)
+        if unvectorized and unvectorized[-1] == name:
+            library._brewbalance_unvectorized = True
         return library
 
     def optimize_unless_link_only(self):
-        if not is_link_only(self):
+        if is_link_only(self):
+            return
+        if getattr(self, "_brewbalance_unvectorized", False):
+            with loop_vectorization_off():
+                optimize_final_module(self)
+        else:
             optimize_final_module(self)
 
     def finalize_unless_link_only(self):

@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.driver import Counters, flag_violation, play_chunk, record_to_compile
-from sim.core.jit import jit, jit_inline
+from sim.core.jit import jit, jit_inline, unvectorized
 from sim.core.ranking import rank_seats
 from sim.core.rng import STREAM_DECKS, STREAM_POLICY, stream_seed
 from sim.core.rounds import record_round
@@ -151,6 +151,7 @@ def record(S, R, X, game_id, n, game_row, player_rows, win_rows):
 COUNTERS = Counters(C.G_EV, C.G_ROUNDS, C.G_OVERFLOW, C.G_VIOLATION)
 
 
+@unvectorized
 @jit
 def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
               events_per_game_max, rounds_per_game_max, check):
@@ -159,6 +160,7 @@ def run_chunk(S, R, X, seed, first_game, n_games, counts, seat_policies, games, 
                       games, players, wins, events_per_game_max, rounds_per_game_max, check)
 
 
+@unvectorized
 @jit
 def run_chunk_without_search(S, R, X, seed, first_game, n_games, counts, seat_policies, games, players, wins,
                              events_per_game_max, rounds_per_game_max, check):
