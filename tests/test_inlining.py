@@ -57,3 +57,23 @@ def test_the_blocks_copied_for_one_inlining_share_one_copy_of_the_scope():
     assert isinstance(shared[0].scope, ir.Scope)
     assert [str(s) for b in shared for s in b.body] == [str(s) for b in blocks for s in b.body]
 
+
+
+def test_an_inlining_copies_each_block_once_and_shares_the_positions():
+    """numba's inliner copies the callee's IR, then copies that copy again as an "original" its
+    callers throw away: during one inlining a block copy it made is not copied again. Outside an
+    inlining every copy is a copy. Source positions (ir.Loc) are never changed, so shared."""
+    blocks = list(run_frontend(_branchy).blocks.values())
+    inlining._scope_copies.append({})
+    inlining._block_copies.append({})
+    try:
+        first = [copy.deepcopy(b) for b in blocks]
+        second = [copy.deepcopy(b) for b in first]
+    finally:
+        inlining._scope_copies.pop()
+        inlining._block_copies.pop()
+    assert all(f is not b for f, b in zip(first, blocks, strict=True)) and all(s is f for s, f in zip(second, first, strict=True))
+    assert [str(s) for b in first for s in b.body] == [str(s) for b in blocks for s in b.body]
+    assert first[0].body[0].loc is blocks[0].body[0].loc
+    again = [copy.deepcopy(b) for b in first]  # no inlining under way
+    assert all(a is not f for a, f in zip(again, first, strict=True))
