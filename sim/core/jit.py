@@ -15,8 +15,9 @@ test, a REPL) goes to a twin compiled with the wrappers on that first call (`Int
 Its library is link-only (sim/core/link_only.py): kept as IR for its callers, with no machine
 code of its own; the twin optimises and emits the whole linked program once. numba's IR-level
 inlining is made cheaper without changing its result (sim/core/inlining.py), so are the
-compiler flags' comparisons (sim/core/flags.py), and a cold start
-shares a game's listed functions with a second process (sim/core/ahead.py).
+compiler flags' comparisons (sim/core/flags.py), the typing of a built-in call or an operator
+is worked out once per argument types (sim/core/resolution.py), and a cold start shares a
+game's listed functions with a second process (sim/core/ahead.py).
 """
 
 import os
@@ -33,7 +34,7 @@ from numba.core.registry import CPUDispatcher
 
 import sim
 
-from . import ahead, flags, inlining, link_only
+from . import ahead, flags, inlining, link_only, resolution
 
 # Plain-Python mode (BREWBALANCE_NO_JIT=1, or numba's own NUMBA_DISABLE_JIT=1): the kernels run
 # uncompiled, with the same results, so a rule can be stepped through in pdb or measured
@@ -54,6 +55,7 @@ _njit_internal = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=Tru
 LINK_ONLY = not PLAIN_PYTHON and link_only.install()
 CHEAP_INLINING = not PLAIN_PYTHON and inlining.install()
 FAST_FLAGS = not PLAIN_PYTHON and flags.install()
+CACHED_RESOLUTION = not PLAIN_PYTHON and resolution.install()
 # LLVM's runtime loop unrolling is off: a loop whose trip count is known only when it runs was
 # copied in blocks of several iterations plus a remainder loop, which made Dragon Brew's whole
 # program 85,589 lines of optimised LLVM IR instead of 60,202, and the optimisation and machine
