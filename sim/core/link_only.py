@@ -30,19 +30,36 @@ from functools import cache
 
 from numba.core import config
 
-_compiling = threading.local()  # .names: qualnames of the internal functions being compiled
+_compiling = threading.local()  # .link_only, .unvectorized: qualnames of the functions being compiled
 
 
-@contextmanager
+def compiling_internal(qualname: str):
+    """While an internal function compiles (or loads from the cache), the library numba makes
+    under its name is link-only."""
+    return _compiling_as("link_only", qualname)
+
+
 def compiling_unvectorized(qualname: str):
     """While the twin of an entry point marked `sim.core.jit.unvectorized` compiles, the library
     numba makes under its name optimises the linked program without LLVM's loop vectoriser."""
-    names = _compiling.__dict__.setdefault("unvectorized", [])
+    return _compiling_as("unvectorized", qualname)
+
+
+@contextmanager
+def _compiling_as(kind: str, qualname: str):
+    names = _compiling.__dict__.setdefault(kind, [])
     names.append(qualname)
     try:
         yield
     finally:
         names.pop()
+
+
+def _compiling_now(kind: str, name: str) -> bool:
+    """Whether `name` is the innermost function being compiled as `kind` (not one of the helpers
+    numba compiles on the way, overloads, which make libraries of their own names)."""
+    names = getattr(_compiling, kind, None)
+    return bool(names) and names[-1] == name
 
 
 @contextmanager
@@ -56,18 +73,6 @@ def loop_vectorization_off():
         yield
     finally:
         config.LOOP_VECTORIZE = before
-
-
-@contextmanager
-def compiling_internal(qualname: str):
-    """While an internal function compiles (or loads from the cache), the library numba makes
-    under its name is link-only."""
-    names = _compiling.__dict__.setdefault("names", [])
-    names.append(qualname)
-    try:
-        yield
-    finally:
-        names.pop()
 
 
 def is_link_only(library) -> bool:
@@ -102,11 +107,9 @@ def install() -> bool:
 
     def create_library_marked(self, name, **kwargs):
         library = create_library(self, name, **kwargs)
-        names = getattr(_compiling, "names", None)
-        if names and names[-1] == name:  # not the helpers numba compiles on the way (overloads)
+        if _compiling_now("link_only", name):
             library._brewbalance_link_only = True
-        unvectorized = getattr(_compiling, "unvectorized", None)
-        if unvectorized and unvectorized[-1] == name:
+        if _compiling_now("unvectorized", name):
             library._brewbalance_unvectorized = True
         return library
 
