@@ -129,7 +129,7 @@ def unvectorized(entry):
     """Mark a game's entry point (a `jit` function Python calls) to have its whole program
     optimised without LLVM's loop vectoriser, a choice measured per game: on Dragon Brew it
     shrank the optimised program from 59,015 to 44,209 lines of LLVM IR and the serial end of a
-    cold start by about 1.5 s, with kernels as fast or faster; Brewin' USA's greedy kernel was
+    cold start by about 1.2 s, with kernels as fast or faster; Brewin' USA's greedy kernel was
     4.5% slower without it (docs/performance.md, 2026-12-07). Apply before the first call."""
     if not PLAIN_PYTHON:
         entry.loops_unvectorized = True

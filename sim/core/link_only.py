@@ -16,10 +16,14 @@ library that runs, which links the whole program and optimises and emits it once
 is cached as LLVM bitcode instead of machine code plus bitcode. The games play the same moves
 (the bench signatures) at the same speed (docs/performance.md, 2026-12-06 afternoon).
 
+The one library that runs is also where an entry point marked `sim.core.jit.unvectorized`
+(Dragon Brew's) has its whole program optimised without LLVM's loop vectoriser.
+
 This depends on numba's code-library internals (numba.core.codegen.CPUCodeLibrary,
 numba.core.cpu.CPUContext.get_executable); `install` checks they are there and otherwise
 leaves numba as it is (the compile is then slower, nothing else changes);
-sim.core.jit.LINK_ONLY says whether it is; tests/test_jit.py checks that it is and that internal libraries hold no machine code.
+sim.core.jit.LINK_ONLY says whether it is; tests/test_jit.py checks that it is, that internal
+libraries hold no machine code and that a marked entry point's program is not vectorised.
 """
 
 from __future__ import annotations
@@ -87,11 +91,11 @@ def install() -> bool:
         from numba.core import codegen, cpu
         library_class = codegen.CPUCodeLibrary
         codegen_class = codegen.JITCPUCodegen
-        needed = [(config, "LOOP_VECTORIZE"), (library_class, "_optimize_final_module"), (library_class, "_finalize_final_module"),
+        needed = [(library_class, "_optimize_final_module"), (library_class, "_finalize_final_module"),
                   (library_class, "_finalize_dynamic_globals"), (library_class, "_verify_declare_only_symbols"),
                   (library_class, "serialize_using_object_code"), (library_class, "serialize_using_bitcode"),
                   (codegen_class, "create_library"), (codegen_class, "set_env"), (cpu.CPUContext, "get_executable"),
-                  (codegen.JITCodeLibrary, "get_pointer_to_function")]
+                  (codegen.JITCodeLibrary, "get_pointer_to_function"), (config, "LOOP_VECTORIZE")]
     except (ImportError, AttributeError):
         return False
     if not all(hasattr(owner, name) for owner, name in needed):
