@@ -47,11 +47,8 @@ def test_the_blocks_copied_for_one_inlining_share_one_copy_of_the_scope():
     assert len({id(b.scope) for b in alone}) == len(blocks)
     assert all(b.scope == blocks[0].scope and b.scope is not blocks[0].scope for b in alone)
     # during one inlining: one copy of the scope for all of them, as in the original
-    inlining._scope_copies.append({})
-    try:
+    with inlining.one_inlining():
         shared = [copy.deepcopy(b) for b in blocks]
-    finally:
-        inlining._scope_copies.pop()
     assert len({id(b.scope) for b in shared}) == 1 and shared[0].scope is not blocks[0].scope
     assert shared[0].scope == blocks[0].scope
     assert isinstance(shared[0].scope, ir.Scope)
@@ -64,14 +61,9 @@ def test_an_inlining_copies_each_block_once_and_shares_the_positions():
     callers throw away: during one inlining a block copy it made is not copied again. Outside an
     inlining every copy is a copy. Source positions (ir.Loc) are never changed, so shared."""
     blocks = list(run_frontend(_branchy).blocks.values())
-    inlining._scope_copies.append({})
-    inlining._block_copies.append({})
-    try:
+    with inlining.one_inlining():
         first = [copy.deepcopy(b) for b in blocks]
         second = [copy.deepcopy(b) for b in first]
-    finally:
-        inlining._scope_copies.pop()
-        inlining._block_copies.pop()
     assert all(f is not b for f, b in zip(first, blocks, strict=True)) and all(s is f for s, f in zip(second, first, strict=True))
     assert [str(s) for b in first for s in b.body] == [str(s) for b in blocks for s in b.body]
     assert first[0].body[0].loc is blocks[0].body[0].loc

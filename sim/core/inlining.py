@@ -29,11 +29,41 @@ same moves (tests/test_signature.py, tests/test_plain_python.py).
 from __future__ import annotations
 
 import copy
+from contextlib import contextmanager
 from functools import cache
 
-_scope_copies: list[dict] = []  # per inlining under way: id(scope) -> (scope, its copy)
-_block_copies: list[dict] = []  # per inlining under way: id -> each block copy it made
 _untyped_ir: dict = {}  # inlined function -> its untyped IR (not in SSA form), never mutated
+
+
+class _Inlining:
+    """What one inlining under way has copied: id(scope) -> (scope, its copy), and id -> each
+    block copy it made."""
+
+    def __init__(self):
+        self.scopes: dict = {}
+        self.blocks: dict = {}
+
+
+_inlinings: list[_Inlining] = []  # the inlinings under way, innermost last
+
+
+@contextmanager
+def one_inlining():
+    """Around one inlining (numba's inline_ir): the copies it makes share a scope and are not
+    copied again."""
+    _inlinings.append(_Inlining())
+    try:
+        yield
+    finally:
+        _inlinings.pop()
+
+
+def _plain_deepcopy(obj, memo):
+    """What copy.deepcopy does for an object without a __deepcopy__ of its own."""
+    dup = type(obj).__new__(type(obj))
+    memo[id(obj)] = dup
+    dup.__dict__.update(copy.deepcopy(obj.__dict__, memo))
+    return dup
 
 
 @cache
@@ -51,25 +81,21 @@ def install() -> bool:
     run_untyped_passes = InlineWorker.run_untyped_passes
 
     def scope_deepcopy(self, memo):
-        shared = _scope_copies[-1] if _scope_copies else None
+        shared = _inlinings[-1].scopes if _inlinings else None
         if shared is not None and id(self) in shared:
             dup = shared[id(self)][1]
-        else:  # what copy.deepcopy does for a plain object, remembered for the inlining's other blocks
-            dup = ir.Scope.__new__(ir.Scope)
-            memo[id(self)] = dup
-            dup.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        else:  # remembered for the inlining's other blocks
+            dup = _plain_deepcopy(self, memo)
             if shared is not None:
                 shared[id(self)] = (self, dup)
         memo[id(self)] = dup
         return dup
 
     def block_deepcopy(self, memo):
-        fresh = _block_copies[-1] if _block_copies else None
+        fresh = _inlinings[-1].blocks if _inlinings else None
         if fresh is not None and id(self) in fresh:
             return self  # a copy this inlining made: only its discarded second copy asks again
-        dup = ir.Block.__new__(ir.Block)
-        memo[id(self)] = dup
-        dup.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        dup = _plain_deepcopy(self, memo)
         if fresh is not None:
             fresh[id(dup)] = dup
         return dup
@@ -78,13 +104,8 @@ def install() -> bool:
         return self  # never changed once made (numba makes a new Loc for a new position)
 
     def inline_ir_sharing_scopes(self, *args, **kwargs):
-        _scope_copies.append({})
-        _block_copies.append({})
-        try:
+        with one_inlining():
             return inline_ir(self, *args, **kwargs)
-        finally:
-            _scope_copies.pop()
-            _block_copies.pop()
 
     def untyped_ir_once(self, func, enable_ssa=False):
         # inline_function (enable_ssa False) hands the IR to inline_ir, which copies it before
