@@ -7,7 +7,7 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    sim/core's: nothing of the other games is compiled);
 2. kernel-only, random and greedy bots: `GAME.simulate` in-process on all cores (pieces of
    at most a shard on a thread pool, small enough that no thread idles at the end) with the
-   DataFrame building stubbed out, so the figure is rules + bots + the kernel's own buffers;
+   table building stubbed out, so the figure is rules + bots + the kernel's own buffers;
 3. end to end: `brewbalance simulate` (Parquet written, run.json, all cores, default shards),
    games/s net of the fixed start-up (a 1,000-game run subtracted), and peak RSS; its ratio
    to the greedy kernel-only rate is taken PAIRS times, each end-to-end run right after a
@@ -15,14 +15,15 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    by more within minutes than the writer costs); the defaults are whole multiples of 2
    shards, so the ratio measures the writing, not an idle thread on a last short shard;
 4. the split of step 3's work (thread-seconds of the same in-process run): the compiled
-   kernel (`run_chunk`), DataFrame building (`frames`, `chunk_frames`), Parquet writing
+   kernel (`run_chunk`), table building (`tables`, `chunk_tables`: the kernel's buffers copied
+   into the tables' columns), Parquet writing
    (`write_shard`);
 5. `brewbalance report` on step 3's run (HTML, PDF and JSON): wall time and peak RSS, and the
    time to verdict (step 3's wall + the report's);
 6. what bounds the game, in one core's microseconds per game against what the goal allows:
    the rules with random bots (step 2), what the greedy bot adds per decision it makes (the
    games table's `decisions` of step 3's run), the writer per row written (step 4's
-   thread-seconds over the rows of step 3's tables) and the DataFrame building.
+   thread-seconds over the rows of step 3's tables) and the table building.
 
 Every figure is printed with its command; ratios are taken between measurements of the same
 run on the same machine, so the load of a shared machine moves them less than the raw
@@ -68,7 +69,7 @@ import sim.core.runfolder as rf
 import sim.core.runner as runner
 from sim.registry import get_game
 
-spent = {"kernel": 0.0, "frames": 0.0, "write": 0.0}
+spent = {"kernel": 0.0, "tables": 0.0, "write": 0.0}
 lock = threading.Lock()
 
 def timed(part, fn):
@@ -82,8 +83,8 @@ def timed(part, fn):
     return call
 
 game = get_game(sys.argv[2])
-game.frames = timed("frames", game.frames)
-game.chunk_frames = timed("frames", game.chunk_frames)
+game.tables = timed("tables", game.tables)
+game.chunk_tables = timed("tables", game.chunk_tables)
 game.run_chunk = timed("kernel", game.run_chunk)
 if game.run_chunk_without_search is not None:  # what a greedy run plays on (GameBase.kernel_for)
     game.run_chunk_without_search = timed("kernel", game.run_chunk_without_search)
@@ -98,15 +99,17 @@ finally:
 
 
 def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
-    """Games/s of GAME.simulate on `jobs` threads with the DataFrame builder stubbed out."""
+    """Games/s of GAME.simulate on `jobs` threads with the table building stubbed out."""
     from sim.core.config import prepare
+    from sim.core.frames import Columns
     from sim.registry import get_game
 
     game = get_game(game_id)
     config = game.build(prepare(game_id, "base", [], []))
-    real_frames, real_chunk_frames = game.frames, game.chunk_frames
-    game.frames = lambda *args, **kwargs: {}
-    game.chunk_frames = lambda *args: (pl.DataFrame(), pl.DataFrame())
+    real_tables, real_chunk_tables = game.tables, game.chunk_tables
+    empty = Columns({"game_id": pl.Int64}, {"game_id": []})
+    game.tables = lambda *args, **kwargs: {}
+    game.chunk_tables = lambda *args: (empty, empty)
     try:
         game.simulate(config, 1, 0, 500, [4], [policy])  # load the compiled code, touch buffers
         piece = max(1, min(SHARD, n_games // (4 * jobs)))  # small enough that no thread idles at the end
@@ -116,7 +119,7 @@ def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
                           range(0, n_games, piece)))
         return n_games / (time.perf_counter() - start)
     finally:
-        game.frames, game.chunk_frames = real_frames, real_chunk_frames
+        game.tables, game.chunk_tables = real_tables, real_chunk_tables
 
 
 def kernel_only_in_child(game_id: str, policy: str, n_games: int, jobs: int, cache: Path) -> float:
@@ -136,7 +139,7 @@ def simulate_args(game_id: str, n_games: int, jobs: int, run: Path) -> list[str]
 
 
 def split_of_work(game_id: str, n_games: int, jobs: int, run: Path, cache: Path) -> dict[str, float]:
-    """Thread-seconds in the kernel, the DataFrame builder and the Parquet writer during one
+    """Thread-seconds in the kernel, the table building and the Parquet writer during one
     in-process `simulate` (bench/profile.py SPLIT_WRAPPER)."""
     env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache)}
     proc = subprocess.run([sys.executable, "-c", SPLIT_WRAPPER, *simulate_args(game_id, n_games, jobs, run)],
@@ -170,7 +173,7 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
     rates["greedy"], ratio = kernel, e2e / kernel
     for policy in ("random", "greedy"):
         out(f"2. kernel-only, {policy:6s} bots: {rates[policy]:>10,.0f} games/s   "
-            f"(bench/profile.py kernel_only: {game_id}.simulate on {jobs} threads, DataFrames stubbed)")
+            f"(bench/profile.py kernel_only: {game_id}.simulate on {jobs} threads, tables stubbed)")
     out(f"3. end to end, greedy bots: {e2e:>10,.0f} games/s = {ratio:.0%} of kernel-only "
         f"(wall {wall:.1f} s - start-up run {warm:.1f} s), peak RSS {rss / 2**20:,.0f} MiB   {cmd}")
     out(f"   end to end / kernel-only in each of {PAIRS} back-to-back pairs (the median above): "
@@ -191,7 +194,7 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
         f"{budget['random_us']:.1f}; the greedy bot's extra {budget['bot_us']:.1f} = "
         f"{budget['decisions']:.0f} decisions x {budget['per_decision_us']:.2f} us; writing "
         f"{budget['write_us']:.1f} = {budget['rows']:.0f} rows x {budget['per_row_ns']:.0f} ns; "
-        f"DataFrames {budget['frames_us']:.1f}   (step 2's rates, step 4's thread-seconds, step 3's tables)")
+        f"tables {budget['tables_us']:.1f}   (step 2's rates, step 4's thread-seconds, step 3's tables)")
     shutil.rmtree(tmp / "run", ignore_errors=True)
     shutil.rmtree(tmp / "run_split", ignore_errors=True)
     return {"game": game_id, "compile": None if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
@@ -213,25 +216,25 @@ def bounds(game_id: str, run: Path, n_games: int, jobs: int, rates: dict, spent:
     write = spent["write"] / n_games * 1e6
     return {"goal_us": jobs / GOALS[game_id] * 1e6, "random_us": per_game["random"], "bot_us": bot,
             "decisions": decisions, "per_decision_us": bot / max(decisions, 1), "rows": rows,
-            "write_us": write, "per_row_ns": write / max(rows, 1) * 1e3, "frames_us": spent["frames"] / n_games * 1e6}
+            "write_us": write, "per_row_ns": write / max(rows, 1) * 1e3, "tables_us": spent["tables"] / n_games * 1e6}
 
 
 def table(rows: list[dict]) -> None:
     out("\nSummary (4 players; games/s on all cores; goal = the greedy end-to-end goal of issue 16)")
     out(f"  {'game':12s} {'compile':>8s} {'kernel random':>14s} {'kernel greedy':>14s} {'end to end':>11s} "
-        f"{'e2e/kernel':>10s} {'write':>6s} {'frames':>6s} {'peak RSS':>9s} {'report':>7s} {'goal':>8s}")
+        f"{'e2e/kernel':>10s} {'write':>6s} {'tables':>6s} {'peak RSS':>9s} {'report':>7s} {'goal':>8s}")
     for r in rows:
         compiled = "-" if r["compile"] is None else f"{r['compile']:.1f}s"  # None: --cache
         out(f"  {r['game']:12s} {compiled:>8s} {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
-            f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_frames']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
+            f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_tables']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
             f"{r['report']:>6.1f}s {GOALS[r['game']]:>8,}")
     out("\nWhat bounds each game (one core's microseconds per game; step 6)")
     out(f"  {'game':12s} {'goal allows':>11s} {'rules+random':>12s} {'greedy bot':>10s} {'decisions':>9s} "
-        f"{'us/decision':>11s} {'write':>7s} {'rows':>6s} {'ns/row':>6s} {'frames':>7s}")
+        f"{'us/decision':>11s} {'write':>7s} {'rows':>6s} {'ns/row':>6s} {'tables':>7s}")
     for r in rows:
         out(f"  {r['game']:12s} {r['goal_us']:>11.1f} {r['random_us']:>12.1f} {r['bot_us']:>10.1f} "
             f"{r['decisions']:>9.0f} {r['per_decision_us']:>11.2f} {r['write_us']:>7.1f} {r['rows']:>6.0f} "
-            f"{r['per_row_ns']:>6.0f} {r['frames_us']:>7.1f}")
+            f"{r['per_row_ns']:>6.0f} {r['tables_us']:>7.1f}")
 
 
 def main() -> None:

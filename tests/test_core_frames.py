@@ -1,12 +1,13 @@
-"""The shared frame helpers: Enum columns gathered from the kernels' integer codes, and the
-columns of a kernel's int64 rows split out a block of rows at a time."""
+"""The shared table helpers: a shard's tables as numpy columns (Columns), the columns of a
+kernel's int64 rows split out into one allocation, Enum codes checked against their labels,
+and Enum columns gathered from the codes when a DataFrame is asked for."""
 
 import numpy as np
 import polars as pl
 import pytest
 
 from sim.core import frames
-from sim.core.frames import enum_column, split_columns
+from sim.core.frames import Columns, check_codes, column_block, enum_column, split_columns
 
 LEVELS = ["play", "discard", "offer"]
 
@@ -56,3 +57,48 @@ def test_split_columns_returns_copies_not_views_of_the_buffer():
     (first,) = split_columns(rows, [(0, np.int64)])
     rows[:] = -1
     assert first.tolist() == [0, 3, 6, 9]
+
+
+def test_split_columns_of_a_column_major_buffer_casts_each_column():
+    rows = np.asfortranarray(np.random.default_rng(3).integers(-300, 300, (1000, 4)))
+    out = split_columns(rows[:700], [(2, np.int8), (0, np.int64)])
+    np.testing.assert_array_equal(out[0], rows[:700, 2].astype(np.int8))
+    np.testing.assert_array_equal(out[1], rows[:700, 0])
+
+
+@pytest.mark.parametrize("n", [0, 1, 13, 100_000])
+def test_a_column_block_holds_separate_aligned_columns(n):
+    types = [np.int64, np.int8, np.int16, np.uint8, np.int32, np.float64]
+    cols = column_block(n, types)
+    assert [c.dtype for c in cols] == [np.dtype(t) for t in types]
+    assert all(len(c) == n and c.ctypes.data % 16 == 0 for c in cols)
+    for k, c in enumerate(cols):
+        c[:] = k + 1
+    assert all((c == k + 1).all() for k, c in enumerate(cols))  # no column overlaps another
+
+
+def test_check_codes_names_the_column_and_the_bad_code():
+    check_codes(LEVELS, np.array([0, 2, 1]), "kind")
+    check_codes(LEVELS, np.zeros(0, np.int64), "kind")
+    for bad in (-1, 3):
+        with pytest.raises(ValueError, match=f"column kind: code {bad} is not one of its 3 labels"):
+            check_codes(LEVELS, np.array([0, bad, 1]), "kind")
+
+
+def test_columns_concat_and_frame():
+    schema = {"game_id": pl.Int64, "kind": pl.Enum(LEVELS), "win": pl.Float64}
+    a = Columns(schema, {"game_id": [np.array([1, 1])], "kind": [np.array([2, 0], np.uint8)],
+                         "win": [np.array([0.5, 0.5])]})
+    b = Columns(schema, {"game_id": [np.array([2])], "kind": [np.array([1], np.uint8)], "win": [np.array([1.0])]})
+    both = Columns.concat([a, b])
+    assert both.height == 3 and both.columns == ["game_id", "kind", "win"]
+    expected = pl.DataFrame({"game_id": [1, 1, 2], "kind": pl.Series(["offer", "play", "discard"], dtype=pl.Enum(LEVELS)),
+                             "win": [0.5, 0.5, 1.0]})
+    assert both.frame().equals(expected) and both.frame().schema == expected.schema
+    assert Columns.of_frame(expected).frame().equals(expected)
+
+
+def test_a_table_of_no_rows():
+    schema = {"game_id": pl.Int64, "kind": pl.Enum(LEVELS)}
+    empty = Columns(schema, {"game_id": [], "kind": []})
+    assert empty.height == 0 and empty.frame().schema == pl.Schema(schema)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sim.core.parquet as parquet
+from sim.core.frames import Columns
 from sim.core.parquet import write_parquet
 
 CARDS = ["bouncer", "barmaid", "wandering_bard", "skald", "old_drunk"]
@@ -112,6 +113,23 @@ def test_encodings_follow_the_values(tmp_path):
 def test_the_returned_hash_is_the_files(tmp_path):
     digest = written(a_table(2_000), tmp_path / "t.parquet")
     assert digest == hashlib.sha256((tmp_path / "t.parquet").read_bytes()).hexdigest()
+
+
+def test_a_shards_columns_are_written_as_their_frame(tmp_path):
+    """What a run writes (a shard's Columns, several parts a table) is byte for byte the file
+    of the same table as a polars DataFrame."""
+    from sim.core.config import prepare
+    from sim.registry import get_game
+
+    game = get_game("dwarfest")
+    config = game.build(prepare("dwarfest", "base", [], []))
+    tables = game.simulate(config, 7, 0, 300, [3, 4], ["greedy"]).tables
+    pieces = game.simulate(config, 7, 300, 200, [3, 4], ["greedy"]).tables
+    for name, table in tables.items():
+        both = Columns.concat([table, pieces[name]])
+        assert len(both.parts[both.columns[0]]) == 2
+        assert written(both, tmp_path / "columns.parquet") == written(both.frame(), tmp_path / "frame.parquet")
+        assert pl.read_parquet(tmp_path / "columns.parquet").equals(both.frame())
 
 
 def test_a_run_folder_table_reads_back_as_polars_wrote_it(tmp_path):

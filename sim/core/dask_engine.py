@@ -51,7 +51,7 @@ def play_shard(game_id: str, config, plan: dict, out: str, shard: dict, check: b
     extra = {"options": plan["options"]} if plan.get("options") else {}
     result = get_game(game_id).simulate(config, plan["seed"], shard["first_game"], shard["n_games"],
                                         plan["player_counts"], plan["policies"], check=check, **extra)
-    return rf.write_shard(Path(out), shard, result.frames)
+    return rf.write_shard(Path(out), shard, result.tables)
 
 
 def connect(scheduler: str | None, jobs: int):

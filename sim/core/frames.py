@@ -1,4 +1,13 @@
-"""Helpers shared by the games' wrappers when they turn kernel arrays into DataFrames."""
+"""A shard's tables as the kernels hand them over: numpy columns in their declared types.
+
+The Parquet writer (sim/core/parquet.py) reads these columns as they are; a polars DataFrame
+is built only when something asks for one (`Columns.frame`: tests, the bench signature). On
+the way to the files a table is never a DataFrame: building Dwarfest's per kernel call (its
+Enum columns gathered into polars, ~80 event rows a game) cost 1.6 of its ~31 µs a game
+(bench/profile.py, 2026-12-07), about as much as writing them.
+"""
+
+from __future__ import annotations
 
 import numpy as np
 import polars as pl
@@ -8,9 +17,47 @@ import polars as pl
 BLOCK_ROWS = 8192
 
 
+class Columns:
+    """One table: `schema` (column name -> polars type, Enum labels included, in file order)
+    and per column its values as numpy parts, one per kernel call, all of one length per part
+    index. An Enum column holds its codes (the indices of its labels) as unsigned integers."""
+
+    def __init__(self, schema: dict[str, pl.DataType], parts: dict[str, list[np.ndarray]]):
+        self.schema = schema
+        self.parts = parts
+        self.height = sum(len(p) for p in next(iter(parts.values()), []))
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.schema)
+
+    @staticmethod
+    def concat(tables: list[Columns]) -> Columns:
+        """The rows of `tables` in turn (their parts listed, not copied)."""
+        schema = tables[0].schema
+        return Columns(schema, {name: [p for t in tables for p in t.parts[name]] for name in schema})
+
+    @staticmethod
+    def of_frame(frame: pl.DataFrame) -> Columns:
+        """A DataFrame's columns (Enum columns by their physical codes), as views where polars
+        can give them."""
+        return Columns(dict(frame.schema), {name: [chunk.to_numpy() for chunk in frame[name].to_physical().get_chunks()]
+                                            for name in frame.columns})
+
+    def frame(self) -> pl.DataFrame:
+        """The table as a polars DataFrame of the declared types."""
+        out = {}
+        for name, dtype in self.schema.items():
+            values = np.concatenate(self.parts[name]) if self.parts[name] else np.zeros(0, np.int64)
+            out[name] = enum_column(dtype.categories.to_list(), values) if isinstance(dtype, pl.Enum) \
+                else pl.Series(name, values, dtype=dtype)
+        return pl.DataFrame(out)
+
+
 def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> list[np.ndarray]:
-    """The columns of int64 rows [k, width], each a new array of its type: `picks` lists (row
-    index, numpy dtype) per column wanted.
+    """The columns of int64 rows [k, width], each a new array of its type (cast as numpy's
+    `astype` casts): `picks` lists (row index, numpy dtype) per column wanted. The columns are
+    laid out in one allocation (`column_block`).
 
     The event and rounds buffers are column-major (rows.column_buffer), so each column is one
     cast. The games and players buffers are row-major: those are split a block of rows at a
@@ -19,15 +66,42 @@ def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> list[np.nd
     in-run (Dwarfest, 50,000 greedy games, one thread): the players frame 0.55 -> 0.44 µs a
     game."""
     rows = np.asarray(rows)
+    out = column_block(len(rows), [dtype for _, dtype in picks])
     if rows.strides[0] == rows.itemsize:  # column-major, or rows of a column-major buffer
-        return [rows[:, at].astype(dtype) for at, dtype in picks]
-    k = len(rows)
-    out = [np.empty(k, dtype) for _, dtype in picks]
-    for start in range(0, k, BLOCK_ROWS):
+        for column, (at, _) in zip(out, picks, strict=True):
+            np.copyto(column, rows[:, at], casting="unsafe")
+        return out
+    for start in range(0, len(rows), BLOCK_ROWS):
         block = rows[start:start + BLOCK_ROWS]
         for column, (at, _) in zip(out, picks, strict=True):
             column[start:start + BLOCK_ROWS] = block[:, at]  # the assignment casts
     return out
+
+
+def column_block(n: int, types: list[type]) -> list[np.ndarray]:
+    """Empty columns of n values, one per type, laid out one after the other in one allocation.
+    Fresh memory costs a page fault per 4 KiB page touched, and a kernel call's columns are
+    fresh (a shard keeps them until it is written); numpy asks Linux for huge pages for an
+    allocation of 4 MiB or more, so one block of all of them faults far less often than a
+    column at a time. Measured (Dwarfest's event columns of one kernel call, 4,000 games, each
+    call's kept): 1,677 -> 492 faults, 3.6 -> 2.2 ms."""
+    sizes = [-(-n * np.dtype(t).itemsize // 64) * 64 for t in types]  # each column 64-byte aligned
+    block = np.empty(max(sum(sizes), 1), np.uint8)
+    starts = np.cumsum([0, *sizes[:-1]])
+    return [block[at:at + n * np.dtype(t).itemsize].view(t) for at, t in zip(starts, types, strict=True)]
+
+
+def code_type(n_labels: int) -> type:
+    """The narrowest unsigned type holding the codes of n_labels labels."""
+    return np.uint8 if n_labels <= 1 << 8 else np.uint16 if n_labels <= 1 << 16 else np.uint32
+
+
+def check_codes(names, codes: np.ndarray, column: str) -> None:
+    """Raise ValueError unless every code indexes one of `names` (a kernel bug otherwise: the
+    column would name the wrong label, or none)."""
+    if len(codes) and (codes.min() < 0 or codes.max() >= len(names)):
+        bad = codes[(codes < 0) | (codes >= len(names))][0]
+        raise ValueError(f"column {column}: code {bad} is not one of its {len(names)} labels")
 
 
 def enum_column(names, codes: np.ndarray) -> pl.Series:

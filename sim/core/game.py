@@ -22,16 +22,23 @@ from .errors import (
     choices,
     raise_for_chunk,
 )
-from .rounds import rounds_frame
+from .frames import Columns
+from .rounds import rounds_columns
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 
 
 @dataclass
 class Shard:
-    """One shard's tables, ready to write: {"games": df, "players": df, "events": df}."""
+    """One shard's tables, ready to write: {"games", "players", "events", "rounds"} -> Columns
+    (sim/core/frames.py)."""
 
-    frames: dict[str, pl.DataFrame]
+    tables: dict[str, Columns]
+
+    @property
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """The tables as polars DataFrames (built on each call: the run's path never needs them)."""
+        return {name: table.frame() for name, table in self.tables.items()}
 
 
 class Game(Protocol):
@@ -135,14 +142,14 @@ class GameBase:
         state, games, players, wins, run = self._kernel_run(config, seed, n_games, player_counts, policies,
                                                             options, check)
         labels = self.labels(config)
-        chunks = []  # (events, rounds) DataFrames of each kernel call, made while its rows are in the buffers
+        chunks = []  # (events, rounds) Columns of each kernel call, copied while its rows are in the buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
                                 lambda done, todo, prow: run(first_game + done, todo, done, prow),
-                                lambda events, rounds: chunks.append(self.chunk_frames(labels, events, rounds)))
-        frames = self.frames(labels, games, players[:prow], wins[:prow])
-        frames["events"] = pl.concat([ev for ev, _ in chunks])
-        frames["rounds"] = pl.concat([rnd for _, rnd in chunks])
-        return Shard(frames)
+                                lambda events, rounds: chunks.append(self.chunk_tables(labels, events, rounds)))
+        tables = self.tables(labels, games, players[:prow], wins[:prow])
+        tables["events"] = Columns.concat([ev for ev, _ in chunks])
+        tables["rounds"] = Columns.concat([rnd for _, rnd in chunks])
+        return Shard(tables)
 
     def play_traced(self, config, seed: int, game_id: int, player_counts, policies, options=None,
                     trace_rows: int = 20000):
@@ -183,17 +190,17 @@ class GameBase:
 
         return state, games, players, wins, run
 
-    def frames(self, labels, games, players, wins) -> dict[str, pl.DataFrame]:
-        """Kernel rows -> the games and players DataFrames, by the column names of the game's
-        schema. String columns are Enums gathered from their codes, so no per-row string is
-        ever built."""
-        return {"games": self.schema.GAMES.frame(games, labels),
-                "players": self.schema.PLAYERS.frame(players, labels, given={"win": wins})}
+    def tables(self, labels, games, players, wins) -> dict[str, Columns]:
+        """Kernel rows -> the games and players tables, by the column names of the game's
+        schema. String columns are Enums kept as their codes, so no per-row string is ever
+        built."""
+        return {"games": self.schema.GAMES.columns_of(games, labels),
+                "players": self.schema.PLAYERS.columns_of(players, labels, given={"win": wins})}
 
-    def chunk_frames(self, labels, events, rounds) -> tuple[pl.DataFrame, pl.DataFrame]:
+    def chunk_tables(self, labels, events, rounds) -> tuple[Columns, Columns]:
         """One kernel call's event and rounds rows (views of the state's buffers) -> their
-        DataFrames in the narrow column types, so a shard never holds its events as int64 rows."""
-        return self.schema.EVENTS.frame(events, labels), rounds_frame(rounds)
+        columns in the narrow types, so a shard never holds its events as int64 rows."""
+        return self.schema.EVENTS.columns_of(events, labels), rounds_columns(rounds)
 
     def policies(self, config: Any) -> list[str]:
         return list(config.policy_ids)

@@ -31,6 +31,7 @@ import numpy as np
 import polars as pl
 import zstandard
 
+from .frames import Columns
 from .jit import jit_inline, jit_python
 
 ROW_GROUP = 1 << 19  # rows per row group: the bytes depend on the rows only, not on chunking
@@ -50,20 +51,23 @@ _PHYSICAL = {pl.Int8: (INT32, np.int32, 8), pl.Int16: (INT32, np.int32, 16), pl.
              pl.Int64: (INT64, np.int64, 0), pl.Float64: (DOUBLE, np.float64, 0)}
 
 
-def write_parquet(frame: pl.DataFrame, file) -> str:
-    """Write `frame` to `file` (a binary file open for writing, at its start); returns the
+def write_parquet(table: Columns | pl.DataFrame, file) -> str:
+    """Write `table` to `file` (a binary file open for writing, at its start); returns the
     sha256 of the bytes written (hashed as they are written, not read back)."""
-    columns = [_Column(frame[name]) for name in frame.columns]
+    if isinstance(table, pl.DataFrame):
+        _refuse_nulls(table)
+        table = Columns.of_frame(table)
+    columns = [_Column(name, dtype, table.parts[name]) for name, dtype in table.schema.items()]
     scratch = _scratch()
     out = _HashedWriter(file)
     out.write(b"PAR1")
     row_groups = []
-    for start in range(0, frame.height, ROW_GROUP):
-        n = min(ROW_GROUP, frame.height - start)
+    for start in range(0, table.height, ROW_GROUP):
+        n = min(ROW_GROUP, table.height - start)
         scratch.fit(n)
         chunks = [c.write_chunk(out, start, n, scratch) for c in columns]
         row_groups.append(_row_group(chunks, n))
-    meta = _file_metadata(frame, columns, row_groups)
+    meta = _file_metadata(table, columns, row_groups)
     out.write(meta + len(meta).to_bytes(4, "little") + b"PAR1")
     return out.sha256.hexdigest()
 
@@ -123,24 +127,27 @@ def _encoded_bound(n: int) -> int:
     return 16 + (n // 8 + 1) * (5 + 32)
 
 
-class _Column:
-    """One column of the frame: its schema entry, and its chunks as they are written."""
+def _refuse_nulls(frame: pl.DataFrame) -> None:
+    for name in frame.columns:
+        if frame[name].null_count():
+            raise ValueError(f"column {name}: the run folder's tables have no nulls")
 
-    def __init__(self, series: pl.Series):
-        if series.null_count():
-            raise ValueError(f"column {series.name}: the run folder's tables have no nulls")
-        self.name = series.name
-        self.dtype = series.dtype
+
+class _Column:
+    """One column of the table: its schema entry, and its chunks as they are written."""
+
+    def __init__(self, name: str, dtype: pl.DataType, parts: list[np.ndarray]):
+        self.name = name
+        self.dtype = dtype
         if isinstance(self.dtype, pl.Enum):
             self.physical, self.numpy_type, self.int_bits = BYTE_ARRAY, None, 0
             self.labels = list(self.dtype.categories)
             self.plain_labels = _plain_strings(self.labels)  # the dictionary page of every row group
-            series = series.to_physical()
         elif self.dtype in _PHYSICAL:
             self.physical, self.numpy_type, self.int_bits = _PHYSICAL[self.dtype]
         else:
             raise TypeError(f"column {self.name}: no Parquet writer for {self.dtype}")
-        self.parts = [chunk.to_numpy() for chunk in series.get_chunks()]  # views where polars can
+        self.parts = parts
         self.part_starts = np.cumsum([0] + [len(p) for p in self.parts[:-1]])
 
     def _slices(self, start: int, n: int):
@@ -440,12 +447,12 @@ def _row_group(chunks: list[dict], n: int) -> bytes:
                     (6, "i64", sum(c["compressed"] for c in chunks))])
 
 
-def _file_metadata(frame: pl.DataFrame, columns: list[_Column], row_groups: list[bytes]) -> bytes:
+def _file_metadata(table: Columns, columns: list[_Column], row_groups: list[bytes]) -> bytes:
     root = _struct([(4, "bin", b"schema"), (5, "i32", len(columns))])
     schema = [root] + [c.schema_element() for c in columns]
-    arrow = _arrow_schema(tuple(frame.schema.items()))
+    arrow = _arrow_schema(tuple(table.schema.items()))
     key_values = [(5, "list", (12, [_struct([(1, "bin", b"ARROW:schema"), (2, "bin", arrow.encode())])]))] if arrow else []
-    return _struct([(1, "i32", 1), (2, "list", (12, schema)), (3, "i64", frame.height),
+    return _struct([(1, "i32", 1), (2, "list", (12, schema)), (3, "i64", table.height),
                     (4, "list", (12, row_groups)), *key_values, (6, "bin", CREATED_BY.encode())])
 
 

@@ -7,8 +7,8 @@ over, so the last round's row equals players.score). "Round" is each game's natu
 page in docs/games/ says when in the round the score is read.
 
 The numba kernels append rows to a preallocated int64[cap, 4] buffer with `record_round`,
-the way they log events (sim/core/rows.py); the wrappers turn the filled part into a DataFrame with
-`rounds_frame`.
+the way they log events (sim/core/rows.py); the wrappers turn the filled part into the table's
+columns with `rounds_columns`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from .frames import split_columns
+from .frames import Columns, split_columns
 from .jit import jit_inline
 
 ROUND_COLS = 4  # game_id, seat, round, score
@@ -41,9 +41,13 @@ def record_round(buf, g, counter, overflow, game_id, rnd, pl_, col, n):
     return True
 
 
-def rounds_frame(rows: np.ndarray) -> pl.DataFrame:
+ROUNDS_SCHEMA = {"game_id": pl.Int64, "seat": pl.Int16, "round": pl.Int16, "score": pl.Int32}
+
+
+def rounds_columns(rows: np.ndarray) -> Columns:
     """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
     kernels write it (game, then round, then seat)."""
     rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
     columns = split_columns(rows, [(0, np.int64), (1, np.int16), (2, np.int16), (3, np.int32)])
-    return pl.DataFrame(dict(zip(("game_id", "seat", "round", "score"), columns, strict=True)))
+    return Columns(ROUNDS_SCHEMA, {name: [col] for name, col in zip(ROUNDS_SCHEMA, columns, strict=True)})
+

@@ -22,6 +22,7 @@ from pathlib import Path
 import polars as pl
 
 from .errors import BrewError
+from .frames import Columns
 from .parquet import write_parquet
 
 TABLES = ("games", "players", "events", "rounds")
@@ -69,7 +70,7 @@ def prepare_folder(out: Path) -> None:
         raise BrewError(f"output folder {out} is not writable: {exc.strerror or exc}") from None
 
 
-def write_shard(out: Path, shard: dict, frames: dict[str, pl.DataFrame]) -> dict:
+def write_shard(out: Path, shard: dict, tables: dict[str, Columns | pl.DataFrame]) -> dict:
     """Write one shard's tables (TABLES), then its completion record; returns the record."""
     record = {"id": shard["id"], "first_game": shard["first_game"], "n_games": shard["n_games"],
               "rows": {}, "sha256": {}}
@@ -78,12 +79,12 @@ def write_shard(out: Path, shard: dict, frames: dict[str, pl.DataFrame]) -> dict
         tmp = final.with_name(f".{final.name}.tmp-{os.getpid()}")
         try:
             with open(tmp, "wb") as fh:
-                record["sha256"][table] = write_parquet(frames[table], fh)
+                record["sha256"][table] = write_parquet(tables[table], fh)
             os.replace(tmp, final)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
             raise BrewError(f"cannot write {final}: {exc.strerror or exc}") from None
-        record["rows"][table] = frames[table].height
+        record["rows"][table] = tables[table].height
     atomic_write_text(shard_record_path(out, shard["id"]), json.dumps(record))
     return record
 

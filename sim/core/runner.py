@@ -1,7 +1,7 @@
 """Execution of a run: shards of games on a local thread pool (the `local` engine, here)
 or as dask.distributed tasks (the `dask` engine, dask_engine.py).
 
-The numba kernels release the GIL (nogil=True) and polars writes Parquet outside it, so
+The numba kernels release the GIL (nogil=True), and so does most of the Parquet writing, so
 threads give real parallelism with one compiled copy of the kernel. Shard boundaries depend
 only on the number of games and the shard size (never on --jobs), and every game is a pure
 function of (data, seed, game id), so a run's files are identical whatever --jobs is.
@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-import polars as pl
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from . import runfolder as rf
 from .errors import BrewError, UsageError
+from .frames import Columns
 
 DEFAULT_SHARD = 25_000
 
@@ -158,7 +158,7 @@ def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance
     whole shard; a shard is written by the thread that plays its last piece."""
     stop = threading.Event()
     lock = threading.Lock()
-    played = {}  # shard id -> {piece index: its frames}, until the shard's last piece is in
+    played = {}  # shard id -> {piece index: its tables}, until the shard's last piece is in
 
     def progress(k):
         if stop.is_set():
@@ -168,15 +168,15 @@ def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance
 
     def run_piece(shard, index, first_game, n_games, n_pieces):
         extra = {"options": plan["options"]} if plan.get("options") else {}
-        frames = game.simulate(config, plan["seed"], first_game, n_games, plan["player_counts"],
-                               plan["policies"], progress=progress, check=check, **extra).frames
+        tables = game.simulate(config, plan["seed"], first_game, n_games, plan["player_counts"],
+                               plan["policies"], progress=progress, check=check, **extra).tables
         with lock:
             pieces = played.setdefault(shard["id"], {})
-            pieces[index] = frames
+            pieces[index] = tables
             if len(pieces) < n_pieces:
                 return None
             del played[shard["id"]]
-        return rf.write_shard(out, shard, {t: pl.concat([pieces[i][t] for i in range(n_pieces)]) for t in frames})
+        return rf.write_shard(out, shard, {t: Columns.concat([pieces[i][t] for i in range(n_pieces)]) for t in tables})
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from .frames import enum_column, split_columns
+from .frames import Columns, check_codes, code_type, split_columns
 
 ENUM = "enum"
 
@@ -56,28 +56,39 @@ class Table:
         self.at = namedtuple(f"{name.title()}Columns", self.row_names)(*range(self.width))
         self._row_of = {n: i for i, n in enumerate(self.row_names)}  # frame(): column -> row index
 
-    def frame(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
-              given: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
+    def columns_of(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
+                   given: dict[str, np.ndarray] | None = None) -> Columns:
         """int64 rows [k, width] (+ the `given` columns, + Enum `labels` by column name) ->
-        the DataFrame, every column cast to its declared type."""
+        the table's Columns, each column a new array of its declared type (the kernel's next
+        call overwrites its buffers): Enum columns as their codes, checked against the labels."""
         labels, given = labels or {}, given or {}
         rows = np.asarray(rows)
-        # Integer columns are copied out of the buffer (the kernel's next call overwrites it);
-        # Enum columns are gathered from it, into new columns.
-        ints = [c for c in self.columns if (c.in_rows or c.copy_of) and c.dtype != ENUM]
-        values = split_columns(rows, [(self._row_index(c), _NUMPY[c.dtype]) for c in ints])
-        values = dict(zip((c.name for c in ints), values, strict=True))
-        out = {}
+        schema = {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype for c in self.columns}
+        for c in self.columns:
+            if c.dtype == ENUM and not c.const:
+                check_codes(labels[c.name], rows[:, self._row_index(c)], c.name)
+        from_rows = [c for c in self.columns if not (c.given or c.const)]
+        values = dict(zip((c.name for c in from_rows),
+                          split_columns(rows, [(self._row_index(c), self._numpy_type(c, labels)) for c in from_rows]),
+                          strict=True))
+        parts = {}
         for c in self.columns:
             if c.given:
-                out[c.name] = given[c.name]
+                parts[c.name] = [np.asarray(given[c.name], _NUMPY[c.dtype])]
             elif c.const:
-                out[c.name] = enum_column(labels[c.name], np.zeros(len(rows), np.uint64))
-            elif c.dtype == ENUM:
-                out[c.name] = enum_column(labels[c.name], rows[:, self._row_index(c)])
+                parts[c.name] = [np.zeros(len(rows), np.uint8)]
             else:
-                out[c.name] = values[c.name]
-        return pl.DataFrame(out)
+                parts[c.name] = [values[c.name]]
+        return Columns(schema, parts)
+
+    def frame(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
+              given: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
+        """columns_of as a polars DataFrame."""
+        return self.columns_of(rows, labels, given).frame()
+
+    @staticmethod
+    def _numpy_type(c: Column, labels: dict[str, list[str]]) -> type:
+        return code_type(len(labels[c.name])) if c.dtype == ENUM else _NUMPY[c.dtype]
 
     def _row_index(self, c: Column) -> int:
         """Where column c's values lie in the kernel's rows."""
