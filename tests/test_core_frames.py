@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from sim.core import frames
-from sim.core.frames import Columns, check_codes, column_block, enum_column, split_columns
+from sim.core.frames import BlockPool, Columns, check_codes, column_block, enum_column, split_columns
 
 LEVELS = ["play", "discard", "offer"]
 
@@ -44,7 +44,7 @@ def test_split_columns_equals_a_cast_of_each_column(n_rows):
     rng = np.random.default_rng(n_rows)
     rows = rng.integers(-300, 300, (n_rows, 5))
     picks = [(0, np.int64), (3, np.int8), (1, np.int16), (3, np.int32), (4, np.uint64)]
-    out = split_columns(rows, picks)
+    out, _ = split_columns(rows, picks)
     assert len(out) == len(picks)
     for column, (at, dtype) in zip(out, picks, strict=True):
         assert column.dtype == dtype
@@ -54,14 +54,14 @@ def test_split_columns_equals_a_cast_of_each_column(n_rows):
 def test_split_columns_returns_copies_not_views_of_the_buffer():
     # the kernels' buffers are overwritten by their next call
     rows = np.arange(12, dtype=np.int64).reshape(4, 3)
-    (first,) = split_columns(rows, [(0, np.int64)])
+    (first,), _ = split_columns(rows, [(0, np.int64)])
     rows[:] = -1
     assert first.tolist() == [0, 3, 6, 9]
 
 
 def test_split_columns_of_a_column_major_buffer_casts_each_column():
     rows = np.asfortranarray(np.random.default_rng(3).integers(-300, 300, (1000, 4)))
-    out = split_columns(rows[:700], [(2, np.int8), (0, np.int64)])
+    out, _ = split_columns(rows[:700], [(2, np.int8), (0, np.int64)])
     np.testing.assert_array_equal(out[0], rows[:700, 2].astype(np.int8))
     np.testing.assert_array_equal(out[1], rows[:700, 0])
 
@@ -69,7 +69,8 @@ def test_split_columns_of_a_column_major_buffer_casts_each_column():
 @pytest.mark.parametrize("n", [0, 1, 13, 100_000])
 def test_a_column_block_holds_separate_aligned_columns(n):
     types = [np.int64, np.int8, np.int16, np.uint8, np.int32, np.float64]
-    cols = column_block(n, types)
+    cols, block = column_block(n, types)
+    assert all(np.shares_memory(c, block) for c in cols if n)
     assert [c.dtype for c in cols] == [np.dtype(t) for t in types]
     assert all(len(c) == n and c.ctypes.data % 16 == 0 for c in cols)
     for k, c in enumerate(cols):
@@ -102,3 +103,55 @@ def test_a_table_of_no_rows():
     schema = {"game_id": pl.Int64, "kind": pl.Enum(LEVELS)}
     empty = Columns(schema, {"game_id": [], "kind": []})
     assert empty.height == 0 and empty.frame().schema == pl.Schema(schema)
+
+
+def test_the_pool_gives_a_block_back_once_and_only_to_a_request_it_fits():
+    pool = BlockPool()
+    block = pool.take(3 * frames.MIB + 5)
+    assert len(block) == 4 * frames.MIB
+    pool.give([block, block])  # listed twice (tables concatenated twice): free once
+    assert pool.take(frames.MIB // 2) is not block  # too large for a small request
+    assert pool.take(4 * frames.MIB) is block
+    assert pool.take(4 * frames.MIB) is not block
+
+
+def test_the_pool_gives_the_smallest_block_that_fits():
+    pool = BlockPool()
+    large, small = pool.take(9 * frames.MIB), pool.take(6 * frames.MIB)
+    pool.give([large, small])
+    assert pool.take(5 * frames.MIB + 1) is small  # the large one stays for a request only it fits
+    assert pool.take(8 * frames.MIB) is large
+
+
+def test_a_released_table_cannot_be_read(monkeypatch):
+    pool = BlockPool()
+    monkeypatch.setattr(frames, "POOL", pool)
+    (col,), block = column_block(10, [np.int64])
+    table = Columns({"game_id": pl.Int64}, {"game_id": [col]}, (block,))
+    table.release()
+    with pytest.raises(RuntimeError, match="given back"):
+        table.frame()
+    assert pool.take(8) is block
+
+
+def test_a_written_shards_memory_is_used_again_by_the_next_shard(tmp_path, monkeypatch):
+    """write_shard releases the tables it wrote; the next shard's columns reuse their blocks
+    and are still their own games' (the pool hands out no block in use)."""
+    from sim.core import runfolder as rf
+    from sim.core.config import prepare
+    from sim.registry import get_game
+
+    pool = BlockPool()
+    monkeypatch.setattr(frames, "POOL", pool)
+    game = get_game("dwarfest")
+    config = game.build(prepare("dwarfest", "base", [], []))
+    rf.prepare_folder(tmp_path)
+    expected = game.simulate(config, 5, 400, 400, [4], ["greedy"]).frames  # DataFrames: memory of their own
+    first = game.simulate(config, 5, 0, 400, [4], ["greedy"]).tables
+    blocks = {id(b) for t in first.values() for b in t.blocks}
+    rf.write_shard(tmp_path, {"id": 0, "first_game": 0, "n_games": 400}, first)
+    assert len(pool._free) == len(blocks)
+    again = game.simulate(config, 5, 400, 400, [4], ["greedy"])
+    assert {id(b) for t in again.tables.values() for b in t.blocks} & blocks
+    for name, frame in again.frames.items():
+        assert frame.equals(expected[name])

@@ -9,6 +9,8 @@ Enum columns gathered into polars, ~80 event rows a game) cost 1.6 of its ~31 µ
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import polars as pl
 
@@ -22,10 +24,24 @@ class Columns:
     and per column its values as numpy parts, one per kernel call, all of one length per part
     index. An Enum column holds its codes (the indices of its labels) as unsigned integers."""
 
-    def __init__(self, schema: dict[str, pl.DataType], parts: dict[str, list[np.ndarray]]):
+    def __init__(self, schema: dict[str, pl.DataType], parts: dict[str, list[np.ndarray]],
+                 blocks: tuple[np.ndarray, ...] = ()):
         self.schema = schema
-        self.parts = parts
+        self._parts = parts
+        self.blocks = blocks  # the pool's blocks (BlockPool) the parts lie in
         self.height = sum(len(p) for p in next(iter(parts.values()), []))
+
+    @property
+    def parts(self) -> dict[str, list[np.ndarray]]:
+        if self._parts is None:
+            raise RuntimeError("this table's memory was given back after it was written")
+        return self._parts
+
+    def release(self) -> None:
+        """Give the table's blocks back to the pool (once the table is written): its columns
+        are then unreadable, and any table sharing its blocks must not be read either."""
+        POOL.give(self.blocks)
+        self._parts, self.blocks = None, ()
 
     @property
     def columns(self) -> list[str]:
@@ -35,7 +51,8 @@ class Columns:
     def concat(tables: list[Columns]) -> Columns:
         """The rows of `tables` in turn (their parts listed, not copied)."""
         schema = tables[0].schema
-        return Columns(schema, {name: [p for t in tables for p in t.parts[name]] for name in schema})
+        return Columns(schema, {name: [p for t in tables for p in t.parts[name]] for name in schema},
+                       tuple(b for t in tables for b in t.blocks))
 
     @staticmethod
     def of_frame(frame: pl.DataFrame) -> Columns:
@@ -54,10 +71,10 @@ class Columns:
         return pl.DataFrame(out)
 
 
-def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> list[np.ndarray]:
+def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> tuple[list[np.ndarray], np.ndarray]:
     """The columns of int64 rows [k, width], each a new array of its type (cast as numpy's
-    `astype` casts): `picks` lists (row index, numpy dtype) per column wanted. The columns are
-    laid out in one allocation (`column_block`).
+    `astype` casts): `picks` lists (row index, numpy dtype) per column wanted. Returns them
+    and the pool's block they are laid out in (`column_block`).
 
     The event and rounds buffers are column-major (rows.column_buffer), so each column is one
     cast. The games and players buffers are row-major: those are split a block of rows at a
@@ -66,29 +83,71 @@ def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> list[np.nd
     in-run (Dwarfest, 50,000 greedy games, one thread): the players frame 0.55 -> 0.44 µs a
     game."""
     rows = np.asarray(rows)
-    out = column_block(len(rows), [dtype for _, dtype in picks])
+    out, memory = column_block(len(rows), [dtype for _, dtype in picks])
     if rows.strides[0] == rows.itemsize:  # column-major, or rows of a column-major buffer
         for column, (at, _) in zip(out, picks, strict=True):
             np.copyto(column, rows[:, at], casting="unsafe")
-        return out
+        return out, memory
     for start in range(0, len(rows), BLOCK_ROWS):
         block = rows[start:start + BLOCK_ROWS]
         for column, (at, _) in zip(out, picks, strict=True):
             column[start:start + BLOCK_ROWS] = block[:, at]  # the assignment casts
-    return out
+    return out, memory
 
 
-def column_block(n: int, types: list[type]) -> list[np.ndarray]:
-    """Empty columns of n values, one per type, laid out one after the other in one allocation.
-    Fresh memory costs a page fault per 4 KiB page touched, and a kernel call's columns are
-    fresh (a shard keeps them until it is written); numpy asks Linux for huge pages for an
-    allocation of 4 MiB or more, so one block of all of them faults far less often than a
-    column at a time. Measured (Dwarfest's event columns of one kernel call, 4,000 games, each
-    call's kept): 1,677 -> 492 faults, 3.6 -> 2.2 ms."""
-    sizes = [-(-n * np.dtype(t).itemsize // 64) * 64 for t in types]  # each column 64-byte aligned
-    block = np.empty(max(sum(sizes), 1), np.uint8)
+def column_block(n: int, types: list[type]) -> tuple[list[np.ndarray], np.ndarray]:
+    """Empty columns of n values, one per type, laid out one after the other (each 64-byte
+    aligned) in one block from the pool; returns them and the block."""
+    sizes = [-(-n * np.dtype(t).itemsize // 64) * 64 for t in types]
+    block = POOL.take(sum(sizes))
     starts = np.cumsum([0, *sizes[:-1]])
-    return [block[at:at + n * np.dtype(t).itemsize].view(t) for at, t in zip(starts, types, strict=True)]
+    return [block[at:at + n * np.dtype(t).itemsize].view(t) for at, t in zip(starts, types, strict=True)], block
+
+
+MIB = 1 << 20
+
+
+class BlockPool:
+    """Memory for the tables' columns, used again once a shard is written.
+
+    Fresh memory costs a page fault for each 4 KiB page first touched, about 2.5 µs on the
+    development machine (0.6 ns a byte, ten times the cost of the copy that fills it), and a
+    kernel call's columns are fresh: a shard keeps them until it is written. A block of 4 MiB
+    or more gets huge pages (numpy asks Linux for them), so one block for all of a call's
+    columns faults less than a column at a time (Dwarfest's event columns of one call: 1,677
+    -> 492 faults, 3.6 -> 2.2 ms); a block used again does not fault at all (in-run, one thread,
+    Dwarfest: building the tables 1.0 -> 0.75 µs a game). Blocks are whole MiBs, so the next
+    call's block, a little larger or smaller, is found among them; at most KEEP bytes are kept
+    free."""
+
+    KEEP = 512 * MIB
+
+    def __init__(self):
+        self._free: list[np.ndarray] = []
+        self._lock = threading.Lock()
+
+    def take(self, nbytes: int) -> np.ndarray:
+        """The smallest free block of at least nbytes (so a kernel call's event columns do not
+        take the block a players table needs next), if it is at most twice as large; else a
+        new block."""
+        with self._lock:
+            fits = [i for i, block in enumerate(self._free) if nbytes <= len(block) <= 2 * nbytes + MIB]
+            if fits:
+                return self._free.pop(min(fits, key=lambda i: len(self._free[i])))
+        return np.empty(max(-(-nbytes // MIB), 1) * MIB, np.uint8)
+
+    def give(self, blocks) -> None:
+        with self._lock:
+            held = {id(b) for b in self._free}
+            for block in blocks:
+                if id(block) not in held:  # a block listed twice (tables concatenated twice) is free once
+                    self._free.append(block)
+                    held.add(id(block))
+            while sum(len(b) for b in self._free) > self.KEEP:
+                self._free.pop(0)
+
+
+POOL = BlockPool()
 
 
 def code_type(n_labels: int) -> type:

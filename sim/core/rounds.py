@@ -48,6 +48,6 @@ def rounds_columns(rows: np.ndarray) -> Columns:
     """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
     kernels write it (game, then round, then seat)."""
     rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
-    columns = split_columns(rows, [(0, np.int64), (1, np.int16), (2, np.int16), (3, np.int32)])
-    return Columns(ROUNDS_SCHEMA, {name: [col] for name, col in zip(ROUNDS_SCHEMA, columns, strict=True)})
+    columns, block = split_columns(rows, [(0, np.int64), (1, np.int16), (2, np.int16), (3, np.int32)])
+    return Columns(ROUNDS_SCHEMA, {name: [col] for name, col in zip(ROUNDS_SCHEMA, columns, strict=True)}, (block,))
 

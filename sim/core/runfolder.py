@@ -71,7 +71,9 @@ def prepare_folder(out: Path) -> None:
 
 
 def write_shard(out: Path, shard: dict, tables: dict[str, Columns | pl.DataFrame]) -> dict:
-    """Write one shard's tables (TABLES), then its completion record; returns the record."""
+    """Write one shard's tables (TABLES), then its completion record; returns the record.
+    A table given as Columns is released once written (its memory goes back to the pool for
+    the next shard's columns): it cannot be read afterwards."""
     record = {"id": shard["id"], "first_game": shard["first_game"], "n_games": shard["n_games"],
               "rows": {}, "sha256": {}}
     for table in TABLES:
@@ -85,6 +87,8 @@ def write_shard(out: Path, shard: dict, tables: dict[str, Columns | pl.DataFrame
             tmp.unlink(missing_ok=True)
             raise BrewError(f"cannot write {final}: {exc.strerror or exc}") from None
         record["rows"][table] = tables[table].height
+        if isinstance(tables[table], Columns):
+            tables[table].release()
     atomic_write_text(shard_record_path(out, shard["id"]), json.dumps(record))
     return record
 

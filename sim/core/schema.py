@@ -68,9 +68,8 @@ class Table:
             if c.dtype == ENUM and not c.const:
                 check_codes(labels[c.name], rows[:, self._row_index(c)], c.name)
         from_rows = [c for c in self.columns if not (c.given or c.const)]
-        values = dict(zip((c.name for c in from_rows),
-                          split_columns(rows, [(self._row_index(c), self._numpy_type(c, labels)) for c in from_rows]),
-                          strict=True))
+        columns, block = split_columns(rows, [(self._row_index(c), self._numpy_type(c, labels)) for c in from_rows])
+        values = dict(zip((c.name for c in from_rows), columns, strict=True))
         parts = {}
         for c in self.columns:
             if c.given:
@@ -79,7 +78,7 @@ class Table:
                 parts[c.name] = [np.zeros(len(rows), np.uint8)]
             else:
                 parts[c.name] = [values[c.name]]
-        return Columns(schema, parts)
+        return Columns(schema, parts, (block,))
 
     def frame(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
               given: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
