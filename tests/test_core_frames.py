@@ -7,7 +7,14 @@ import polars as pl
 import pytest
 
 from sim.core import frames
-from sim.core.frames import BlockPool, Columns, check_codes, column_block, enum_column, split_columns
+from sim.core.frames import (
+    BlockPool,
+    Columns,
+    check_codes,
+    column_block,
+    enum_column,
+    split_columns,
+)
 
 LEVELS = ["play", "discard", "offer"]
 
