@@ -15,6 +15,7 @@ from sim.core.frames import (
     enum_column,
     split_columns,
 )
+from sim.core.rows import restore_game_ids
 
 LEVELS = ["play", "discard", "offer"]
 
@@ -162,3 +163,29 @@ def test_a_written_shards_memory_is_used_again_by_the_next_shard(tmp_path, monke
     assert {id(b) for t in again.tables.values() for b in t.blocks} & blocks
     for name, frame in again.frames.items():
         assert frame.equals(expected[name])
+
+
+@pytest.mark.parametrize("first_game", [2**31 - 3, 2**32 + 5])
+def test_game_ids_past_32_bits_survive_the_int32_buffers(first_game):
+    """The event and rounds buffers are int32 (sim/core/rows.py): a game id of 2**31 or more
+    is stored modulo 2**32 and given back whole in the tables."""
+    from sim.core.config import prepare
+    from sim.registry import get_game
+
+    game = get_game("dwarfest")
+    config = game.build(prepare("dwarfest", "base", [], []))
+    frames = game.simulate(config, 3, first_game, 6, [4], ["greedy"]).frames
+    ids = list(range(first_game, first_game + 6))
+    assert frames["games"]["game_id"].to_list() == ids
+    for table in ("players", "events", "rounds"):
+        assert frames[table]["game_id"].unique().sort().to_list() == ids
+    assert frames["events"].height > 0
+
+
+def test_restore_game_ids_leaves_ids_below_2_to_the_31_alone():
+    column = np.array([5, 6, 7], np.int64)
+    restore_game_ids(column, 5, 3)
+    assert column.tolist() == [5, 6, 7]
+    wrapped = np.array([2**31 - 1, -(2**31), -(2**31) + 1], np.int32).astype(np.int64)
+    restore_game_ids(wrapped, 2**31 - 1, 3)
+    assert wrapped.tolist() == [2**31 - 1, 2**31, 2**31 + 1]

@@ -17,8 +17,8 @@ State fields (N = MAX_PLAYERS, T = ingredient card types; column names in consta
                                    then per seat its hand as the auction values it (policies.held_value)
   rng      uint64[1 + 3N]          streams: 0 decks and tiles, 1..N unused (no dice), N+1..2N bots,
                                    2N+1..3N the search bots' (sim.core.rng.STREAM_SEARCH)
-  ev       int64[cap, 7]           event rows: game, seat, round, card, kind, amount, target
-  rnd      int64[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
+  ev       int32[cap, 7]           event rows: game, seat, round, card, kind, amount, target
+  rnd      int32[rcap, 4]          rounds rows: game, seat, round (1-based), VP if the game ended then
   trace    int64[tcap, TRACE_WIDTH] replay trace (tcap = 1 when not tracing)
   vals     float64[64]             a bot's scores of its options (scratch)
   auction  float64[N, N + 1]       a greedy seat's values this auction: [seat, b] of batch b, [seat, N]

@@ -72,7 +72,7 @@ class Columns:
 
 
 def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> tuple[list[np.ndarray], np.ndarray]:
-    """The columns of int64 rows [k, width], each a new array of its type (cast as numpy's
+    """The columns of integer rows [k, width], each a new array of its type (cast as numpy's
     `astype` casts): `picks` lists (row index, numpy dtype) per column wanted. Returns them
     and the pool's block they are laid out in (`column_block`).
 

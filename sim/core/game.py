@@ -24,6 +24,7 @@ from .errors import (
 )
 from .frames import Columns
 from .rounds import rounds_columns
+from .rows import restore_game_ids
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 
@@ -145,7 +146,8 @@ class GameBase:
         chunks = []  # (events, rounds) Columns of each kernel call, copied while its rows are in the buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
                                 lambda done, todo, prow: run(first_game + done, todo, done, prow),
-                                lambda events, rounds: chunks.append(self.chunk_tables(labels, events, rounds)))
+                                lambda events, rounds, first, k: chunks.append(
+                                    self.chunk_tables(labels, events, rounds, first, k)))
         tables = self.tables(labels, games, players[:prow], wins[:prow])
         tables["events"] = Columns.concat([ev for ev, _ in chunks])
         tables["rounds"] = Columns.concat([rnd for _, rnd in chunks])
@@ -197,10 +199,13 @@ class GameBase:
         return {"games": self.schema.GAMES.columns_of(games, labels),
                 "players": self.schema.PLAYERS.columns_of(players, labels, given={"win": wins})}
 
-    def chunk_tables(self, labels, events, rounds) -> tuple[Columns, Columns]:
-        """One kernel call's event and rounds rows (views of the state's buffers) -> their
-        columns in the narrow types, so a shard never holds its events as int64 rows."""
-        return self.schema.EVENTS.columns_of(events, labels), rounds_columns(rounds)
+    def chunk_tables(self, labels, events, rounds, first_game: int, n_games: int) -> tuple[Columns, Columns]:
+        """One kernel call's event and rounds rows (views of the state's buffers), of games
+        first_game .. first_game + n_games - 1 -> their columns in the narrow types."""
+        tables = self.schema.EVENTS.columns_of(events, labels), rounds_columns(rounds)
+        for table in tables:
+            restore_game_ids(table.parts["game_id"][0], first_game, n_games)
+        return tables
 
     def policies(self, config: Any) -> list[str]:
         return list(config.policy_ids)
@@ -220,8 +225,9 @@ class GameBase:
 
         `run(done, todo, prow)` plays up to `todo` games from shard offset `done`, writing player
         rows from `prow`, and returns the kernel's (games played, player rows, event rows, status).
-        After each call, `keep(events, rounds)` gets that call's event and rounds rows: views of
-        the state's buffers, which the next call overwrites. A full event or rounds buffer
+        After each call, `keep(events, rounds, first, k)` gets that call's event and rounds rows
+        (views of the state's buffers, which the next call overwrites) and its games' ids
+        (first .. first + k - 1). A full event or rounds buffer
         (STATUS_FULL) just ends the call early; an overflow or an invariant violation raises.
         `C` is the game's constants module (G_VIOLATION, G_PHASE, G_ROUNDS, PHASES). Returns the
         player rows written."""
@@ -231,7 +237,7 @@ class GameBase:
             raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW,
                             status == STATUS_VIOLATION, violations[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
-            keep(state.ev[:ev_rows], state.rnd[:state.g[C.G_ROUNDS]])
+            keep(state.ev[:ev_rows], state.rnd[:state.g[C.G_ROUNDS]], first_game + done, k)
             done += k
             prow += rows
             if progress is not None:

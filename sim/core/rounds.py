@@ -6,7 +6,7 @@ over, so the last round's row equals players.score). "Round" is each game's natu
 (Dwarfest Evenings, Brewin' USA rounds, Homebrewers months, Dragon Brew years); each game's
 page in docs/games/ says when in the round the score is read.
 
-The numba kernels append rows to a preallocated int64[cap, 4] buffer with `record_round`,
+The numba kernels append rows to a preallocated int32[cap, 4] buffer (rows.column_buffer) with `record_round`,
 the way they log events (sim/core/rows.py); the wrappers turn the filled part into the table's
 columns with `rounds_columns`.
 """
@@ -45,9 +45,9 @@ ROUNDS_SCHEMA = {"game_id": pl.Int64, "seat": pl.Int16, "round": pl.Int16, "scor
 
 
 def rounds_columns(rows: np.ndarray) -> Columns:
-    """int64[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
+    """int32[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
     kernels write it (game, then round, then seat)."""
-    rows = np.asarray(rows, np.int64).reshape(-1, ROUND_COLS)
+    rows = np.asarray(rows).reshape(-1, ROUND_COLS)
     columns, block = split_columns(rows, [(0, np.int64), (1, np.int16), (2, np.int16), (3, np.int32)])
     return Columns(ROUNDS_SCHEMA, {name: [col] for name, col in zip(ROUNDS_SCHEMA, columns, strict=True)}, (block,))
 

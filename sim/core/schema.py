@@ -6,8 +6,8 @@ declaration come both sides of the kernel/wrapper boundary:
 
 * the kernel's column indices, by name: `table.at` is a NamedTuple of ints (`PLAYERS.at.fame`)
   that numba reads as constants, so a kernel writes `row[P.fame] = ...`, never `row[6]`;
-* the polars DataFrame, built from the kernel's int64 rows by name, so the two can never
-  disagree about which column is which.
+* the table's columns (and a polars DataFrame on demand), built from the kernel's integer
+  rows by name, so the two can never disagree about which column is which.
 
 Column kinds: an integer column of the kernel's rows (the default), an Enum column (integer
 codes in the kernel's rows, labels given when the frame is built), a float column given
@@ -58,7 +58,7 @@ class Table:
 
     def columns_of(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
                    given: dict[str, np.ndarray] | None = None) -> Columns:
-        """int64 rows [k, width] (+ the `given` columns, + Enum `labels` by column name) ->
+        """Integer rows [k, width] (+ the `given` columns, + Enum `labels` by column name) ->
         the table's Columns, each column a new array of its declared type (the kernel's next
         call overwrites its buffers): Enum columns as their codes, checked against the labels."""
         labels, given = labels or {}, given or {}

@@ -21,8 +21,8 @@ function with 20 arrays, 0.1 s with 12).
   rng     uint64[1 + N]                 streams: 0 decks, 1..N each seat's bot
   moves   int64[MAX_MOVES, MOVE_W]      the legal moves of the current decision (scratch)
   tmp     int64[24, 256]                scratch rows for choices inside actions
-  ev      int64[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
-  rnd     int64[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
+  ev      int32[cap, 6]                 event log rows: game, seat, year, card code, kind, amount
+  rnd     int32[rcap, 4]                rounds rows: game, seat, year, VP after that year's fall
   trace   int64[tcap, TRACE_W]          replay trace rows (tcap = 1 when not tracing)
 Kernels never allocate (sim/core/jit.py): every buffer is here.
 LAYOUT names the cells for plain-Python readers (tests, replay, a debugger): view(S).game.n,

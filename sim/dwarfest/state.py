@@ -17,8 +17,8 @@ State fields (T = card types, N = MAX_PLAYERS; column and row names are in const
   picks  int64[3, 64]               rows PICK_*: a bot's Table Service choice (scratch)
   rng    uint64[1 + 3N]             streams: 0 decks, 1..N dice (Bar flicks), N+1..2N bots,
                                     2N+1..3N search bots (STREAM_SEARCH; never read by rollouts)
-  ev     int64[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
-  rnd    int64[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
+  ev     int32[cap, 7]              event log rows: game, seat, round, card, kind, amount, target
+  rnd    int32[rcap, 4]             rounds rows: game, seat, Evening (1-based), Nuggets at its end
   trace  int64[tcap, TRACE_WIDTH]   replay trace (tcap = 1 when not tracing)
   ctx    float64[16]                a bot's Table Service context (policies.CX_*)
 Kernels never allocate (see sim/core/jit.py): every buffer is here.

@@ -13,8 +13,8 @@ State fields (column names in constants.py):
   fl     int64[6, 4, 3]        flavor cards under each recipe, counted by flavor kind
   rng    uint64[18]            streams: 0 decks, 1..6 dice (seats, Charlie), 7..11 bots, 12 factions,
                                13..17 each seat's search bot (STREAM_SEARCH)
-  ev     int64[cap, 7]         event rows: game, seat, month, card, kind, amount, target
-  rnd    int64[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
+  ev     int32[cap, 7]         event rows: game, seat, month, card, kind, amount, target
+  rnd    int32[rcap, 4]        rounds rows: game, seat, month (1-based), reputation at its end
   trace  int64[tcap, 8]        replay trace (tcap = 1 when not tracing)
   tmp    int64[64]             scratch for multi-value returns
   vals   float64[64 + 125]     a bot's scores of its options (scratch); from V_SWAP on, per seat
