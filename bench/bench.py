@@ -133,7 +133,7 @@ def kernel_setup():
 
 def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
     """Play games first_game.. with the kernel Dwarfest.simulate plays greedy on (the one
-    without search), reusing one chunk of output buffers and building no DataFrames. Returns
+    without search), reusing one chunk of output buffers and building no tables. Returns
     games played."""
     import numpy as np
 
@@ -209,7 +209,7 @@ def main() -> None:
 
         # 2. kernel only, in-process, on the now-warm cache
         os.environ["BREWBALANCE_CACHE_DIR"] = str(cache)
-        out(f"\n2. Kernel-only throughput ({n:,} games, run_chunk, no DataFrames)")
+        out(f"\n2. Kernel-only throughput ({n:,} games, run_chunk, no tables)")
         out("   code: bench/bench.py kernel_worker -> sim.dwarfest.kernel.run_chunk "
             "(CHUNK games per call, ThreadPoolExecutor, one state + buffers per thread)")
         kern = {}

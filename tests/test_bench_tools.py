@@ -44,9 +44,9 @@ def test_what_bounds_a_game_is_split_per_game_per_decision_and_per_row(tmp_path)
     (tmp_path / "rounds").mkdir()  # a table with no file yet counts no rows
     prof = _speed_profile()
     got = prof.bounds("dwarfest", tmp_path, 2, 2, {"random": 2000.0, "greedy": 1000.0},
-                      {"kernel": 1.0, "frames": 0.002, "write": 0.004})
+                      {"kernel": 1.0, "tables": 0.002, "write": 0.004})
     assert got["random_us"] == 1000.0 and got["bot_us"] == 1000.0
     assert got["decisions"] == 20.0 and got["per_decision_us"] == 50.0
     assert got["rows"] == 10.0 and got["write_us"] == 2000.0 and got["per_row_ns"] == 200_000.0
-    assert got["frames_us"] == 1000.0
+    assert got["tables_us"] == 1000.0
     assert got["goal_us"] == 2 / prof.GOALS["dwarfest"] * 1e6

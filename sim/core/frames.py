@@ -4,7 +4,9 @@ The Parquet writer (sim/core/parquet.py) reads these columns as they are; a pola
 is built only when something asks for one (`Columns.frame`: tests, the bench signature). On
 the way to the files a table is never a DataFrame: building Dwarfest's per kernel call (its
 Enum columns gathered into polars, ~80 event rows a game) cost 1.6 of its ~31 µs a game
-(bench/profile.py, 2026-12-07), about as much as writing them.
+(bench/profile.py, 2026-12-07), about as much as writing them. A kernel call's columns are
+copied out of its buffers into one block of memory from a pool (`BlockPool`), which gets the
+block back once the shard is written (`Columns.release`, called by runfolder.write_shard).
 """
 
 from __future__ import annotations
