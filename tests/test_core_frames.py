@@ -118,9 +118,9 @@ def test_the_pool_gives_a_block_back_once_and_only_to_a_request_it_fits():
     block = pool.take(3 * frames.MIB + 5)
     assert len(block) == 4 * frames.MIB
     pool.give([block, block])  # listed twice (tables concatenated twice): free once
-    assert pool.take(frames.MIB // 2) is not block  # too large for a small request
-    assert pool.take(4 * frames.MIB) is block
-    assert pool.take(4 * frames.MIB) is not block
+    assert pool.take(5 * frames.MIB) is not block  # too small
+    assert pool.take(frames.MIB // 2) is block  # larger than asked is fine
+    assert pool.take(frames.MIB // 2) is not block
 
 
 def test_the_pool_gives_the_smallest_block_that_fits():

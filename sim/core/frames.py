@@ -130,10 +130,11 @@ class BlockPool:
 
     def take(self, nbytes: int) -> np.ndarray:
         """The smallest free block of at least nbytes (so a kernel call's event columns do not
-        take the block a players table needs next), if it is at most twice as large; else a
-        new block."""
+        take the block a players table needs next), else a new block. A larger block than
+        needed is still used memory: the last shards of a run are played in pieces, whose
+        calls are smaller than a whole shard's."""
         with self._lock:
-            fits = [i for i, block in enumerate(self._free) if nbytes <= len(block) <= 2 * nbytes + MIB]
+            fits = [i for i, block in enumerate(self._free) if nbytes <= len(block)]
             if fits:
                 return self._free.pop(min(fits, key=lambda i: len(self._free[i])))
         return np.empty(max(-(-nbytes // MIB), 1) * MIB, np.uint8)

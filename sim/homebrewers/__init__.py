@@ -99,7 +99,11 @@ class Homebrewers(GameBase):
 
     def new_state(self, config: HomebrewersConfig, n_games: int, trace_rows: int = 1):
         games = min(CHUNK, max(n_games, 1))
-        return make_state(games * 160 + EVENTS_PER_GAME, trace_rows,  # a full chunk stops early and resumes
+        # Room for about 2,048 games' events (~9 MB, as Dwarfest's and Brewin' USA's buffers):
+        # a full buffer ends the kernel call early and the next call resumes, and the tables are
+        # copied out of a buffer the cache still holds (bench/profile.py's split: building the
+        # tables 4.5 -> 3.5 µs a game with room for 8,192 games against 2,048).
+        return make_state(min(games, 2048) * 160 + EVENTS_PER_GAME, trace_rows,
                           rounds_capacity=games * C.MAX_PLAYERS * C.MONTHS)
 
     def per_game_bounds(self, config: HomebrewersConfig) -> tuple[int, int]:
