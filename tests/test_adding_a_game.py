@@ -117,7 +117,7 @@ def test_a_table_builds_its_frame_by_name_and_rejects_duplicate_names():
     t = Table("t", [Column("a", pl.Int8, ""), Column("b", ENUM, ""), Column("w", pl.Float64, "", given=True),
                     Column("a2", pl.Int16, "", copy_of="a")])
     assert (t.width, t.at.a, t.at.b) == (2, 0, 1)
-    f = t.frame(np.array([[3, 1], [4, 0]]), {"b": ["x", "y"]}, {"w": np.array([0.5, 0.5])})
+    f = t.columns_of(np.array([[3, 1], [4, 0]]), {"b": ["x", "y"]}, {"w": np.array([0.5, 0.5])}).frame()
     assert f.columns == ["a", "b", "w", "a2"] and f["b"].to_list() == ["y", "x"] and f["a2"].dtype == pl.Int16
     with pytest.raises(ValueError, match="duplicate"):
         Table("t", [Column("a", pl.Int8, ""), Column("a", pl.Int8, "")])

@@ -189,7 +189,7 @@ def recorded(scores, n=4, game_id=9):
     wins = np.zeros(n, np.float64)
     K.record(S, R, NO_TREATMENT, game_id, n, games[0], players, wins)
     labels = GAME.labels(cfg)
-    return GAMES.frame(games, labels), PLAYERS.frame(players, labels, given={"win": wins}), S
+    return GAMES.columns_of(games, labels).frame(), PLAYERS.columns_of(players, labels, given={"win": wins}).frame(), S
 
 
 @pytest.mark.parametrize("scores, ranks, wins", [

@@ -23,7 +23,7 @@ from .errors import (
     raise_for_chunk,
 )
 from .frames import Columns
-from .rounds import rounds_columns
+from .rounds import ROUNDS
 from .rows import restore_game_ids
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
@@ -202,7 +202,7 @@ class GameBase:
     def chunk_tables(self, labels, events, rounds, first_game: int, n_games: int) -> tuple[Columns, Columns]:
         """One kernel call's event and rounds rows (views of the state's buffers), of games
         first_game .. first_game + n_games - 1 -> their columns in the narrow types."""
-        tables = self.schema.EVENTS.columns_of(events, labels), rounds_columns(rounds)
+        tables = self.schema.EVENTS.columns_of(events, labels), ROUNDS.columns_of(rounds)
         for table in tables:
             restore_game_ids(table.parts["game_id"][0], first_game, n_games)
         return tables

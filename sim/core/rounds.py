@@ -6,20 +6,25 @@ over, so the last round's row equals players.score). "Round" is each game's natu
 (Dwarfest Evenings, Brewin' USA rounds, Homebrewers months, Dragon Brew years); each game's
 page in docs/games/ says when in the round the score is read.
 
-The numba kernels append rows to a preallocated int32[cap, 4] buffer (rows.column_buffer) with `record_round`,
-the way they log events (sim/core/rows.py); the wrappers turn the filled part into the table's
-columns with `rounds_columns`.
+The numba kernels append rows to a preallocated int32[cap, 4] buffer (rows.column_buffer)
+with `record_round`, the way they log events (sim/core/rows.py); the wrappers turn the filled
+part into the table's columns with `ROUNDS.columns_of`.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
-from .frames import Columns, split_columns
 from .jit import jit_inline
+from .schema import Column, Table
 
-ROUND_COLS = 4  # game_id, seat, round, score
+ROUNDS = Table("rounds", [
+    Column("game_id", pl.Int64, "game number"),
+    Column("seat", pl.Int16, "seat, 0 = first player"),
+    Column("round", pl.Int16, "round, 1-based, in the game's own unit"),
+    Column("score", pl.Int32, "the seat's score at the end of the round, in the game's unit"),
+])
+ROUND_COLS = ROUNDS.width  # record_round's row: game_id, seat, round, score
 
 
 @jit_inline
@@ -39,15 +44,4 @@ def record_round(buf, g, counter, overflow, game_id, rnd, pl_, col, n):
         row[3] = pl_[s, col]
     g[counter] = at + n
     return True
-
-
-ROUNDS_SCHEMA = {"game_id": pl.Int64, "seat": pl.Int16, "round": pl.Int16, "score": pl.Int32}
-
-
-def rounds_columns(rows: np.ndarray) -> Columns:
-    """int32[k, 4] rows (game_id, seat, round, score) -> the rounds table, in the order the
-    kernels write it (game, then round, then seat)."""
-    rows = np.asarray(rows).reshape(-1, ROUND_COLS)
-    columns, block = split_columns(rows, [(0, np.int64), (1, np.int16), (2, np.int16), (3, np.int32)])
-    return Columns(ROUNDS_SCHEMA, {name: [col] for name, col in zip(ROUNDS_SCHEMA, columns, strict=True)}, (block,))
 

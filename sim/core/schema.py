@@ -10,7 +10,7 @@ declaration come both sides of the kernel/wrapper boundary:
   rows by name, so the two can never disagree about which column is which.
 
 Column kinds: an integer column of the kernel's rows (the default), an Enum column (integer
-codes in the kernel's rows, labels given when the frame is built), a float column given
+codes in the kernel's rows, labels given when the columns are built), a float column given
 beside the rows (the win share), a constant Enum column (code 0, e.g. faction "none" in a
 game without factions) and a copy of another column under a second name.
 """
@@ -33,7 +33,7 @@ class Column:
     name: str
     dtype: object  # a polars integer or float type, or ENUM
     meaning: str
-    given: bool = False  # not in the kernel's rows: handed to frame() by name (e.g. "win")
+    given: bool = False  # not in the kernel's rows: handed to columns_of() by name (e.g. "win")
     const: bool = False  # an Enum column whose every row is its first label
     copy_of: str = ""  # the same values as that kernel column, under this name
 
@@ -54,7 +54,7 @@ class Table:
         self.row_names = tuple(c.name for c in self.columns if c.in_rows)
         self.width = len(self.row_names)
         self.at = namedtuple(f"{name.title()}Columns", self.row_names)(*range(self.width))
-        self._row_of = {n: i for i, n in enumerate(self.row_names)}  # frame(): column -> row index
+        self._row_of = {n: i for i, n in enumerate(self.row_names)}  # columns_of(): column -> row index
 
     def columns_of(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
                    given: dict[str, np.ndarray] | None = None) -> Columns:
@@ -64,12 +64,12 @@ class Table:
         labels, given = labels or {}, given or {}
         rows = np.asarray(rows)
         schema = {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype for c in self.columns}
-        for c in self.columns:
-            if c.dtype == ENUM and not c.const:
-                check_codes(labels[c.name], rows[:, self._row_index(c)], c.name)
         from_rows = [c for c in self.columns if not (c.given or c.const)]
+        for c in from_rows:
+            if c.dtype == ENUM:
+                check_codes(labels[c.name], rows[:, self._row_index(c)], c.name)
         columns, block = split_columns(rows, [(self._row_index(c), self._numpy_type(c, labels)) for c in from_rows])
-        values = dict(zip((c.name for c in from_rows), columns, strict=True))
+        copied = iter(columns)
         parts = {}
         for c in self.columns:
             if c.given:
@@ -77,13 +77,8 @@ class Table:
             elif c.const:
                 parts[c.name] = [np.zeros(len(rows), np.uint8)]
             else:
-                parts[c.name] = [values[c.name]]
+                parts[c.name] = [next(copied)]
         return Columns(schema, parts, (block,))
-
-    def frame(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
-              given: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
-        """columns_of as a polars DataFrame."""
-        return self.columns_of(rows, labels, given).frame()
 
     @staticmethod
     def _numpy_type(c: Column, labels: dict[str, list[str]]) -> type:
