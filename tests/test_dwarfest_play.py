@@ -180,8 +180,7 @@ def test_overflow_guard_stops_before_the_overflowing_game_and_raises(ev_capacity
 def test_simulate_raises_on_an_overflow_instead_of_returning_truncated_rows(monkeypatch):
     import sim.dwarfest as game_module
 
-    monkeypatch.setattr(game_module, "events_bound", lambda cfg: 1)
-    monkeypatch.setattr(game_module, "CHUNK", 1)  # an event buffer of 41 rows
+    monkeypatch.setattr(game_module, "events_bound", lambda cfg: 1)  # every game writes more
     with pytest.raises(BrewError, match="buffer overflowed"):
         GAME.simulate(config(), 1, 0, 200, [6], ["random"])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sim.core import treatment
 from sim.core.config import GameData
-from sim.core.game import CHUNK, GameBase
+from sim.core.game import GameBase
 
 from . import constants as C
 from . import schema
@@ -29,13 +29,6 @@ def events_bound(cfg: BrewinConfig) -> int:
                                  + C.MAX_BATCH * C.MAX_PLAYERS)
     opening = C.MAX_PLAYERS * (int(cfg.params[C.P_BEER_HAND]) + int(cfg.params[C.P_REDRAW_MAX]))
     return rounds * per_round + opening + 16
-
-
-def rounds_capacity(cfg: BrewinConfig, n_games: int) -> int:
-    """Rounds-buffer rows for one chunk: typical games end well before max_rounds, so room for
-    a chunk of 20-round games plus one game of the longest kind (a fuller buffer makes
-    run_chunk stop early and resume, never truncate)."""
-    return min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * 20 + C.MAX_PLAYERS * int(cfg.params[C.P_MAX_ROUNDS])
 
 
 NEUTRAL = "neutral"  # the blank beer card a `remove` treatment puts in a card's place (state.neutral_beer)
@@ -83,8 +76,8 @@ class BrewinUSA(GameBase):
         }
 
     def new_state(self, config: BrewinConfig, n_games: int, trace_rows: int = 1):
-        return make_state(len(config.ing_ids), min(CHUNK, max(n_games, 1)) * 40 + events_bound(config), trace_rows,
-                          rounds_capacity=rounds_capacity(config, n_games))
+        events, rounds = self.buffer_rows(config, n_games)
+        return make_state(len(config.ing_ids), events, trace_rows, rounds_capacity=rounds)
 
     def per_game_bounds(self, config: BrewinConfig) -> tuple[int, int]:
         return events_bound(config), C.MAX_PLAYERS * int(config.params[C.P_MAX_ROUNDS])

@@ -14,7 +14,7 @@ import numpy as np
 from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
-from sim.core.game import CHUNK, GameBase
+from sim.core.game import GameBase
 from sim.core.schedule import lineup_rotates
 
 from . import constants as C
@@ -104,9 +104,8 @@ class DragonBrew(GameBase):
                                 make_search(config, rules, EVENTS_PER_GAME))
 
     def new_state(self, config: DragonConfig, n_games: int, trace_rows: int = 1):
-        years = int(config.params["years"])
-        return make_state(CHUNK * 120 + EVENTS_PER_GAME, min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * years,
-                          trace_rows)
+        events, rounds = self.buffer_rows(config, n_games)
+        return make_state(events, rounds, trace_rows)
 
     def per_game_bounds(self, config: DragonConfig) -> tuple[int, int]:
         return EVENTS_PER_GAME, C.MAX_PLAYERS * int(config.params["years"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sim.core import treatment
 from sim.core.config import GameData
-from sim.core.game import CHUNK, GameBase
+from sim.core.game import GameBase
 
 from . import constants as C
 from . import schema
@@ -67,9 +67,8 @@ class Dwarfest(GameBase):
         }
 
     def new_state(self, config: DwarfestConfig, n_games: int, trace_rows: int = 1):
-        evenings = int(config.params[C.P_EVENINGS])
-        return make_state(len(config.cards.ids), CHUNK * 40 + events_bound(config), trace_rows,
-                          rounds_capacity=min(CHUNK, max(n_games, 1)) * C.MAX_PLAYERS * evenings)
+        events, rounds = self.buffer_rows(config, n_games)
+        return make_state(len(config.cards.ids), events, trace_rows, rounds_capacity=rounds)
 
     def per_game_bounds(self, config: DwarfestConfig) -> tuple[int, int]:
         return events_bound(config), C.MAX_PLAYERS * int(config.params[C.P_EVENINGS])

@@ -11,7 +11,7 @@ import numpy as np
 from sim.core import treatment
 from sim.core.config import GameData
 from sim.core.errors import UsageError, choices
-from sim.core.game import CHUNK, GameBase
+from sim.core.game import GameBase
 from sim.core.schedule import lineup_rotates
 
 from . import constants as C
@@ -98,13 +98,8 @@ class Homebrewers(GameBase):
         }
 
     def new_state(self, config: HomebrewersConfig, n_games: int, trace_rows: int = 1):
-        games = min(CHUNK, max(n_games, 1))
-        # Room for about 2,048 games' events (~9 MB, as Dwarfest's and Brewin' USA's buffers):
-        # a full buffer ends the kernel call early and the next call resumes, and the tables are
-        # copied out of a buffer the cache still holds (bench/profile.py's split: building the
-        # tables 4.5 -> 3.5 µs a game with room for 8,192 games against 2,048).
-        return make_state(min(games, 2048) * 160 + EVENTS_PER_GAME, trace_rows,
-                          rounds_capacity=games * C.MAX_PLAYERS * C.MONTHS)
+        events, rounds = self.buffer_rows(config, n_games)
+        return make_state(events, trace_rows, rounds_capacity=rounds)
 
     def per_game_bounds(self, config: HomebrewersConfig) -> tuple[int, int]:
         return EVENTS_PER_GAME, C.MAX_PLAYERS * C.MONTHS

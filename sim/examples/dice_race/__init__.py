@@ -4,7 +4,7 @@ with the CLI; tests/test_adding_a_game.py registers it to play it end to end."""
 from __future__ import annotations
 
 from sim.core.config import GameData
-from sim.core.game import CHUNK, GameBase
+from sim.core.game import GameBase
 
 from . import rules, schema
 from .data import DiceRaceConfig, build_config
@@ -31,9 +31,8 @@ class DiceRace(GameBase):
         return turns, turns  # one event row and one rounds row per turn
 
     def new_state(self, config: DiceRaceConfig, n_games: int, trace_rows: int = 1):
-        events, rounds = self.per_game_bounds(config)
-        return rules.make_state(min(CHUNK, max(n_games, 1)) * events, min(CHUNK, max(n_games, 1)) * rounds,
-                                trace_rows)
+        events, rounds = self.buffer_rows(config, n_games)
+        return rules.make_state(events, rounds, trace_rows)
 
     def labels(self, config: DiceRaceConfig) -> dict[str, list[str]]:
         return {"end_reason": ["rounds played"], "faction": ["none"], "policy": config.policy_ids,

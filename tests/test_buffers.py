@@ -1,0 +1,81 @@
+"""The one rule that sizes every game's event and rounds buffers (sim/core/game.py
+GameBase.buffer_rows): room for a kernel call's games at their bound, at most about
+BUFFER_BYTES, plus one game at its bound. A buffer that fills ends the kernel call early and
+the next call goes on, so the size may change how many calls a shard takes, never its rows."""
+
+from pathlib import Path
+
+import pytest
+
+import sim.core.game as core_game
+from sim import registry
+from sim.core.config import prepare
+from sim.core.rounds import ROUNDS
+from sim.registry import get_game
+
+GAMES = ["brewin_usa", "dragon_brew", "dwarfest", "homebrewers"]
+
+
+def setup_of(game_id, monkeypatch):
+    if game_id == "dice_race":  # the toy game of docs/adding_a_game.md
+        from sim.examples.dice_race import GAME
+
+        monkeypatch.setenv("BREWBALANCE_DATA", str(Path(__file__).resolve().parents[1] / "sim" / "examples" / "data"))
+        monkeypatch.setitem(registry._PACKAGES, GAME.id, "sim.examples.dice_race")
+    game = get_game(game_id)
+    return game, game.build(prepare(game_id, "base", [], []))
+
+
+def counting_calls(game, monkeypatch) -> list[int]:
+    """Count the kernel calls of the runs that follow (greedy and random bots play on
+    run_chunk_without_search)."""
+    calls = []
+    kernel = game.run_chunk_without_search
+
+    def counted(*args):
+        calls.append(1)
+        return kernel(*args)
+
+    monkeypatch.setattr(game, "run_chunk_without_search", counted)
+    return calls
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "dice_race"])
+def test_a_buffer_holds_one_game_at_its_bound_and_at_most_the_budget_more(game_id, monkeypatch):
+    game, config = setup_of(game_id, monkeypatch)
+    widths = (game.schema.EVENTS.width, ROUNDS.width)
+    for n_games in (1, 10, 25_000):
+        for rows, bound, width in zip(game.buffer_rows(config, n_games), game.per_game_bounds(config), widths,
+                                      strict=True):
+            assert rows >= 2 * bound if n_games > 1 else rows == 2 * bound
+            assert (rows - bound) * width * 4 <= core_game.BUFFER_BYTES
+            assert rows - bound <= min(n_games, core_game.CHUNK) * bound
+    events, _ = game.buffer_rows(config, 25_000)
+    state = game.new_state(config, 25_000)
+    assert state.ev.shape == (events, game.schema.EVENTS.width)  # the game's state uses the rule
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_buffer_of_one_game_plays_a_call_a_game_and_the_same_rows(game_id, monkeypatch):
+    game, config = setup_of(game_id, monkeypatch)
+    counts, n_games = list(game.player_counts)[:2], 12
+    calls = counting_calls(game, monkeypatch)
+    every = game.simulate(config, 5, 100, n_games, counts, ["greedy", "random"]).frames
+    assert len(calls) == 1  # all twelve games in one call
+    monkeypatch.setattr(core_game, "BUFFER_BYTES", 1)  # room for one game at its bound
+    calls.clear()
+    one_by_one = game.simulate(config, 5, 100, n_games, counts, ["greedy", "random"]).frames
+    assert len(calls) == n_games
+    for table in ("games", "players", "events", "rounds"):
+        assert every[table].height > 0
+        assert one_by_one[table].equals(every[table]), table
+
+
+def test_a_buffer_too_small_for_one_game_raises_instead_of_looping(monkeypatch):
+    from sim.core.errors import BrewError
+
+    game, config = setup_of("dwarfest", monkeypatch)
+    events, rounds = game.per_game_bounds(config)
+    monkeypatch.setattr(game, "buffer_rows", lambda config, n_games: (events - 1, rounds))
+    with pytest.raises(BrewError, match="buffer overflowed in game 7 "):
+        game.simulate(config, 5, 7, 3, [4], ["random"])
