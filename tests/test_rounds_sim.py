@@ -12,7 +12,6 @@ import polars as pl
 import pytest
 from clihelp import cli, part_hashes, reference_run, shard_records
 
-import sim.brewin_usa as brewin
 from sim.core.config import prepare
 from sim.core.signature import frame_digest, light_search
 from sim.registry import games
@@ -63,11 +62,12 @@ def test_round_scores_are_pinned(gid):
 
 
 def test_a_full_rounds_buffer_resumes_instead_of_truncating(monkeypatch):
-    """Brewin' USA sizes its rounds buffer for typical games; with room for barely one game the
-    kernel stops after every game or two and resumes, and the tables are the same."""
+    """With room in its rounds buffer for one game at its bound (its event buffer as usual), Brewin'
+    USA's kernel stops after every game and resumes, and the tables are the same."""
     normal = play("brewin_usa", 40)
-    config = games()["brewin_usa"].build(prepare("brewin_usa", "base", [], []))
-    monkeypatch.setattr(brewin, "rounds_capacity", lambda cfg, n: brewin.C.MAX_PLAYERS * int(config.params[brewin.C.P_MAX_ROUNDS]))
+    game = games()["brewin_usa"]
+    sized = game.buffer_rows
+    monkeypatch.setattr(game, "buffer_rows", lambda cfg, n: (sized(cfg, n)[0], game.per_game_bounds(cfg)[1]))
     tight = play("brewin_usa", 40)
     for name in ("games", "players", "events", "rounds"):
         assert tight[name].equals(normal[name]), name
