@@ -58,17 +58,6 @@ class Game(Protocol):
     def build(self, data: GameData) -> Any:
         """Validate the data tree and compile it into kernel inputs (raises BrewError)."""
 
-    def buffer_rows(self, config: Any, n_games: int) -> tuple[int, int]:
-        """Rows of one thread's event and rounds buffers (int32, rows.column_buffer): room for
-        every game of a kernel call at its bound (`per_game_bounds`), or BUFFER_BYTES' worth of
-        rows if that is less, plus one game at its bound. The driver ends a call early when
-        less than a game's bound is left (driver.play_chunk) and the next call goes on, so a
-        smaller buffer means more calls, never fewer rows."""
-        games = min(CHUNK, max(n_games, 1))
-        widths = (self.schema.EVENTS.width, ROUNDS.width)
-        return tuple(min(games * bound, BUFFER_BYTES // (4 * width)) + bound
-                     for bound, width in zip(self.per_game_bounds(config), widths, strict=True))
-
     def policies(self, config: Any) -> list[str]: ...
 
     def factions(self, config: Any) -> list[str]: ...
