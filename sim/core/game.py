@@ -32,7 +32,8 @@ CHUNK = 8192  # games per kernel call: bounds memory and sets progress granulari
 # (GameBase.buffer_rows): the tables are copied out of them after each kernel call, from cache
 # if they are small enough (two threads' buffers and the columns copied out of them within the
 # 32 MiB L3). Homebrewers' tables with room for 8,192 games' events (36 MB) against 2,048
-# (~9 MB): 4.5 -> 3.5 µs a game (bench/profile.py, 2026-12-07).
+# (~9 MB): 4.5 -> 3.5 µs a game; Dwarfest's with 2, 1 or 0.5 MiB cost more, not less (a kernel
+# call costs about 1 ms beside its rows; docs/performance.md, 2026-12-07).
 BUFFER_BYTES = 9 << 20
 
 
