@@ -4,9 +4,13 @@ The suite runs in one process, so during a game's cold compile (one to four minu
 core) the second core of a small machine would sit idle. `Warmer` (sim/core/warm.py) compiles
 the games there into the same on-disk cache the tests then load from."""
 
+from pathlib import Path
+
 import pytest
 
 from sim.core.warm import Warmer
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "sim" / "examples"
 
 # Dwarfest, which the first test files play, is compiled here; meanwhile the child compiles the
 # other games in the order their own test files come (test files run alphabetically).
@@ -34,3 +38,16 @@ def pytest_runtest_setup(item):
 def pytest_sessionfinish(session, exitstatus):
     if _warmer is not None:
         _warmer.stop()
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    """Dice Race (the toy game of docs/adding_a_game.md) registered as a fifth game, its data
+    folder as the data root; returns its built config."""
+    import sim.registry as registry
+    from sim.core.config import prepare
+    from sim.examples.dice_race import GAME
+
+    monkeypatch.setenv("BREWBALANCE_DATA", str(EXAMPLE / "data"))
+    monkeypatch.setitem(registry._PACKAGES, GAME.id, "sim.examples.dice_race")
+    return GAME.build(prepare(GAME.id, "base", [], []))

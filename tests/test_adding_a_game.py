@@ -25,13 +25,7 @@ from sim.examples.dice_race import GAME, schema
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "sim" / "examples"
 
-
-@pytest.fixture
-def toy(monkeypatch):
-    """Dice Race registered as a fifth game, its data folder as the data root."""
-    monkeypatch.setenv("BREWBALANCE_DATA", str(EXAMPLE / "data"))
-    monkeypatch.setitem(registry._PACKAGES, GAME.id, "sim.examples.dice_race")
-    return GAME.build(prepare(GAME.id, "base", [], []))
+# the `toy` fixture (Dice Race registered as a fifth game) is in conftest.py
 
 
 def test_the_toy_game_is_written_as_rules_policies_data_and_schema_only():

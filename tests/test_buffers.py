@@ -3,12 +3,9 @@ GameBase.buffer_rows): room for a kernel call's games at their bound, at most ab
 BUFFER_BYTES, plus one game at its bound. A buffer that fills ends the kernel call early and
 the next call goes on, so the size may change how many calls a shard takes, never its rows."""
 
-from pathlib import Path
-
 import pytest
 
 import sim.core.game as core_game
-from sim import registry
 from sim.core.config import prepare
 from sim.core.rounds import ROUNDS
 from sim.registry import get_game
@@ -16,12 +13,11 @@ from sim.registry import get_game
 GAMES = ["brewin_usa", "dragon_brew", "dwarfest", "homebrewers"]
 
 
-def setup_of(game_id, monkeypatch):
-    if game_id == "dice_race":  # the toy game of docs/adding_a_game.md
+def setup_of(game_id, request):
+    if game_id == "dice_race":  # the toy game of docs/adding_a_game.md (conftest.py's `toy`)
         from sim.examples.dice_race import GAME
 
-        monkeypatch.setenv("BREWBALANCE_DATA", str(Path(__file__).resolve().parents[1] / "sim" / "examples" / "data"))
-        monkeypatch.setitem(registry._PACKAGES, GAME.id, "sim.examples.dice_race")
+        return GAME, request.getfixturevalue("toy")
     game = get_game(game_id)
     return game, game.build(prepare(game_id, "base", [], []))
 
@@ -41,8 +37,8 @@ def counting_calls(game, monkeypatch) -> list[int]:
 
 
 @pytest.mark.parametrize("game_id", [*GAMES, "dice_race"])
-def test_a_buffer_holds_one_game_at_its_bound_and_at_most_the_budget_more(game_id, monkeypatch):
-    game, config = setup_of(game_id, monkeypatch)
+def test_a_buffer_holds_one_game_at_its_bound_and_at_most_the_budget_more(game_id, request):
+    game, config = setup_of(game_id, request)
     widths = (game.schema.EVENTS.width, ROUNDS.width)
     for n_games in (1, 10, 25_000):
         for rows, bound, width in zip(game.buffer_rows(config, n_games), game.per_game_bounds(config), widths,
@@ -56,8 +52,8 @@ def test_a_buffer_holds_one_game_at_its_bound_and_at_most_the_budget_more(game_i
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_buffer_of_one_game_plays_a_call_a_game_and_the_same_rows(game_id, monkeypatch):
-    game, config = setup_of(game_id, monkeypatch)
+def test_a_buffer_of_one_game_plays_a_call_a_game_and_the_same_rows(game_id, monkeypatch, request):
+    game, config = setup_of(game_id, request)
     counts, n_games = list(game.player_counts)[:2], 12
     calls = counting_calls(game, monkeypatch)
     every = game.simulate(config, 5, 100, n_games, counts, ["greedy", "random"]).frames
@@ -71,10 +67,10 @@ def test_a_buffer_of_one_game_plays_a_call_a_game_and_the_same_rows(game_id, mon
         assert one_by_one[table].equals(every[table]), table
 
 
-def test_a_buffer_too_small_for_one_game_raises_instead_of_looping(monkeypatch):
+def test_a_buffer_too_small_for_one_game_raises_instead_of_looping(monkeypatch, request):
     from sim.core.errors import BrewError
 
-    game, config = setup_of("dwarfest", monkeypatch)
+    game, config = setup_of("dwarfest", request)
     events, rounds = game.per_game_bounds(config)
     monkeypatch.setattr(game, "buffer_rows", lambda config, n_games: (events - 1, rounds))
     with pytest.raises(BrewError, match="buffer overflowed in game 7 "):
