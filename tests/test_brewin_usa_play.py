@@ -15,6 +15,7 @@ from sim.brewin_usa.replay import trace_lines
 from sim.brewin_usa.schema import GAMES, PLAYERS
 from sim.brewin_usa.state import make_inputs, make_rules, make_state
 from sim.core.errors import STATUS_OVERFLOW
+from sim.core.rows import output_rows
 from sim.core.treatment import T_NONE
 
 GOLDEN = Path(__file__).parent / "golden" / "brewin_usa_replay_seed7_game3.txt"
@@ -184,8 +185,8 @@ def recorded(scores, n=4, game_id=9):
         S.seats[C.ROW_POLICY, s] = s % len(cfg.policy_ids)
     S.g[C.G_ROUND], S.g[C.G_END_REASON], S.g[C.G_FESTS], S.g[C.G_BAG] = 5, C.END_LIMIT, 7, 11
     S.city[:3, C.CT_DEMAND] = (2, 3, 4)
-    games = np.zeros((1, GAMES.width), np.int64)
-    players = np.zeros((n, PLAYERS.width), np.int64)
+    games = output_rows(1, GAMES.width)
+    players = output_rows(n, PLAYERS.width)
     wins = np.zeros(n, np.float64)
     K.record(S, R, NO_TREATMENT, game_id, n, games[0], players, wins)
     labels = GAME.labels(cfg)
@@ -228,8 +229,8 @@ def test_a_game_writing_past_its_event_room_stops_the_chunk_as_an_overflow(ev_ca
     cfg = config()
     S = make_state(len(cfg.ing_ids), ev_capacity, rounds_capacity=100 * C.MAX_PLAYERS * 40)
     n_games = 100
-    games = np.zeros((n_games, GAMES.width), np.int64)
-    players = np.zeros((n_games * 4, PLAYERS.width), np.int64)
+    games = output_rows(n_games, GAMES.width)
+    players = output_rows(n_games * 4, PLAYERS.width)
     wins = np.zeros(n_games * 4, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
     done, prow, ev_rows, status = K.run_chunk(S, make_rules(cfg), NO_TREATMENT, np.uint64(1), 0, n_games, np.array([4], np.int64),

@@ -37,6 +37,7 @@ from dragon_brew_state import (
     won,
 )
 
+from sim.core.rows import output_rows
 from sim.dragon_brew import kernel, rules
 from sim.dragon_brew import policies as pol
 from sim.dragon_brew.rules import (
@@ -65,8 +66,8 @@ def vp(G, seat):
 
 def recorded(G):
     """kernel.record of G's game as it stands: (players rows, win shares, games row)."""
-    game_row = np.zeros(GAMES.width, np.int64)
-    rows = np.zeros((G.n, PLAYERS.width), np.int64)
+    game_row = output_rows(1, GAMES.width)[0]
+    rows = output_rows(G.n, PLAYERS.width)
     wins = np.zeros(G.n, np.float64)
     kernel.record(G.S, G.R, G.X, 0, G.n, game_row, rows, wins)
     return rows, wins, game_row

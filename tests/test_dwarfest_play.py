@@ -8,6 +8,7 @@ import pytest
 from dwarfest_state import blank, card, config, give
 
 from sim.core.errors import STATUS_OK, STATUS_OVERFLOW, BrewError
+from sim.core.rows import output_rows
 from sim.dwarfest import GAME, events_bound
 from sim.dwarfest import constants as C
 from sim.dwarfest import kernel as K
@@ -153,8 +154,8 @@ def overflowing_chunk(cfg, ev_capacity, bound, n_games=200):
     per-game bound of `bound` rows, below what some games write."""
     R = make_rules(cfg)
     S = make_state(len(cfg.cards.ids), ev_capacity, rounds_capacity=n_games * 30)
-    games = np.zeros((n_games, GAMES.width), np.int64)
-    players = np.zeros((n_games * 6, PLAYERS.width), np.int64)
+    games = output_rows(n_games, GAMES.width)
+    players = output_rows(n_games * 6, PLAYERS.width)
     wins = np.zeros(n_games * 6, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
     out = K.run_chunk(S, R, GAME.kernel_inputs(cfg, {})[1], np.uint64(1), 0, n_games, np.array([6], np.int64), bots, games, players, wins,
@@ -190,8 +191,8 @@ def test_the_real_event_bound_never_overflows_a_buffer_that_just_fits_it():
     bound = events_bound(cfg)
     R = make_rules(cfg)
     S = make_state(len(cfg.cards.ids), bound, rounds_capacity=60)
-    games = np.zeros((1, GAMES.width), np.int64)
-    players = np.zeros((6, PLAYERS.width), np.int64)
+    games = output_rows(1, GAMES.width)
+    players = output_rows(6, PLAYERS.width)
     wins = np.zeros(6, np.float64)
     bots = np.array([cfg.policy_index("random")], np.int64)
     for g in range(200):

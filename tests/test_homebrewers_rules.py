@@ -11,6 +11,7 @@ from homebrewers_state import blank, config, hand_size, quality, under
 
 from sim.core.config import prepare
 from sim.core.errors import BrewError
+from sim.core.rows import output_rows
 from sim.homebrewers import GAME
 from sim.homebrewers import constants as C
 from sim.homebrewers import kernel as K
@@ -693,8 +694,8 @@ def test_brew_applies_the_tops_under_the_recipe_as_the_card_scan_did():
 
 def final_rows(cfg, R, S, n):
     """kernel.record after a game: (game row, player rows, win shares)."""
-    games = np.zeros(GAMES.width, np.int64)
-    players = np.zeros((n, PLAYERS.width), np.int64)
+    games = output_rows(1, GAMES.width)[0]
+    players = output_rows(n, PLAYERS.width)
     wins = np.zeros(n)
     K.record(S, R, GAME.kernel_inputs(cfg, {})[1], 0, n, games, players, wins)
     return games, players, wins

@@ -25,6 +25,7 @@ import numpy as np
 
 from .errors import STATUS_FULL, STATUS_OK, STATUS_OVERFLOW, STATUS_VIOLATION
 from .jit import jit_inline
+from .rows import output_rows
 
 Counters = namedtuple("Counters", "events rounds overflow violation")
 
@@ -77,5 +78,5 @@ def record_to_compile(record, S, R, X, games_table, players_table):
     """A game's `record` with arguments of the types play_chunk passes it (one games row, the
     players rows and win shares of one game): the entry of the game's compile_ahead list
     (sim/core/ahead.py)."""
-    return record, (S, R, X, 0, 0, np.zeros(games_table.width, np.int64),
-                    np.zeros((1, players_table.width), np.int64), np.zeros(1))
+    return record, (S, R, X, 0, 0, output_rows(1, games_table.width)[0], output_rows(1, players_table.width),
+                    np.zeros(1))

@@ -25,7 +25,7 @@ from .errors import (
 )
 from .frames import Columns
 from .rounds import ROUNDS
-from .rows import restore_game_ids
+from .rows import output_rows, restore_game_ids
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 # A thread's event buffer, and its rounds buffer, hold at most about this many bytes of rows
@@ -185,8 +185,8 @@ class GameBase:
         state = self.new_state(config, n_games, trace_rows)
         kernel = self.kernel_for(config, policies)
         most = max(self.player_counts)
-        games = np.zeros((n_games, self.schema.GAMES.width), np.int64)
-        players = np.zeros((n_games * most, self.schema.PLAYERS.width), np.int64)
+        games = output_rows(n_games, self.schema.GAMES.width)
+        players = output_rows(n_games * most, self.schema.PLAYERS.width)
         wins = np.zeros(n_games * most, np.float64)
 
         def arguments(game_id, todo, at_game, at_row):
