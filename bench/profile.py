@@ -7,13 +7,18 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    sim/core's: nothing of the other games is compiled);
 2. kernel-only, random and greedy bots: `GAME.simulate` in-process on all cores (pieces of
    at most a shard on a thread pool, small enough that no thread idles at the end) with the
-   table building stubbed out, so the figure is rules + bots + the kernel's own buffers;
+   table building stubbed out, so the figure is rules + bots + the kernel's own buffers; the
+   greedy rate is that of step 3's kernel-only segments;
 3. end to end: `brewbalance simulate` (Parquet written, run.json, all cores, default shards),
-   games/s net of the fixed start-up (a 1,000-game run subtracted), and peak RSS; its ratio
-   to the greedy kernel-only rate is taken PAIRS times, each end-to-end run right after a
-   kernel-only run of its own, and the median pair is reported (the machine's speed drifts
-   by more within minutes than the writer costs); the defaults are whole multiples of 2
-   shards, so the ratio measures the writing, not an idle thread on a last short shard;
+   games/s net of the fixed start-up (a 1,000-game run subtracted), and peak RSS; then its
+   ratio to kernel-only, measured in one process that alternates PAIRS kernel-only segments
+   with PAIRS end-to-end segments of a quarter of the games each (the CLI's `simulate` called
+   in-process, timed from the plan to the manifest: `runner.execute`), in the order ABBA...:
+   the ratio of the summed times, with a 95% interval from the pairs' ratios. The machine's
+   speed drifts by more within minutes than the writer costs (separate runs of the same tree
+   read 77-101%); segments of a few seconds, alternated, see the same drift on both sides.
+   The defaults are whole multiples of 2 shards, so the ratio measures the writing, not an
+   idle thread on a last short shard;
 4. the split of step 3's work (thread-seconds of the same in-process run): the compiled
    kernel (`run_chunk`), table building (`tables`, `chunk_tables`: the kernel's buffers copied
    into the tables' columns), Parquet writing
@@ -55,7 +60,7 @@ from bench import n_cores, out, run_cli  # noqa: E402  (bench.py's command runne
 
 # games per measurement at --scale 1: about 5-15 s of kernel time each on 2 cores (a shorter
 # run's ratio moves with the start-up it is net of and the machine's minute-to-minute speed)
-PAIRS = 5  # back-to-back kernel-only and end-to-end runs per game (step 3 reports the median)
+PAIRS = 10  # alternated kernel-only and end-to-end segments per game (step 3's ratio)
 GAMES = {"dwarfest": 800_000, "brewin_usa": 200_000, "homebrewers": 100_000, "dragon_brew": 50_000}
 SHARD = 25_000  # the local engine's default shard size
 GOALS = {"dwarfest": 150_000, "brewin_usa": 50_000, "homebrewers": 50_000, "dragon_brew": 15_000}
@@ -102,7 +107,7 @@ finally:
 def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
     """Games/s of GAME.simulate on `jobs` threads with the table building stubbed out."""
     from sim.core.config import prepare
-    from sim.core.frames import Columns
+    from sim.core.frames import POOL, Columns
     from sim.registry import get_game
 
     game = get_game(game_id)
@@ -110,7 +115,11 @@ def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
     real_tables, real_chunk_tables = game.tables, game.chunk_tables
     empty = Columns({"game_id": pl.Int64}, {"game_id": []})
     game.tables = lambda *args, **kwargs: {}
-    game.chunk_tables = lambda *args: (empty, empty)
+    def no_chunk_tables(labels, events, rounds, blocks, first, k):  # the kernel's buffers go back to the pool
+        POOL.give(blocks)
+        return empty, empty
+
+    game.chunk_tables = no_chunk_tables
     try:
         game.simulate(config, 1, 0, 500, [4], [policy])  # load the compiled code, touch buffers
         piece = max(1, min(SHARD, n_games // (4 * jobs)))  # small enough that no thread idles at the end
@@ -121,6 +130,67 @@ def kernel_only(game_id: str, policy: str, n_games: int, jobs: int) -> float:
         return n_games / (time.perf_counter() - start)
     finally:
         game.tables, game.chunk_tables = real_tables, real_chunk_tables
+
+
+def interleaved(game_id: str, n_games: int, pairs: int, jobs: int, folder: Path) -> dict[str, list[float]]:
+    """Seconds of `pairs` kernel-only segments (kernel_only) and `pairs` end-to-end segments
+    (the CLI's simulate in-process, timed around runner.execute), n_games each, alternated
+    ABBA... after one of each to warm up."""
+    from brewbalance.cli import main as cli_main
+    from sim.core import runner
+
+    spent = []
+    real_execute = runner.execute
+
+    def timed_execute(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return real_execute(*args, **kwargs)
+        finally:
+            spent.append(time.perf_counter() - start)
+
+    def end_to_end() -> float:
+        run = folder / "run"
+        shutil.rmtree(run, ignore_errors=True)
+        sys.argv = ["brewbalance", *simulate_args(game_id, n_games, jobs, run)]
+        try:
+            cli_main()
+        except SystemExit as stop:
+            if stop.code:
+                raise
+        return spent[-1]
+
+    def kernel() -> float:
+        return n_games / kernel_only(game_id, "greedy", n_games, jobs)
+
+    runner.execute = timed_execute
+    kernel(), end_to_end()  # warm: compiled code loaded, the pool's blocks and the page cache in use
+    times = {"kernel": [], "e2e": []}
+    for i in range(pairs):
+        for part in (("kernel", "e2e") if i % 2 == 0 else ("e2e", "kernel")):
+            times[part].append(kernel() if part == "kernel" else end_to_end())
+    shutil.rmtree(folder / "run", ignore_errors=True)
+    return times
+
+
+def ratio_with_interval(times: dict[str, list[float]]) -> tuple[float, float, float]:
+    """End to end / kernel-only as the ratio of the summed times, and a 95% interval for it
+    from the pairs' ratios (Student's t over the pairs: the pairs are the independent units)."""
+    from scipy import stats
+
+    pairs = [k / e for k, e in zip(times["kernel"], times["e2e"], strict=True)]
+    half = stats.t.ppf(0.975, len(pairs) - 1) * stats.tstd(pairs) / len(pairs) ** 0.5
+    ratio = sum(times["kernel"]) / sum(times["e2e"])
+    return ratio, ratio - half, ratio + half
+
+
+def interleaved_in_child(game_id: str, n_games: int, pairs: int, jobs: int, cache: Path, folder: Path) -> dict:
+    env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, __file__, "--interleaved", game_id, str(n_games), str(pairs), str(jobs),
+                           str(folder)], cwd=ROOT, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"profile: the interleaved runs failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def kernel_only_in_child(game_id: str, policy: str, n_games: int, jobs: int, cache: Path) -> float:
@@ -165,21 +235,21 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
         out(f"1. compile: {cold - warm:6.1f} s  (cold {cold:.1f} s - warm {warm:.1f} s)   {cmd}")
 
     rates = {"random": kernel_only_in_child(game_id, "random", n, jobs, cache)}
-    pairs = []  # (kernel-only greedy games/s, end-to-end games/s, wall, peak RSS), taken back to back
-    for _ in range(PAIRS):
-        kernel = kernel_only_in_child(game_id, "greedy", n, jobs, cache)
-        wall, rss, cmd = run_cli(simulate_args(game_id, n, jobs, tmp / "run"), cache, measure_rss=True)
-        pairs.append((kernel, (n - 1000) / max(wall - warm, 1e-9), wall, rss))
-    kernel, e2e, wall, rss = sorted(pairs, key=lambda p: p[1] / p[0])[len(pairs) // 2]  # the median pair
-    rates["greedy"], ratio = kernel, e2e / kernel
+    wall, rss, cmd = run_cli(simulate_args(game_id, n, jobs, tmp / "run"), cache, measure_rss=True)
+    e2e = (n - 1000) / max(wall - warm, 1e-9)
+    segment = n // 4
+    times = interleaved_in_child(game_id, segment, PAIRS, jobs, cache, tmp / "interleaved")
+    rates["greedy"] = segment * PAIRS / sum(times["kernel"])
+    ratio, low, high = ratio_with_interval(times)
     for policy in ("random", "greedy"):
         out(f"2. kernel-only, {policy:6s} bots: {rates[policy]:>10,.0f} games/s   "
-            f"(bench/profile.py kernel_only: {game_id}.simulate on {jobs} threads, tables stubbed)")
-    out(f"3. end to end, greedy bots: {e2e:>10,.0f} games/s = {ratio:.0%} of kernel-only "
-        f"(wall {wall:.1f} s - start-up run {warm:.1f} s), peak RSS {rss / 2**20:,.0f} MiB   {cmd}")
-    out(f"   end to end / kernel-only in each of {PAIRS} back-to-back pairs (the median above; their mean "
-        f"{sum(e / k for k, e, _, _ in pairs) / PAIRS:.1%}): "
-        + ", ".join(f"{e / k:.0%} ({e:,.0f} / {k:,.0f})" for k, e, _, _ in pairs))
+            f"(bench/profile.py kernel_only: {game_id}.simulate on {jobs} threads, tables stubbed"
+            + ("; step 3's kernel-only segments)" if policy == "greedy" else ")"))
+    out(f"3. end to end, greedy bots: {e2e:>10,.0f} games/s (wall {wall:.1f} s - start-up run {warm:.1f} s), "
+        f"peak RSS {rss / 2**20:,.0f} MiB   {cmd}")
+    out(f"   end to end / kernel-only: {ratio:.1%} (95% interval {low:.1%} to {high:.1%}), {PAIRS} kernel-only and "
+        f"{PAIRS} end-to-end segments of {segment:,} games alternated in one process (bench/profile.py "
+        f"interleaved); each pair: " + ", ".join(f"{k / e:.0%}" for k, e in zip(times["kernel"], times["e2e"], strict=True)))
 
     spent = split_of_work(game_id, n, jobs, tmp / "run_split", cache)
     total = sum(spent.values())
@@ -200,7 +270,7 @@ def profile(game_id: str, scale: float, tmp: Path, warm_cache: Path | None = Non
     shutil.rmtree(tmp / "run", ignore_errors=True)
     shutil.rmtree(tmp / "run_split", ignore_errors=True)
     return {"game": game_id, "compile": None if warm_cache else cold - warm, "random": rates["random"], "greedy": rates["greedy"],
-            "e2e": e2e, "ratio": ratio, "rss": rss, "report": report, **budget,
+            "e2e": e2e, "ratio": ratio, "ratio_low": low, "ratio_high": high, "rss": rss, "report": report, **budget,
             **{f"share_{p}": s for p, s in shares.items()}}
 
 
@@ -224,11 +294,11 @@ def bounds(game_id: str, run: Path, n_games: int, jobs: int, rates: dict, spent:
 def table(rows: list[dict]) -> None:
     out("\nSummary (4 players; games/s on all cores; goal = the greedy end-to-end goal of issue 16)")
     out(f"  {'game':12s} {'compile':>8s} {'kernel random':>14s} {'kernel greedy':>14s} {'end to end':>11s} "
-        f"{'e2e/kernel':>10s} {'write':>6s} {'tables':>6s} {'peak RSS':>9s} {'report':>7s} {'goal':>8s}")
+        f"{'e2e/kernel (95%)':>16s} {'write':>6s} {'tables':>6s} {'peak RSS':>9s} {'report':>7s} {'goal':>8s}")
     for r in rows:
         compiled = "-" if r["compile"] is None else f"{r['compile']:.1f}s"  # None: --cache
         out(f"  {r['game']:12s} {compiled:>8s} {r['random']:>14,.0f} {r['greedy']:>14,.0f} {r['e2e']:>11,.0f} "
-            f"{r['ratio']:>10.0%} {r['share_write']:>6.0%} {r['share_tables']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
+            f"{r['ratio']:>5.0%} ({r['ratio_low']:.0%}-{r['ratio_high']:.0%}) {r['share_write']:>6.0%} {r['share_tables']:>6.0%} {r['rss'] / 2**20:>6,.0f}MiB "
             f"{r['report']:>6.1f}s {GOALS[r['game']]:>8,}")
     out("\nWhat bounds each game (one core's microseconds per game; step 6)")
     out(f"  {'game':12s} {'goal allows':>11s} {'rules+random':>12s} {'greedy bot':>10s} {'decisions':>9s} "
@@ -245,7 +315,12 @@ def main() -> None:
     ap.add_argument("--scale", type=float, default=1.0, help="games per measurement, times the default")
     ap.add_argument("--cache", type=Path, help="use this (warm) numba cache instead of a fresh one; no compile figure")
     ap.add_argument("--kernel-only", nargs=4, metavar=("GAME", "POLICY", "GAMES", "JOBS"), help=argparse.SUPPRESS)
+    ap.add_argument("--interleaved", nargs=5, metavar=("GAME", "GAMES", "PAIRS", "JOBS", "FOLDER"), help=argparse.SUPPRESS)
     opts = ap.parse_args()
+    if opts.interleaved:  # the child of interleaved_in_child
+        game_id, n_games, pairs, jobs, folder = opts.interleaved
+        print(json.dumps(interleaved(game_id, int(n_games), int(pairs), int(jobs), Path(folder))))
+        return
     if opts.kernel_only:  # the child of kernel_only_in_child
         game_id, policy, n_games, jobs = opts.kernel_only
         print(kernel_only(game_id, policy, int(n_games), int(jobs)))

@@ -3,11 +3,15 @@ GameBase.buffer_rows): room for a kernel call's games at their bound, at most ab
 BUFFER_BYTES, plus one game at its bound. A buffer that fills ends the kernel call early and
 the next call goes on, so the size may change how many calls a shard takes, never its rows."""
 
+import numba
+import numpy as np
 import pytest
 
 import sim.core.game as core_game
+from sim.core import frames
 from sim.core.config import prepare
 from sim.core.rounds import ROUNDS
+from sim.core.rows import output_rows
 from sim.registry import get_game
 
 GAMES = ["brewin_usa", "dragon_brew", "dwarfest", "homebrewers"]
@@ -75,3 +79,35 @@ def test_a_buffer_too_small_for_one_game_raises_instead_of_looping(monkeypatch, 
     monkeypatch.setattr(game, "buffer_rows", lambda config, n_games: (events - 1, rounds))
     with pytest.raises(BrewError, match="buffer overflowed in game 7 "):
         game.simulate(config, 5, 7, 3, [4], ["random"])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_kernel_call_writes_into_pooled_memory_its_tables_then_view(game_id, monkeypatch, request):
+    """Each kernel call gets event and rounds buffers from the pool (frames.pooled_like), and
+    the call's event and rounds tables are views of them, not copies. Pool memory holds
+    whatever the last table left there, so the same games with every pooled block full of
+    garbage must give the same tables: a kernel reads only the rows it has written."""
+    game, config = setup_of(game_id, request)
+    counts = list(game.player_counts)[:2]
+    clean = frames.BlockPool()
+    monkeypatch.setattr(frames, "POOL", clean)
+    expected = game.simulate(config, 7, 40, 12, counts, ["greedy", "random"]).frames
+
+    dirty = frames.BlockPool()
+    dirty.give([np.full(size << 20, 0x5A, np.uint8) for size in (1, 4, 16, 64)])
+    monkeypatch.setattr(frames, "POOL", dirty)
+    shard = game.simulate(config, 7, 40, 12, counts, ["greedy", "random"])
+    events = shard.tables["events"]
+    assert all(np.shares_memory(events.parts[c][0], events.blocks[0]) for c in events.columns)
+    for name, frame in shard.frames.items():
+        assert frame.equals(expected[name]), name
+
+
+def test_every_slice_of_the_output_rows_is_one_numba_type():
+    """rows.output_rows: the games and players rows a kernel call gets are slices from some row
+    on; numba must type them alike, or it compiles the whole kernel once per layout."""
+    rows = output_rows(50, 7)
+    assert rows.flags.f_contiguous is False and rows.strides[0] == rows.itemsize  # columns contiguous
+    assert len({numba.typeof(rows[at:]) for at in (0, 1, 49)}) == 1
+    assert numba.typeof(rows[0:]).layout == "A"
+    assert numba.typeof(output_rows(1, 7)) == numba.typeof(rows)  # record_to_compile's sample

@@ -183,9 +183,8 @@ def test_game_ids_past_32_bits_survive_the_int32_buffers(first_game):
 
 
 def test_restore_game_ids_leaves_ids_below_2_to_the_31_alone():
-    column = np.array([5, 6, 7], np.int64)
-    restore_game_ids(column, 5, 3)
-    assert column.tolist() == [5, 6, 7]
-    wrapped = np.array([2**31 - 1, -(2**31), -(2**31) + 1], np.int32).astype(np.int64)
-    restore_game_ids(wrapped, 2**31 - 1, 3)
-    assert wrapped.tolist() == [2**31 - 1, 2**31, 2**31 + 1]
+    column = np.array([5, 6, 7], np.int32)
+    assert restore_game_ids(column, 5, 3) is column  # no copy
+    wrapped = np.array([2**31 - 1, -(2**31), -(2**31) + 1], np.int32)
+    restored = restore_game_ids(wrapped, 2**31 - 1, 3)
+    assert restored.dtype == np.int64 and restored.tolist() == [2**31 - 1, 2**31, 2**31 + 1]

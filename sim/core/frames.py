@@ -106,6 +106,15 @@ def column_block(n: int, types: list[type]) -> tuple[list[np.ndarray], np.ndarra
     return [block[at:at + n * np.dtype(t).itemsize].view(t) for at, t in zip(starts, types, strict=True)], block
 
 
+def pooled_like(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An array of `buffer`'s shape, type and column-major layout in a block from the pool,
+    and the block. Its values are whatever the block held: a kernel reads only the rows it
+    has written."""
+    rows, cols = buffer.shape
+    block = POOL.take(buffer.nbytes)
+    return block[:buffer.nbytes].view(buffer.dtype).reshape((cols, rows)).T, block
+
+
 MIB = 1 << 20
 
 

@@ -23,7 +23,7 @@ from .errors import (
     choices,
     raise_for_chunk,
 )
-from .frames import Columns
+from .frames import Columns, pooled_like
 from .rounds import ROUNDS
 from .rows import output_rows, restore_game_ids
 
@@ -154,9 +154,9 @@ class GameBase:
         labels = self.labels(config)
         chunks = []  # (events, rounds) Columns of each kernel call, copied while its rows are in the buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
-                                lambda done, todo, prow: run(first_game + done, todo, done, prow),
-                                lambda events, rounds, first, k: chunks.append(
-                                    self.chunk_tables(labels, events, rounds, first, k)))
+                                lambda S, done, todo, prow: run(S, first_game + done, todo, done, prow),
+                                lambda events, rounds, blocks, first, k: chunks.append(
+                                    self.chunk_tables(labels, events, rounds, blocks, first, k)))
         tables = self.tables(labels, games, players[:prow], wins[:prow])
         tables["events"] = Columns.concat([ev for ev, _ in chunks])
         tables["rounds"] = Columns.concat([rnd for _, rnd in chunks])
@@ -168,14 +168,15 @@ class GameBase:
         game and the game's players rows (columns by `schema.PLAYERS.at`)."""
         state, _, players, _, run = self._kernel_run(config, seed, 1, player_counts, policies, options, False,
                                                      trace_rows)
-        done, rows, _, _ = run(game_id, 1, 0, 0)
+        done, rows, _, _ = run(state, game_id, 1, 0, 0)
         if done != 1:
             raise BrewError(f"replay of game {game_id} overflowed its buffers")
         return state, players[:rows]
 
     def _kernel_run(self, config, seed, n_games, player_counts, policies, options, check, trace_rows=1):
-        """The state and output buffers for n_games, and `run(game_id, todo, at_game, at_row)`: one
-        kernel call playing games game_id.. into the buffers from game row at_game and player row
+        """The state and output buffers for n_games, and `run(S, game_id, todo, at_game, at_row)`:
+        one kernel call on state S (the state, or a copy of it with other event and rounds
+        buffers) playing games game_id.. into the buffers from game row at_game and player row
         at_row, returning the kernel's (games played, player rows, event rows, status)."""
         self.check_player_counts(player_counts)
         R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
@@ -189,15 +190,15 @@ class GameBase:
         players = output_rows(n_games * most, self.schema.PLAYERS.width)
         wins = np.zeros(n_games * most, np.float64)
 
-        def arguments(game_id, todo, at_game, at_row):
-            return (state, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
+        def arguments(S, game_id, todo, at_game, at_row):
+            return (S, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
                     wins[at_row:], events_max, rounds_max, check)
 
-        ahead.compile_on_two_cores(kernel, arguments(0, 1, 0, 0), self.compile_ahead,  # a cold start only
+        ahead.compile_on_two_cores(kernel, arguments(state, 0, 1, 0, 0), self.compile_ahead,  # a cold start only
                                    parquet.compile_ahead)
 
-        def run(game_id, todo, at_game, at_row):
-            return kernel(*arguments(game_id, todo, at_game, at_row))
+        def run(S, game_id, todo, at_game, at_row):
+            return kernel(*arguments(S, game_id, todo, at_game, at_row))
 
         return state, games, players, wins, run
 
@@ -208,12 +209,14 @@ class GameBase:
         return {"games": self.schema.GAMES.columns_of(games, labels),
                 "players": self.schema.PLAYERS.columns_of(players, labels, given={"win": wins})}
 
-    def chunk_tables(self, labels, events, rounds, first_game: int, n_games: int) -> tuple[Columns, Columns]:
-        """One kernel call's event and rounds rows (views of the state's buffers), of games
-        first_game .. first_game + n_games - 1 -> their columns in the narrow types."""
-        tables = self.schema.EVENTS.columns_of(events, labels), ROUNDS.columns_of(rounds)
+    def chunk_tables(self, labels, events, rounds, blocks, first_game: int, n_games: int) -> tuple[Columns, Columns]:
+        """One kernel call's event and rounds rows, of games first_game .. first_game +
+        n_games - 1, in the pool's `blocks` (events', rounds') -> their tables, whose columns
+        are views of the rows (Table.column_views): the blocks are the tables' until written."""
+        tables = (self.schema.EVENTS.column_views(events, labels, blocks[0]),
+                  ROUNDS.column_views(rounds, {}, blocks[1]))
         for table in tables:
-            restore_game_ids(table.parts["game_id"][0], first_game, n_games)
+            table.parts["game_id"][0] = restore_game_ids(table.parts["game_id"][0], first_game, n_games)
         return tables
 
     def buffer_rows(self, config: Any, n_games: int) -> tuple[int, int]:
@@ -243,23 +246,28 @@ class GameBase:
     def play_chunks(self, state, C, violations, seed: int, first_game: int, n_games: int, progress, run, keep):
         """Drive a numba game's kernel over one shard, CHUNK games per call.
 
-        `run(done, todo, prow)` plays up to `todo` games from shard offset `done`, writing player
-        rows from `prow`, and returns the kernel's (games played, player rows, event rows, status).
-        After each call, `keep(events, rounds, first, k)` gets that call's event and rounds rows
-        (views of the state's buffers, which the next call overwrites) and its games' ids
-        (first .. first + k - 1). A full event or rounds buffer
+        `run(S, done, todo, prow)` plays up to `todo` games from shard offset `done` on state S,
+        writing player rows from `prow`, and returns the kernel's (games played, player rows,
+        event rows, status). Each call writes its event and rounds rows into buffers of its own,
+        from the pool (frames.pooled_like: the state's shapes, not its memory), so a call's rows
+        become its tables without a copy: after the call, `keep(events, rounds, blocks, first,
+        k)` gets its rows, the pool's blocks they lie in, and its games' ids (first .. first +
+        k - 1); whoever keeps the rows gives the blocks back (Columns.release). A full event or
+        rounds buffer
         (STATUS_FULL) just ends the call early; an overflow or an invariant violation raises.
         `C` is the game's constants module (G_VIOLATION, G_PHASE, G_ROUNDS, PHASES). Returns the
         player rows written."""
         done, prow = 0, 0
         while done < n_games:
-            k, rows, ev_rows, status = run(done, min(CHUNK, n_games - done), prow)
+            (ev, ev_block), (rnd, rnd_block) = pooled_like(state.ev), pooled_like(state.rnd)
+            S = state._replace(ev=ev, rnd=rnd)
+            k, rows, ev_rows, status = run(S, done, min(CHUNK, n_games - done), prow)
             # a full buffer that held no game cannot hold one: a bug, not a reason to loop
             stuck = status == STATUS_FULL and k == 0
             raise_for_chunk(self.id, seed, first_game + done + k, status == STATUS_OVERFLOW or stuck,
                             status == STATUS_VIOLATION, violations[state.g[C.G_VIOLATION]],
                             C.PHASES[state.g[C.G_PHASE]])
-            keep(state.ev[:ev_rows], state.rnd[:state.g[C.G_ROUNDS]], first_game + done, k)
+            keep(ev[:ev_rows], rnd[:state.g[C.G_ROUNDS]], (ev_block, rnd_block), first_game + done, k)
             done += k
             prow += rows
             if progress is not None:

@@ -37,14 +37,16 @@ def output_rows(rows: int, width: int) -> np.ndarray:
     return np.zeros((rows + 1, width), np.int64, order="F")[:rows]
 
 
-def restore_game_ids(column: np.ndarray, first_game: int, n_games: int) -> None:
-    """The game ids first_game .. first_game + n_games - 1 of a table built from a buffer's
-    game_id column (int64, in place): exact as read unless some are 2**31 or more."""
+def restore_game_ids(column: np.ndarray, first_game: int, n_games: int) -> np.ndarray:
+    """The game ids first_game .. first_game + n_games - 1 of a buffer's game_id column: the
+    column itself unless some are 2**31 or more, else an int64 copy with the ids restored."""
     if first_game + n_games <= 1 << 31:
-        return
+        return column
+    column = column.astype(np.int64)
     np.subtract(column, first_game, out=column)
     np.bitwise_and(column, 0xFFFFFFFF, out=column)
     np.add(column, first_game, out=column)
+    return column
 
 
 @jit_inline

@@ -80,6 +80,27 @@ class Table:
                 parts[c.name] = [next(copied)]
         return Columns(schema, parts, (block,))
 
+    def column_views(self, rows: np.ndarray, labels: dict[str, list[str]], block: np.ndarray) -> Columns:
+        """A kernel call's rows of a column-major buffer (rows.column_buffer, int32) -> the
+        table's Columns as views of the buffer's columns, not copies: the Parquet writer reads
+        int32 values of a narrower declared type as they are. `block` is the pool's memory the
+        buffer lies in (frames.pooled_like); it goes back to the pool once the shard is
+        written. Enum columns are checked against their labels, as in columns_of."""
+        rows = np.asarray(rows)
+        schema = {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype for c in self.columns}
+        parts = {}
+        for c in self.columns:
+            if c.given:
+                raise ValueError(f"table {self.name}: column {c.name} is given, not in the kernel's rows")
+            if c.const:
+                parts[c.name] = [np.zeros(len(rows), np.uint8)]
+                continue
+            column = rows[:, self._row_index(c)]
+            if c.dtype == ENUM:
+                check_codes(labels[c.name], column, c.name)
+            parts[c.name] = [column]
+        return Columns(schema, parts, (block,))
+
     @staticmethod
     def _numpy_type(c: Column, labels: dict[str, list[str]]) -> type:
         return code_type(len(labels[c.name])) if c.dtype == ENUM else _NUMPY[c.dtype]
