@@ -19,10 +19,10 @@ For each game, at 4 players (Dwarfest, Brewin' USA, Homebrewers, Dragon Brew; `-
    read 77-101%); segments of a few seconds, alternated, see the same drift on both sides.
    The defaults are whole multiples of 2 shards, so the ratio measures the writing, not an
    idle thread on a last short shard;
-4. the split of step 3's work (thread-seconds of the same in-process run): the compiled
-   kernel (`run_chunk`), table building (`tables`, `chunk_tables`: the kernel's buffers copied
-   into the tables' columns), Parquet writing
-   (`write_shard`);
+4. the split of step 3's work (thread-seconds of an in-process run of the same command): the
+   compiled kernel (`run_chunk`), table building (`tables`: the games and players rows copied
+   into typed columns; `chunk_tables`: the event and rounds tables as views of a kernel call's
+   pooled buffers), Parquet writing (`write_shard`);
 5. `brewbalance report` on step 3's run (HTML, PDF and JSON): wall time and peak RSS, and the
    time to verdict (step 3's wall + the report's);
 6. what bounds the game, in one core's microseconds per game against what the goal allows:

@@ -4,9 +4,12 @@ The Parquet writer (sim/core/parquet.py) reads these columns as they are; a pola
 is built only when something asks for one (`Columns.frame`: tests, the bench signature). On
 the way to the files a table is never a DataFrame: building Dwarfest's per kernel call (its
 Enum columns gathered into polars, ~80 event rows a game) cost 1.6 of its ~31 µs a game
-(bench/profile.py, 2026-12-07), about as much as writing them. A kernel call's columns are
-copied out of its buffers into one block of memory from a pool (`BlockPool`), which gets the
-block back once the shard is written (`Columns.release`, called by runfolder.write_shard).
+(bench/profile.py, 2026-12-07), about as much as writing them. Memory comes from a pool
+(`BlockPool`), which gets it back once the shard is written (`Columns.release`, called by
+runfolder.write_shard): a kernel call writes its event and rounds rows straight into buffers
+from the pool (`pooled_like`), and its event and rounds tables are views of their columns,
+int32 whatever the declared type (the writer reads them as they are); the games and players
+rows are copied into typed columns of one pool block per shard (`split_columns`).
 """
 
 from __future__ import annotations

@@ -18,10 +18,14 @@ def column_buffer(rows: int, cols: int) -> np.ndarray:
     kernel's time).
 
     int32, not int64: every column but game_id is at most 32 bits in the tables (schema.py),
-    and the tables are built by reading the buffer back after each kernel call, from memory
-    (Dwarfest, ~80 event rows a game, in-run, one thread, alternated: 0.58-0.61 -> 0.42-0.44 µs
-    a game). A game id of 2**31 or more is kept modulo 2**32 (numba stores the low 32 bits),
-    and `restore_game_ids` gives it back: one call's games are far fewer than 2**32 apart."""
+    and the Parquet writer reads the buffer's columns after the shard (half the bytes to bring
+    back from memory). A game id of 2**31 or more is kept modulo 2**32 (numba stores the low
+    32 bits), and `restore_game_ids` gives it back: one call's games are far fewer than 2**32
+    apart.
+
+    This is the buffer's shape and layout: in a run, each kernel call is handed a buffer like
+    it from the pool (GameBase.play_chunks, frames.pooled_like), holding whatever a written
+    shard left there, so a kernel reads only rows it has written."""
     return np.zeros((max(rows, 1), cols), np.int32, order="F")
 
 
