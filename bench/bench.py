@@ -138,7 +138,9 @@ def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
     import numpy as np
 
     from sim.core.errors import STATUS_OVERFLOW, STATUS_VIOLATION
-    from sim.dwarfest import CHUNK, GAME
+    from sim.core.game import CHUNK
+    from sim.core.rows import output_rows
+    from sim.dwarfest import GAME
     from sim.dwarfest import constants as C
     from sim.dwarfest.schema import GAMES, PLAYERS
 
@@ -146,8 +148,8 @@ def kernel_worker(config, pols, counts, first_game: int, n_games: int) -> int:
     rules, inputs = GAME.kernel_inputs(config, {})
     events_max, rounds_max = GAME.per_game_bounds(config)
     state = GAME.new_state(config, CHUNK)
-    games = np.zeros((CHUNK, GAMES.width), np.int64)
-    players = np.zeros((CHUNK * C.MAX_PLAYERS, PLAYERS.width), np.int64)
+    games = output_rows(CHUNK, GAMES.width)  # the layout GAME.simulate passes: one compiled kernel
+    players = output_rows(CHUNK * C.MAX_PLAYERS, PLAYERS.width)
     wins = np.zeros(CHUNK * C.MAX_PLAYERS, np.float64)
     done = 0
     while done < n_games:

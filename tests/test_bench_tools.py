@@ -50,3 +50,12 @@ def test_what_bounds_a_game_is_split_per_game_per_decision_and_per_row(tmp_path)
     assert got["rows"] == 10.0 and got["write_us"] == 2000.0 and got["per_row_ns"] == 200_000.0
     assert got["tables_us"] == 1000.0
     assert got["goal_us"] == 2 / prof.GOALS["dwarfest"] * 1e6
+
+
+def test_the_full_benchs_kernel_worker_plays_the_games_it_is_given():
+    """bench.py --full's kernel-only worker (the second half of `make bench`) runs on the
+    current game API: it imported a constant the game packages no longer have, unnoticed."""
+    import bench
+
+    config, pols, counts = bench.kernel_setup()
+    assert bench.kernel_worker(config, pols, counts, 0, 30) == 30
