@@ -152,7 +152,7 @@ class GameBase:
         state, games, players, wins, run = self._kernel_run(config, seed, n_games, player_counts, policies,
                                                             options, check)
         labels = self.labels(config)
-        chunks = []  # (events, rounds) Columns of each kernel call, copied while its rows are in the buffers
+        chunks = []  # (events, rounds) Columns of each kernel call: views of its pooled buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
                                 lambda S, done, todo, prow: run(S, first_game + done, todo, done, prow),
                                 lambda events, rounds, blocks, first, k: chunks.append(
