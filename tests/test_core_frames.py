@@ -47,7 +47,7 @@ def test_enum_column_of_no_rows():
     assert enum_column(LEVELS, np.zeros(0, np.int64)).len() == 0
 
 
-@pytest.mark.parametrize("n_rows", [0, 1, frames.BLOCK_ROWS - 1, frames.BLOCK_ROWS, 2 * frames.BLOCK_ROWS + 5])
+@pytest.mark.parametrize("n_rows", [0, 1, 8191, 8192, 16389])
 def test_split_columns_equals_a_cast_of_each_column(n_rows):
     rng = np.random.default_rng(n_rows)
     rows = rng.integers(-300, 300, (n_rows, 5))

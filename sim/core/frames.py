@@ -19,10 +19,6 @@ import threading
 import numpy as np
 import polars as pl
 
-# Rows per block of a row-major buffer in split_columns: 8,192 rows of Dwarfest's players (24
-# columns) are 1.5 MiB, about one core's L2.
-BLOCK_ROWS = 8192
-
 
 class Columns:
     """One table: `schema` (column name -> polars type, Enum labels included, in file order)
@@ -79,24 +75,13 @@ class Columns:
 def split_columns(rows: np.ndarray, picks: list[tuple[int, type]]) -> tuple[list[np.ndarray], np.ndarray]:
     """The columns of integer rows [k, width], each a new array of its type (cast as numpy's
     `astype` casts): `picks` lists (row index, numpy dtype) per column wanted. Returns them
-    and the pool's block they are laid out in (`column_block`).
-
-    The event and rounds buffers are column-major (rows.column_buffer), so each column is one
-    cast. The games and players buffers are row-major: those are split a block of rows at a
-    time, every column of the block before the next, so each cache line of the buffer comes
-    from memory once where a column at a time reads the whole buffer once a column. Measured
-    in-run (Dwarfest, 50,000 greedy games, one thread): the players frame 0.55 -> 0.44 µs a
-    game."""
+    and the pool's block they are laid out in (`column_block`). The kernels' games and players
+    rows are column-major (rows.output_rows), so each column is one contiguous cast; rows of
+    any other layout give the same columns, more slowly."""
     rows = np.asarray(rows)
     out, memory = column_block(len(rows), [dtype for _, dtype in picks])
-    if rows.strides[0] == rows.itemsize:  # column-major, or rows of a column-major buffer
-        for column, (at, _) in zip(out, picks, strict=True):
-            np.copyto(column, rows[:, at], casting="unsafe")
-        return out, memory
-    for start in range(0, len(rows), BLOCK_ROWS):
-        block = rows[start:start + BLOCK_ROWS]
-        for column, (at, _) in zip(out, picks, strict=True):
-            column[start:start + BLOCK_ROWS] = block[:, at]  # the assignment casts
+    for column, (at, _) in zip(out, picks, strict=True):
+        np.copyto(column, rows[:, at], casting="unsafe")
     return out, memory
 
 
