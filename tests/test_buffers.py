@@ -99,6 +99,9 @@ def test_a_kernel_call_writes_into_pooled_memory_its_tables_then_view(game_id, m
     shard = game.simulate(config, 7, 40, 12, counts, ["greedy", "random"])
     events = shard.tables["events"]
     assert all(np.shares_memory(events.parts[c][0], events.blocks[0]) for c in events.columns)
+    state = game.new_state(config, 12)
+    for buffer in (state.ev, state.rnd):  # numba types a pooled buffer as the state's: one compile
+        assert numba.typeof(frames.pooled_like(buffer)[0]) == numba.typeof(buffer)
     for name, frame in shard.frames.items():
         assert frame.equals(expected[name]), name
 

@@ -28,12 +28,12 @@ from .rounds import ROUNDS
 from .rows import output_rows, restore_game_ids
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
-# A thread's event buffer, and its rounds buffer, hold at most about this many bytes of rows
-# (GameBase.buffer_rows): the tables are copied out of them after each kernel call, from cache
-# if they are small enough (two threads' buffers and the columns copied out of them within the
-# 32 MiB L3). Homebrewers' tables with room for 8,192 games' events (36 MB) against 2,048
-# (~9 MB): 4.5 -> 3.5 µs a game; Dwarfest's with 2, 1 or 0.5 MiB cost more, not less (a kernel
-# call costs about 1 ms beside its rows; docs/performance.md, 2026-12-07).
+# A kernel call's event buffer, and its rounds buffer, hold at most about this many bytes of
+# rows (GameBase.buffer_rows). Each call's buffers come from the tables' memory pool and are
+# held until their shard is written (play_chunks), so this bounds the memory of a call's rows
+# as well as its cache footprint. Dwarfest with 2, 1 or 0.5 MiB cost more, not less (a kernel
+# call costs about 1 ms beside its rows; docs/performance.md, 2026-12-07, measured when the
+# rows were still copied out of one buffer a thread).
 BUFFER_BYTES = 9 << 20
 
 

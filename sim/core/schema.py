@@ -61,24 +61,11 @@ class Table:
         """Integer rows [k, width] (+ the `given` columns, + Enum `labels` by column name) ->
         the table's Columns, each column a new array of its declared type (the kernel's next
         call overwrites its buffers): Enum columns as their codes, checked against the labels."""
-        labels, given = labels or {}, given or {}
-        rows = np.asarray(rows)
-        schema = {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype for c in self.columns}
-        from_rows = [c for c in self.columns if not (c.given or c.const)]
-        for c in from_rows:
-            if c.dtype == ENUM:
-                check_codes(labels[c.name], rows[:, self._row_index(c)], c.name)
+        labels, rows = labels or {}, np.asarray(rows)
+        from_rows = self._checked_columns(rows, labels)
         columns, block = split_columns(rows, [(self._row_index(c), self._numpy_type(c, labels)) for c in from_rows])
-        copied = iter(columns)
-        parts = {}
-        for c in self.columns:
-            if c.given:
-                parts[c.name] = [np.asarray(given[c.name], _NUMPY[c.dtype])]
-            elif c.const:
-                parts[c.name] = [np.zeros(len(rows), np.uint8)]
-            else:
-                parts[c.name] = [next(copied)]
-        return Columns(schema, parts, (block,))
+        return self._table(len(rows), labels, dict(zip([c.name for c in from_rows], columns, strict=True)),
+                           given or {}, block)
 
     def column_views(self, rows: np.ndarray, labels: dict[str, list[str]], block: np.ndarray) -> Columns:
         """A kernel call's rows of a column-major buffer (rows.column_buffer, int32) -> the
@@ -86,19 +73,33 @@ class Table:
         int32 values of a narrower declared type as they are. `block` is the pool's memory the
         buffer lies in (frames.pooled_like); it goes back to the pool once the shard is
         written. Enum columns are checked against their labels, as in columns_of."""
+        if any(c.given for c in self.columns):
+            raise ValueError(f"table {self.name}: a given column is not in the kernel's rows")
         rows = np.asarray(rows)
+        from_rows = self._checked_columns(rows, labels)
+        return self._table(len(rows), labels, {c.name: rows[:, self._row_index(c)] for c in from_rows}, {}, block)
+
+    def _checked_columns(self, rows: np.ndarray, labels: dict[str, list[str]]) -> list[Column]:
+        """The columns read from the kernel's rows, their Enum codes checked against the labels."""
+        from_rows = [c for c in self.columns if not (c.given or c.const)]
+        for c in from_rows:
+            if c.dtype == ENUM:
+                check_codes(labels[c.name], rows[:, self._row_index(c)], c.name)
+        return from_rows
+
+    def _table(self, n_rows: int, labels, values: dict[str, np.ndarray], given: dict[str, np.ndarray],
+               block: np.ndarray) -> Columns:
+        """The table's Columns: `values` of the columns read from the rows, the given ones, and
+        the constant ones (code 0), laid out in `block`."""
         schema = {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype for c in self.columns}
         parts = {}
         for c in self.columns:
             if c.given:
-                raise ValueError(f"table {self.name}: column {c.name} is given, not in the kernel's rows")
-            if c.const:
-                parts[c.name] = [np.zeros(len(rows), np.uint8)]
-                continue
-            column = rows[:, self._row_index(c)]
-            if c.dtype == ENUM:
-                check_codes(labels[c.name], column, c.name)
-            parts[c.name] = [column]
+                parts[c.name] = [np.asarray(given[c.name], _NUMPY[c.dtype])]
+            elif c.const:
+                parts[c.name] = [np.zeros(n_rows, np.uint8)]
+            else:
+                parts[c.name] = [values[c.name]]
         return Columns(schema, parts, (block,))
 
     @staticmethod
