@@ -59,3 +59,25 @@ def test_the_full_benchs_kernel_worker_plays_the_games_it_is_given():
 
     config, pols, counts = bench.kernel_setup()
     assert bench.kernel_worker(config, pols, counts, 0, 30) == 30
+
+
+def test_the_benchs_end_to_end_ratio_interval_covers_the_truth_about_95_percent_of_the_time():
+    """bench/profile.py step 3 on synthetic pairs: segments whose speed drifts together (the
+    machine) with independent noise on each side, the end-to-end side at a known 0.9 of the
+    kernel's speed. The 95% interval must cover 0.9 in about 95% of benches, and a bench of a
+    writer that costs more (0.85) must put the whole interval below 0.9 most of the time."""
+    import numpy as np
+
+    ratio_with_interval = _speed_profile().ratio_with_interval
+    rng = np.random.default_rng(16)
+
+    def bench(truth):
+        drift = rng.uniform(0.8, 1.25, 10)
+        kernel = drift * rng.normal(1, 0.03, 10)
+        return ratio_with_interval({"kernel": list(kernel), "e2e": list(drift / truth * rng.normal(1, 0.03, 10))})
+
+    covered = np.mean([low <= 0.9 <= high for _, low, high in (bench(0.9) for _ in range(2000))])
+    assert 0.93 <= covered <= 0.97
+    below = np.mean([high < 0.9 for _, _, high in (bench(0.85) for _ in range(500))])
+    assert below > 0.9
+    assert np.allclose(ratio_with_interval({"kernel": [0.9, 1.8], "e2e": [1.0, 2.0]}), 0.9)  # no spread, no width
