@@ -204,8 +204,8 @@ def hybrid(indices: np.ndarray, width: int, dense: bool = True) -> bytes:
     indices = np.ascontiguousarray(indices, dtype=np.int32)
     identity = np.arange(max(1, int(indices.max(initial=0)) + 1), dtype=np.int64)
     out = np.zeros(parquet._encoded_bound(len(indices)), np.uint8)
-    used = parquet._hybrid_encode(indices, identity, dense, width, out)
-    return out[:used].tobytes()
+    used = parquet._hybrid_encode(indices, identity, dense, width, out, np.zeros(len(indices), np.uint8))
+    return out[:int(used)].tobytes()
 
 
 runs = st.lists(st.tuples(st.integers(0, 2**20 - 1), st.integers(1, 20)), max_size=40)

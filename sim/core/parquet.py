@@ -38,6 +38,7 @@ ROW_GROUP = 1 << 19  # rows per row group: the bytes depend on the rows only, no
 ZSTD_LEVEL = 1
 DICTIONARY_SPAN = 1 << 20  # widest integer range dictionary-encoded (the rank table's size)
 CREATED_BY = "brewbalance (sim/core/parquet.py)"
+U = np.uint64  # the encoder's index type (_hybrid_encode)
 
 # Parquet's enums (parquet.thrift)
 INT32, INT64, DOUBLE, BYTE_ARRAY = 1, 2, 5, 6  # physical types
@@ -95,6 +96,7 @@ class _Scratch:
         self.offsets = np.empty(0, np.int32)  # a row group's values less their least
         self.rank = np.empty(0, np.int64)
         self.out = np.empty(0, np.uint8)  # a data page of indices, encoded
+        self.starts = np.empty(0, np.uint8)  # the encoder's marks of where runs start
         self.zstd = zstandard.ZstdCompressor(level=ZSTD_LEVEL)
 
     def fit(self, n: int) -> None:
@@ -102,6 +104,7 @@ class _Scratch:
         if len(self.offsets) < n:
             self.offsets = np.empty(n, np.int32)
             self.out = np.empty(_encoded_bound(n), np.uint8)
+            self.starts = np.empty(n, np.uint8)
 
     def zeroed_rank(self, span: int) -> np.ndarray:
         if len(self.rank) < span:
@@ -240,7 +243,7 @@ def compile_ahead() -> list[tuple]:
     hold up the first shard's writing."""
     offsets, rank = np.zeros(8, np.int32), np.zeros(1, np.int64)
     return [(_rank_table, (offsets, rank)),
-            (_hybrid_encode, (offsets, rank, True, 1, np.zeros(_encoded_bound(8), np.uint8)))]
+            (_hybrid_encode, (offsets, rank, True, 1, np.zeros(_encoded_bound(8), np.uint8), np.zeros(8, np.uint8)))]
 
 
 def _plain_strings(labels: list[str]) -> bytes:
@@ -268,7 +271,8 @@ def _indices_page(offsets: np.ndarray, rank: np.ndarray | None, n_entries: int, 
     prefix = _definition_levels(len(offsets)) + bytes([width])
     scratch.out[:len(prefix)] = np.frombuffer(prefix, np.uint8)
     table = _NO_RANK if rank is None else rank
-    used = len(prefix) + _hybrid_encode(offsets, table, rank is None, width, scratch.out[len(prefix):])
+    used = len(prefix) + int(_hybrid_encode(offsets, table, rank is None, width, scratch.out[len(prefix):],
+                                            scratch.starts))
     return _page(DATA_PAGE, len(offsets), memoryview(scratch.out)[:used], RLE_DICTIONARY, scratch)
 
 
@@ -303,90 +307,107 @@ def _rank_table(offsets, rank):
 
 
 @jit_python
-def _hybrid_encode(values, rank, dense, width, out):
+def _hybrid_encode(values, rank, dense, width, out, starts):
     """Parquet's RLE / bit-packed hybrid of the indices rank[values[i]]: a run of 8 or more
     equal values is one RLE run, the rest is bit-packed in groups of 8 (the last group padded
     with zeros). `dense`: the values are the indices (an Enum's codes, the offsets into a range
-    dictionary), and rank is not read. Returns the bytes used in out."""
-    n = len(values)
-    value_bytes = (width + 7) // 8
-    pos = 0
-    o = 0
+    dictionary), and rank is not read. `starts` is scratch, a byte per value. Returns the bytes
+    used in out.
+
+    Where runs of 8 start is marked first, in a pass without branches, so the loop that
+    encodes tests one byte, mostly 0, at each group boundary. Indices are unsigned (U): numba
+    checks a signed index for a negative value on every access. Together, on Dwarfest's event
+    columns: 1.0-1.5 -> 0.5-0.9 ns a value, the same bytes."""
+    n = U(len(values))
+    width = U(width)
+    _mark_runs_of_8(values, n, starts)
+    value_bytes = (width + U(7)) // U(8)
+    pos = U(0)
+    o = U(0)
     while pos < n:
-        run = _run_length(values, pos, n)
-        if run >= 8:
-            o = _put_varint(out, o, run << 1)
-            index = values[pos] if dense else rank[values[pos]]
+        if starts[pos]:
+            v = values[pos]
+            k = pos + U(8)
+            while k < n and values[k] == v:
+                k += U(1)
+            o = _put_varint(out, o, (k - pos) << U(1))
+            index = U(v) if dense else U(rank[v])
             for b in range(value_bytes):
-                out[o] = (index >> (8 * b)) & 0xFF
-                o += 1
-            pos += run
+                out[o] = np.uint8((index >> (U(8) * b)) & U(0xFF))
+                o += U(1)
+            pos = k
             continue
-        stop = pos + 8  # bit-pack groups of 8 until a run of 8 starts at a group's boundary
-        while stop < n and not _run_of_8_at(values, stop, n):
-            stop += 8
-        groups = (min(stop, n) - pos + 7) // 8
-        o = _put_varint(out, o, (groups << 1) | 1)
-        for g in range(groups):
-            o = _bit_pack_8(values, rank, dense, pos + 8 * g, n, width, out, o)
-        pos = min(stop, n)
+        stop = pos + U(8)  # bit-pack groups of 8 until a run of 8 starts at a group's boundary
+        while stop < n and not starts[stop]:
+            stop += U(8)
+        end = min(stop, n)
+        groups = (end - pos + U(7)) // U(8)
+        o = _put_varint(out, o, (groups << U(1)) | U(1))
+        o = _bit_pack(values, rank, dense, pos, groups, n, width, out, o)
+        pos = end
     return o
 
 
+
 @jit_inline
-def _bit_pack_8(values, rank, dense, first, n, width, out, o):
-    """The indices of values first..first+7 (zeros past n), `width` bits each, least
-    significant bit first: exactly `width` bytes. Up to 8 bits an index the 8 fit one word."""
-    if width <= 8 and first + 8 <= n:
-        word = 0
-        if dense:
-            for j in range(8):
-                word |= np.int64(values[first + j]) << (j * width)
-        else:
-            for j in range(8):
-                word |= rank[values[first + j]] << (j * width)
-        for b in range(width):
-            out[o + b] = (word >> (8 * b)) & 0xFF
-        return o + width
-    acc = 0
-    bits = 0
-    for i in range(first, first + 8):
-        acc |= ((values[i] if dense else rank[values[i]]) if i < n else 0) << bits
-        bits += width
-        while bits >= 8:
-            out[o] = acc & 0xFF
-            o += 1
-            acc >>= 8
-            bits -= 8
+def _mark_runs_of_8(values, n, starts):
+    """starts[i] = 1 where values[i .. i + 7] are all equal, else 0 (0 in the last 7)."""
+    last = n - U(7) if n >= U(8) else U(0)
+    for i in range(last):
+        v = values[i]
+        same = np.uint8(1)
+        for j in range(U(1), U(8)):
+            same &= np.uint8(values[i + j] == v)
+        starts[i] = same
+    for i in range(last, n):
+        starts[i] = 0
+
+
+@jit_inline
+def _index(values, rank, dense, i):
+    return U(values[i]) if dense else U(rank[values[i]])
+
+
+@jit_inline
+def _bit_pack(values, rank, dense, first, groups, n, width, out, o):
+    """The indices of values first .. first + 8 * groups - 1 (zeros past n), `width` bits
+    each, least significant bit first: `width` bytes a group. Up to 8 bits an index, a group's
+    8 fit one word."""
+    for g in range(groups):
+        base = first + U(8) * g
+        if width <= U(8):
+            word = U(0)
+            if base + U(8) <= n:  # a whole group: a loop of constant length, unrolled
+                for j in range(U(8)):
+                    word |= _index(values, rank, dense, base + j) << (j * width)
+            else:
+                for j in range(n - base):
+                    word |= _index(values, rank, dense, base + j) << (j * width)
+            for b in range(width):
+                out[o + b] = np.uint8((word >> (U(8) * b)) & U(0xFF))
+            o += width
+            continue
+        acc = U(0)
+        bits = U(0)
+        for i in range(base, base + U(8)):
+            acc |= (_index(values, rank, dense, i) if i < n else U(0)) << bits
+            bits += width
+            while bits >= U(8):
+                out[o] = np.uint8(acc & U(0xFF))
+                o += U(1)
+                acc >>= U(8)
+                bits -= U(8)
     return o
-
-
-@jit_inline
-def _run_of_8_at(values, pos, n):
-    """Whether values[pos:pos + 8] are all equal (the first and last compared first: most
-    boundaries fail there)."""
-    if pos + 8 > n or values[pos] != values[pos + 7]:
-        return False
-    return _run_length(values, pos, pos + 8) == 8
-
-
-@jit_inline
-def _run_length(indices, pos, end):
-    v = indices[pos]
-    k = pos + 1
-    while k < end and indices[k] == v:
-        k += 1
-    return k - pos
 
 
 @jit_inline
 def _put_varint(out, o, value):
-    while value >= 0x80:
-        out[o] = (value & 0x7F) | 0x80
-        o += 1
-        value >>= 7
-    out[o] = value
-    return o + 1
+    while value >= U(0x80):
+        out[o] = np.uint8((value & U(0x7F)) | U(0x80))
+        o += U(1)
+        value >>= U(7)
+    out[o] = np.uint8(value)
+    return o + U(1)
 
 
 # --- the footer: Thrift's compact protocol, for the few structs a footer needs ---------------
