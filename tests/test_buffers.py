@@ -10,6 +10,7 @@ import pytest
 import sim.core.game as core_game
 from sim.core import frames
 from sim.core.config import prepare
+from sim.core.frames import pooled_rows
 from sim.core.rounds import ROUNDS
 from sim.core.rows import output_rows
 from sim.registry import get_game
@@ -114,3 +115,16 @@ def test_every_slice_of_the_output_rows_is_one_numba_type():
     assert len({numba.typeof(rows[at:]) for at in (0, 1, 49)}) == 1
     assert numba.typeof(rows[0:]).layout == "A"
     assert numba.typeof(output_rows(1, 7)) == numba.typeof(rows)  # record_to_compile's sample
+
+
+def test_pooled_output_rows_are_zeroed_and_of_the_same_numba_type(monkeypatch):
+    """frames.pooled_rows: rows from a block that held garbage are zero, column-major, and the
+    numba type of rows.output_rows (so the kernel does not compile again)."""
+    monkeypatch.setattr(frames, "POOL", frames.BlockPool())
+    garbage = np.full(frames.MIB, 0x5A, np.uint8)
+    frames.POOL.give([garbage])
+    rows, block = pooled_rows(50, 7)
+    assert block is garbage and rows.shape == (50, 7) and not rows.any()
+    assert rows[:, 3].flags.c_contiguous  # a column is contiguous: column-major
+    assert numba.typeof(rows) == numba.typeof(output_rows(50, 7))
+    assert numba.typeof(rows[10:]) == numba.typeof(rows)

@@ -23,9 +23,9 @@ from .errors import (
     choices,
     raise_for_chunk,
 )
-from .frames import Columns, pooled_like
+from .frames import POOL, Columns, pooled_like, pooled_rows
 from .rounds import ROUNDS
-from .rows import output_rows, restore_game_ids
+from .rows import restore_game_ids
 
 CHUNK = 8192  # games per kernel call: bounds memory and sets progress granularity
 # A kernel call's event buffer, and its rounds buffer, hold at most about this many bytes of
@@ -149,8 +149,8 @@ class GameBase:
 
     def simulate(self, config, seed, first_game, n_games, player_counts, policies, progress=None,
                  check=False, options=None) -> Shard:
-        state, games, players, wins, run = self._kernel_run(config, seed, n_games, player_counts, policies,
-                                                            options, check)
+        state, games, players, wins, run, blocks = self._kernel_run(config, seed, n_games, player_counts,
+                                                                    policies, options, check)
         labels = self.labels(config)
         chunks = []  # (events, rounds) Columns of each kernel call: views of its pooled buffers
         prow = self.play_chunks(state, self.constants, self.violations, seed, first_game, n_games, progress,
@@ -158,6 +158,7 @@ class GameBase:
                                 lambda events, rounds, blocks, first, k: chunks.append(
                                     self.chunk_tables(labels, events, rounds, blocks, first, k)))
         tables = self.tables(labels, games, players[:prow], wins[:prow])
+        POOL.give(blocks)  # the tables are copies of the games and players rows
         tables["events"] = Columns.concat([ev for ev, _ in chunks])
         tables["rounds"] = Columns.concat([rnd for _, rnd in chunks])
         return Shard(tables)
@@ -166,7 +167,7 @@ class GameBase:
                     trace_rows: int = 20000):
         """Play one game with its replay trace kept (for `replay`): returns the state after the
         game and the game's players rows (columns by `schema.PLAYERS.at`)."""
-        state, _, players, _, run = self._kernel_run(config, seed, 1, player_counts, policies, options, False,
+        state, _, players, _, run, _ = self._kernel_run(config, seed, 1, player_counts, policies, options, False,
                                                      trace_rows)
         done, rows, _, _ = run(state, game_id, 1, 0, 0)
         if done != 1:
@@ -177,7 +178,8 @@ class GameBase:
         """The state and output buffers for n_games, and `run(S, game_id, todo, at_game, at_row)`:
         one kernel call on state S (the state, or a copy of it with other event and rounds
         buffers) playing games game_id.. into the buffers from game row at_game and player row
-        at_row, returning the kernel's (games played, player rows, event rows, status)."""
+        at_row, returning the kernel's (games played, player rows, event rows, status); and the
+        pool's blocks the games and players rows lie in."""
         self.check_player_counts(player_counts)
         R, X = self.kernel_inputs(config, self.check_options(config, player_counts, options))
         pols = self.policy_indices(config, policies)
@@ -185,10 +187,10 @@ class GameBase:
         events_max, rounds_max = self.per_game_bounds(config)
         state = self.new_state(config, n_games, trace_rows)
         kernel = self.kernel_for(config, policies)
-        most = max(self.player_counts)
-        games = output_rows(n_games, self.schema.GAMES.width)
-        players = output_rows(n_games * most, self.schema.PLAYERS.width)
-        wins = np.zeros(n_games * most, np.float64)
+        (games, games_block), (players, players_block) = (
+            pooled_rows(n_games, self.schema.GAMES.width),
+            pooled_rows(n_games * max(player_counts), self.schema.PLAYERS.width))
+        wins = np.zeros(n_games * max(player_counts), np.float64)
 
         def arguments(S, game_id, todo, at_game, at_row):
             return (S, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],
@@ -200,7 +202,7 @@ class GameBase:
         def run(S, game_id, todo, at_game, at_row):
             return kernel(*arguments(S, game_id, todo, at_game, at_row))
 
-        return state, games, players, wins, run
+        return state, games, players, wins, run, (games_block, players_block)
 
     def tables(self, labels, games, players, wins) -> dict[str, Columns]:
         """Kernel rows -> the games and players tables, by the column names of the game's
