@@ -161,6 +161,16 @@ def test_the_last_shards_are_cut_into_pieces_that_cover_each_game_once():
                    for s, _, first, n, _ in cut)
 
 
+def test_the_last_pieces_are_the_smallest():
+    """runner.TAIL_WEIGHTS: a tail shard's pieces shrink, so a thread that runs dry waits for
+    at most a thirtieth of a shard; a shard of a few games is cut in equal pieces."""
+    from sim.core.runner import TAIL_WEIGHTS, plan_shards, tasks
+
+    sizes = [n for _, _, _, n, _ in tasks(plan_shards(30_000, 30_000), 2)]
+    assert sizes == [1000 * w for w in TAIL_WEIGHTS]
+    assert [n for _, _, _, n, _ in tasks(plan_shards(9, 9), 2)] == [1] * 7 + [2]
+
+
 def test_the_last_shards_are_finished_together_so_their_writing_overlaps():
     """With 2 equal last shards, their pieces alternate, so the last two tasks finish one
     shard each: both threads write a shard at the end, rather than one thread writing the

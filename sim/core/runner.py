@@ -17,6 +17,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 from importlib import metadata
+from itertools import accumulate
 from pathlib import Path
 
 from rich.console import Console
@@ -194,13 +195,17 @@ def _run_threads(game, config, plan, out, todo, jobs, check, done: dict, advance
     pool.shutdown(wait=True)
 
 
-TAIL_PIECES = 8  # the last shards' pieces: at most an eighth of a shard left when a thread runs dry
+# The last shards' pieces, largest first, in these proportions: a thread that runs dry waits
+# for at most the last piece, 1/30 of a shard (Dwarfest: about 30 ms), where eight equal pieces
+# left up to 1/8 (110 ms). A piece costs one kernel call's set-up, under a millisecond.
+TAIL_WEIGHTS = (8, 8, 4, 4, 2, 2, 1, 1)
+TAIL_PIECES = len(TAIL_WEIGHTS)
 
 
 def tasks(todo: list[dict], jobs: int) -> list[tuple]:
     """(shard, piece index, first game, games, pieces of the shard): whole shards in game
-    order, then the last `jobs` shards in TAIL_PIECES pieces each (a piece costs one kernel
-    call's set-up, about 3 ms), taken in turn piece by piece. In turn, every last shard is
+    order, then the last `jobs` shards in TAIL_PIECES pieces each, of shrinking size
+    (TAIL_WEIGHTS), taken in turn piece by piece. In turn, every last shard is
     finished at the end of the run and each thread writes one of them at once; in game order
     the first of them was written mid-run and the last one alone, with the other threads idle
     for a whole shard's writing (Homebrewers, 2 shards: 4% of the run). The files do not depend
@@ -215,10 +220,13 @@ def tasks(todo: list[dict], jobs: int) -> list[tuple]:
 
 
 def _pieces(shard: dict) -> list[tuple]:
+    """A shard cut by TAIL_WEIGHTS; a shard too small for every piece to hold a few games is
+    cut in equal pieces."""
     first, n = shard["first_game"], shard["n_games"]
-    n_pieces = min(TAIL_PIECES, n)
-    bounds = [first + n * i // n_pieces for i in range(n_pieces + 1)]
-    return [(shard, i, bounds[i], bounds[i + 1] - bounds[i], n_pieces) for i in range(n_pieces)]
+    weights = TAIL_WEIGHTS if n >= 4 * sum(TAIL_WEIGHTS) else (1,) * min(TAIL_PIECES, n)
+    ends = list(accumulate(weights, initial=0))
+    bounds = [first + n * end // ends[-1] for end in ends]
+    return [(shard, i, bounds[i], bounds[i + 1] - bounds[i], len(weights)) for i in range(len(weights))]
 
 
 def new_plan(game, data, config, *, n_games, shard_size, seed, player_counts, policies, command,
