@@ -55,6 +55,7 @@ class Table:
         self.width = len(self.row_names)
         self.at = namedtuple(f"{name.title()}Columns", self.row_names)(*range(self.width))
         self._row_of = {n: i for i, n in enumerate(self.row_names)}  # columns_of(): column -> row index
+        self._last_schema = None  # (Enum labels, schema) of the last _schema call
 
     def columns_of(self, rows: np.ndarray, labels: dict[str, list[str]] | None = None,
                    given: dict[str, np.ndarray] | None = None) -> Columns:
@@ -91,7 +92,7 @@ class Table:
                block: np.ndarray) -> Columns:
         """The table's Columns: `values` of the columns read from the rows, the given ones, and
         the constant ones (code 0), laid out in `block`."""
-        schema = {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype for c in self.columns}
+        schema = self._schema(labels)
         parts = {}
         for c in self.columns:
             if c.given:
@@ -101,6 +102,16 @@ class Table:
             else:
                 parts[c.name] = [values[c.name]]
         return Columns(schema, parts, (block,))
+
+    def _schema(self, labels: dict[str, list[str]]) -> dict[str, pl.DataType]:
+        """Column name -> polars type, the Enums of these labels. Kept for the labels last
+        asked for: a polars Enum takes about 0.1 ms to make, and a run makes a table per kernel
+        call with the same labels (0.1 µs a Dwarfest game)."""
+        key = tuple(tuple(labels[c.name]) for c in self.columns if c.dtype == ENUM)
+        if self._last_schema is None or self._last_schema[0] != key:
+            self._last_schema = (key, {c.name: pl.Enum(labels[c.name]) if c.dtype == ENUM else c.dtype
+                                       for c in self.columns})
+        return dict(self._last_schema[1])
 
     @staticmethod
     def _numpy_type(c: Column, labels: dict[str, list[str]]) -> type:
