@@ -60,7 +60,7 @@ from bench import n_cores, out, run_cli  # noqa: E402  (bench.py's command runne
 
 # games per measurement at --scale 1: about 5-15 s of kernel time each on 2 cores (a shorter
 # run's ratio moves with the start-up it is net of and the machine's minute-to-minute speed)
-PAIRS = 10  # alternated kernel-only and end-to-end segments per game (step 3's ratio)
+PAIRS = 20  # alternated kernel-only and end-to-end segments per game (step 3's ratio)
 GAMES = {"dwarfest": 800_000, "brewin_usa": 200_000, "homebrewers": 100_000, "dragon_brew": 50_000}
 SHARD = 25_000  # the local engine's default shard size
 GOALS = {"dwarfest": 150_000, "brewin_usa": 50_000, "homebrewers": 50_000, "dragon_brew": 15_000}
