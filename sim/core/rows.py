@@ -39,7 +39,8 @@ def output_rows(rows: int, width: int) -> np.ndarray:
     The array is the first `rows` rows of one with a spare row, so no slice of it is C- or
     F-contiguous: numba types every slice the kernel is handed (`players[at_row:]`, from row 0
     or not) as layout 'A' and compiles the kernel once (an exact-size array's slice from row 0
-    would be 'F', the others 'A': two compiles of the whole kernel)."""
+    would be 'F', the others 'A': two compiles of the whole kernel). A run takes them from the
+    pool in this layout (frames.pooled_rows)."""
     return np.zeros((rows + 1, width), np.int64, order="F")[:rows]
 
 
