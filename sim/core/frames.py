@@ -98,9 +98,7 @@ def pooled_like(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """An array of `buffer`'s shape, type and column-major layout in a block from the pool,
     and the block. Its values are whatever the block held: a kernel reads only the rows it
     has written."""
-    rows, cols = buffer.shape
-    block = POOL.take(buffer.nbytes)
-    return block[:buffer.nbytes].view(buffer.dtype).reshape((cols, rows)).T, block
+    return _pooled_column_major(*buffer.shape, buffer.dtype)
 
 
 def pooled_rows(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -108,10 +106,17 @@ def pooled_rows(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     rows of one simulate call. They are fresh memory otherwise, and a kernel writing a shard's
     players rows (Dwarfest: 17 MiB) faulted in huge pages of zeros, 2.7% of a run's CPU
     (`perf`, steady state). Zeroing memory used before costs 0.1 µs a Dwarfest game."""
-    block = POOL.take((rows + 1) * width * 8)
-    full = block[:(rows + 1) * width * 8].view(np.int64).reshape((width, rows + 1)).T
+    full, block = _pooled_column_major(rows + 1, width, np.int64)
     full[:] = 0
     return full[:rows], block
+
+
+def _pooled_column_major(rows: int, cols: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """A column-major array [rows, cols] of dtype laid over a block from the pool, and the
+    block."""
+    nbytes = rows * cols * np.dtype(dtype).itemsize
+    block = POOL.take(nbytes)
+    return block[:nbytes].view(dtype).reshape((cols, rows)).T, block
 
 
 MIB = 1 << 20

@@ -187,10 +187,10 @@ class GameBase:
         events_max, rounds_max = self.per_game_bounds(config)
         state = self.new_state(config, n_games, trace_rows)
         kernel = self.kernel_for(config, policies)
-        (games, games_block), (players, players_block) = (
-            pooled_rows(n_games, self.schema.GAMES.width),
-            pooled_rows(n_games * max(player_counts), self.schema.PLAYERS.width))
-        wins = np.zeros(n_games * max(player_counts), np.float64)
+        most = max(player_counts)  # player rows: at most this many a game
+        games, games_block = pooled_rows(n_games, self.schema.GAMES.width)
+        players, players_block = pooled_rows(n_games * most, self.schema.PLAYERS.width)
+        wins = np.zeros(n_games * most, np.float64)
 
         def arguments(S, game_id, todo, at_game, at_row):
             return (S, R, X, np.uint64(seed), game_id, todo, counts, pols, games[at_game:], players[at_row:],

@@ -348,7 +348,6 @@ def _hybrid_encode(values, rank, dense, width, out, starts):
     return o
 
 
-
 @jit_inline
 def _mark_runs_of_8(values, n, starts):
     """starts[i] = 1 where values[i .. i + 7] are all equal, else 0 (0 in the last 7)."""
