@@ -44,6 +44,9 @@ if PLAIN_PYTHON:  # the RNG's uint64 arithmetic wraps on purpose, as it does com
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
 _njit = njit(cache=True, nogil=True, _nrt=False)
+# A twin (below) is only ever called from Python: numba's C-pointer wrapper would be compiled,
+# optimised and turned into machine code at the serial end of a cold start for nothing.
+_njit_twin = njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
 # Without the call wrappers (module docstring). Cold compile and 20 games, CPU seconds, two pairs
 # against the tree before (docs/performance.md, 2026-12-06): Dwarfest 26.4 / 26.3 -> 18.9 / 18.3,
@@ -109,7 +112,7 @@ class InternalDispatcher(CPUDispatcher):
         if self.python_twin is None:
             with self._twin_lock:
                 if self.python_twin is None:
-                    twin = _by_type(_compiled(self.py_func, _njit, "python-calls"))
+                    twin = _by_type(_compiled(self.py_func, _njit_twin, "python-calls"))
                     if getattr(self, "loops_unvectorized", False):
                         twin.__class__ = UnvectorizedTwin
                     self.__dict__["_twin"] = twin
@@ -184,6 +187,10 @@ def jit(fn):
 # * So is a small helper called from dozens of places that inlines a chain of others (the
 #   replay trace's row writing, sim/core/rows.put_trace8): numba copies every inlined
 #   function's IR at each call site (bench/compile_profile.py lists that cost).
+# * What the entry point's own function holds is compiled at the serial end of a cold start,
+#   after everything it calls (sim/core/ahead.py): Dragon Brew's spring and winter, inlined
+#   there, were 6,000 of its 14,700 lines of LLVM IR; compiled on their own and listed, they
+#   go to either core earlier (its twin: 1.2 s less CPU at the end, the same total, 2026-12-07).
 # Measured, not guessed: inlining a big single-caller body can cost more in typing than it
 # saves in LLVM (Homebrewers' play_game did), so each game keeps what its profile favoured.
 # What is compiled at all matters more: a run with no search bot plays on the game's
