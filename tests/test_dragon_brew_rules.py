@@ -408,7 +408,7 @@ def test_spring_ends_with_no_brewer_on_any_race_card():
 @pytest.mark.parametrize("variant", ["base", "corrupt_judge"])
 def test_a_full_game_lasts_three_years(variant):
     G = game(["naga", "wizard", "vampire", "leprechaun"], variant=variant, policy=["greedy", "random"] * 2)
-    kernel.play_game(G.S, G.R, G.B, G.Z, True, kernel.spring_by_bots)  # no search bot
+    kernel.play_game(G.S, G.R, G.B, G.Z, True, rules.bot_choice)  # no search bot
     assert view(G.S).game.violation == 0 and view(G.S).game.overflow == 0
     assert view(G.S).game.year == 3 and view(G.S).game.phase == 4
     rows, wins, game_row = recorded(G)

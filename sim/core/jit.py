@@ -188,9 +188,11 @@ def jit(fn):
 #   replay trace's row writing, sim/core/rows.put_trace8): numba copies every inlined
 #   function's IR at each call site (bench/compile_profile.py lists that cost).
 # * What the entry point's own function holds is compiled at the serial end of a cold start,
-#   after everything it calls (sim/core/ahead.py): Dragon Brew's spring and winter, inlined
-#   there, were 6,000 of its 14,700 lines of LLVM IR; compiled on their own and listed, they
-#   go to either core earlier (its twin: 1.2 s less CPU at the end, the same total, 2026-12-07).
+#   after everything it calls (sim/core/ahead.py), yet moving a phase out of it does not help:
+#   Dragon Brew's spring and winter compiled on their own and listed cut its twin's IR from
+#   14,700 to 8,600 lines and its CPU by about 1.2 s, but the listed functions before it then
+#   ran as much longer (the shared list is bound by its work), and 20 alternated pairs of cold
+#   starts read the same within 1 s (docs/performance.md, 2026-12-07 evening; not kept).
 # Measured, not guessed: inlining a big single-caller body can cost more in typing than it
 # saves in LLVM (Homebrewers' play_game did), so each game keeps what its profile favoured.
 # What is compiled at all matters more: a run with no search bot plays on the game's

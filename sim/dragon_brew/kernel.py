@@ -73,27 +73,12 @@ def checked(S, R, check, phase):
     return check and flag_violation(S.g, C.G_VIOLATION, C.G_PHASE, inv.check_all(S, R, phase), phase)
 
 
-@jit
-def spring_with_search(S, R, B, Z):
-    """The spring turns, each move picked by search.turn_choice (a search bot searches, the
-    others play their own move)."""
-    ru.spring(S, R, B, Z, sr.turn_choice)
-
-
-@jit
-def spring_by_bots(S, R, B, Z):
-    """The spring turns, each move the bot's own (rules.bot_choice). Compiled on its own, not
-    inlined into the entry point: a cold start then compiles it on either core alongside the
-    other listed functions, not at the serial end (compile_ahead, sim/core/ahead.py)."""
-    ru.spring(S, R, B, Z, ru.bot_choice)
-
-
 @jit_inline
-def play_game(S, R, B, Z, check, spring):
+def play_game(S, R, B, Z, check, choose):
     """Play the set-up game to its end (or until an overflow or, under --check, a violation);
-    `spring` plays the spring turns (spring_with_search, or spring_by_bots without search)."""
+    `choose` picks the spring moves (search.turn_choice, or rules.bot_choice without search)."""
     while True:
-        spring(S, R, B, Z)
+        ru.spring(S, R, B, Z, choose)
         if checked(S, R, check, 1):
             return
         ru.fall(S, R, B)
@@ -112,24 +97,24 @@ def play_game(S, R, B, Z, check, spring):
 
 
 @jit_inline
-def seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, spring):
+def seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, choose):
     """Seat game `game_id` by the seat schedule, deal it and play it."""
     start_game(S, R, seed, game_id, counts, seat_policies, X.pool, X.lineup, X.rotate, X.treatment)
     sr.start_game(X.search, seed, game_id)
-    play_game(S, R, X.bots, X.search, check, spring)
+    play_game(S, R, X.bots, X.search, check, choose)
     return counts[game_id % counts.shape[0]]
 
 
 @jit_inline
 def play(S, R, X, seed, game_id, counts, seat_policies, check):
     """The driver's `play`, every bot."""
-    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, spring_with_search)
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, sr.turn_choice)
 
 
 @jit_inline
 def play_without_search(S, R, X, seed, game_id, counts, seat_policies, check):
     """The driver's `play` for a run none of whose bots searches."""
-    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, spring_by_bots)
+    return seat_and_play(S, R, X, seed, game_id, counts, seat_policies, check, ru.bot_choice)
 
 
 @jit
@@ -207,11 +192,9 @@ def compile_ahead(S, R, X):
             (ru.actions.perform, (S, R, B, 0, 0, 0)),
             (ru.spells.cast_spell, (S, R, B, 0, 0, 0, True, 0, 0, True)),
             (ru.apply_move, (S, R, B, 0, S.moves[0])),
-            (spring_by_bots, (S, R, B, X.search)),
             (inv.check_all, (S, R, 0)),
             (ru.fall_phase.brew_beers, (S, R, B, 0)),
             (ru.fall_phase.judge_all, (S, R)),
             (ru.fall, (S, R, B)),
             (ru.winter_phase.winter_player, (S, R, B, 0)),
-            (ru.winter, (S, R, B)),
             record_to_compile(record, S, R, X, GAMES, PLAYERS)]

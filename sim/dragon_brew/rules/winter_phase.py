@@ -22,7 +22,7 @@ from .spring_phase import free_window
 
 # ----------------------------------------------------------------------------- winter
 
-@jit
+@jit_inline
 def winter(S, R, B):
     S.g[C.G_PHASE] = 3
     n = S.g[C.G_N]
