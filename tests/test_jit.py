@@ -27,6 +27,17 @@ def test_a_python_call_goes_to_a_twin_with_the_wrapper_and_gives_the_compiled_re
     assert stream_seed.python_callable() is twin  # made once
 
 
+def test_a_twin_is_built_without_the_c_pointer_wrapper():
+    """Only Python calls a twin: numba's C-pointer wrapper would be built, optimised and turned
+    into machine code for nothing, at the serial end of a game's cold start."""
+    stream_seed(7, 123, 2, 1)
+    twin = stream_seed.python_twin
+    assert twin.targetoptions["no_cfunc_wrapper"]
+    (compiled,) = twin.overloads.values()
+    assert "cfunc." not in compiled.library.get_llvm_str()
+    assert compiled.library.get_pointer_to_function(compiled.fndesc.llvm_cpython_wrapper_name) != 0
+
+
 def test_a_twin_changes_its_arguments_in_place_as_the_function_does():
     arr, state = np.arange(10), np.array([5], np.uint64)
     expected, state_py = arr.copy(), state.copy()
