@@ -70,11 +70,13 @@ def shown(cmd: list[str], cache: Path) -> str:
     return f"BREWBALANCE_CACHE_DIR={cache} " + shlex.join(cmd)
 
 
-def run_cli(args: list[str], cache: Path, measure_rss: bool = False) -> tuple[float, int | None, str]:
-    """Run `python -m brewbalance ARGS` with the given numba cache; return
-    (wall seconds, peak RSS in bytes or None, the command line shown to the reader)."""
+def run_cli(args: list[str], cache: Path, measure_rss: bool = False, tree: Path = ROOT) -> tuple[float, int | None, str]:
+    """Run `python -m brewbalance ARGS` with the given numba cache, from the checkout `tree`
+    (this one unless another is compared); return (wall seconds, peak RSS in bytes or None,
+    the command line shown to the reader)."""
     cmd = [PY, "-m", "brewbalance", *args]
-    env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache)}
+    path = os.pathsep.join(p for p in (str(tree), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "BREWBALANCE_CACHE_DIR": str(cache), "PYTHONPATH": path}
     rss_file = None
     if measure_rss and os.path.exists(GNU_TIME):
         rss_file = tempfile.NamedTemporaryFile(suffix=".rss", delete=False)
@@ -87,7 +89,7 @@ def run_cli(args: list[str], cache: Path, measure_rss: bool = False) -> tuple[fl
         full = visible = cmd
     log(f"running: {shlex.join(visible)}")
     start = time.perf_counter()
-    proc = subprocess.run(full, cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run(full, cwd=tree, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"bench: command failed ({proc.returncode}): {shlex.join(full)}\n{proc.stderr}")
