@@ -38,6 +38,13 @@ def test_a_twin_is_built_without_the_c_pointer_wrapper():
     assert compiled.library.get_pointer_to_function(compiled.fndesc.llvm_cpython_wrapper_name) != 0
 
 
+def test_a_function_python_calls_is_built_without_the_c_pointer_wrapper():
+    from sim.core import parquet
+
+    for fn in (parquet._rank_table, parquet._hybrid_encode):  # jit_python: called once per column chunk
+        assert fn.targetoptions["no_cfunc_wrapper"] and not fn.targetoptions.get("no_cpython_wrapper", False)
+
+
 def test_a_twin_changes_its_arguments_in_place_as_the_function_does():
     arr, state = np.arange(10), np.array([5], np.uint64)
     expected, state_py = arr.copy(), state.copy()

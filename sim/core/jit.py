@@ -43,10 +43,10 @@ PLAIN_PYTHON = os.environ.get("BREWBALANCE_NO_JIT", "") not in ("", "0") or bool
 if PLAIN_PYTHON:  # the RNG's uint64 arithmetic wraps on purpose, as it does compiled
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning)
 
-_njit = njit(cache=True, nogil=True, _nrt=False)
-# A twin (below) is only ever called from Python: numba's C-pointer wrapper would be compiled,
-# optimised and turned into machine code at the serial end of a cold start for nothing.
-_njit_twin = njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
+# For the functions Python calls (a twin, below; jit_python): numba's C-pointer wrapper, which
+# only a C caller would use, would be compiled, optimised and turned into machine code for
+# nothing, a twin's at the serial end of a cold start.
+_njit = njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 _njit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
 # Without the call wrappers (module docstring). Cold compile and 20 games, CPU seconds, two pairs
 # against the tree before (docs/performance.md, 2026-12-06): Dwarfest 26.4 / 26.3 -> 18.9 / 18.3,
@@ -112,7 +112,7 @@ class InternalDispatcher(CPUDispatcher):
         if self.python_twin is None:
             with self._twin_lock:
                 if self.python_twin is None:
-                    twin = _by_type(_compiled(self.py_func, _njit_twin, "python-calls"))
+                    twin = _by_type(_compiled(self.py_func, _njit, "python-calls"))
                     if getattr(self, "loops_unvectorized", False):
                         twin.__class__ = UnvectorizedTwin
                     self.__dict__["_twin"] = twin
